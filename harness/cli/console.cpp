@@ -1,0 +1,90 @@
+#include "cli/console.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace vmmcheck::cli {
+
+std::string human_count(std::uint64_t n) {
+  char buf[32];
+  if (n >= 10'000'000'000ull) std::snprintf(buf, sizeof buf, "%.0fG", n / 1e9);
+  else if (n >= 1'000'000'000ull) std::snprintf(buf, sizeof buf, "%.1fG", n / 1e9);
+  else if (n >= 10'000'000ull) std::snprintf(buf, sizeof buf, "%.0fM", n / 1e6);
+  else if (n >= 1'000'000ull) std::snprintf(buf, sizeof buf, "%.1fM", n / 1e6);
+  else if (n >= 10'000ull) std::snprintf(buf, sizeof buf, "%.0fk", n / 1e3);
+  else std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(n));
+  return buf;
+}
+
+std::string histogram_summary(const run::Histogram& h) {
+  std::string s;
+  for (const auto& [outcome, count] : h) {
+    if (count == 0) continue;
+    if (!s.empty()) s += " ";
+    s += outcome + "=" + human_count(count);
+  }
+  return s.empty() ? "-" : s;
+}
+
+std::string case_line(std::size_t index, std::size_t total, const run::CaseResult& r) {
+  static const char* labels[] = {"PASS", "FAIL", "SKIP", "CRASH", "TIMEOUT", "ERROR"};
+  const char* label = labels[static_cast<int>(r.status)];
+  std::ostringstream o;
+  const int width = static_cast<int>(std::to_string(total).size());
+  char prefix[64];
+  std::snprintf(prefix, sizeof prefix, "[%*zu/%zu] %-7s ", width, index, total, label);
+  o << prefix << r.name;
+  if (r.status == run::Status::NotSupported || r.status == run::Status::Error || r.status == run::Status::Crash ||
+      r.status == run::Status::Timeout) {
+    o << "  (" << r.reason << ")";
+    return o.str();
+  }
+  o << "  " << model::to_string(r.expectation) << "  " << histogram_summary(r.histogram);
+  if (r.expectation == model::Expectation::Undefined && r.instances) {
+    char weak[48];
+    std::snprintf(weak, sizeof weak, "  weak %.3g%%", 100.0 * static_cast<double>(r.weak) / static_cast<double>(r.instances));
+    o << weak;
+  }
+  char tail[96];
+  std::snprintf(tail, sizeof tail, "  %s inst  %.3f s", human_count(r.instances).c_str(), r.seconds);
+  o << tail;
+  if (r.gpu_seconds > 0) o << "  " << human_count(static_cast<std::uint64_t>(static_cast<double>(r.instances) / r.gpu_seconds)) << "/s GPU";
+  if (r.status == run::Status::Fail) o << "\n        " << r.reason;
+  return o.str();
+}
+
+std::string header(const run::RunContext& c, std::size_t selected, std::size_t total, const std::string& gpu_note) {
+  std::ostringstream o;
+  o << "vmmcheck " << c.tool_version << " (git " << c.git_sha << ")";
+  if (c.driver_version) o << "  driver " << run::format_version(c.driver_version);
+  if (c.runtime_version) o << "  runtime " << run::format_version(c.runtime_version);
+  o << "\n";
+  if (c.devices.empty()) o << "device: none (" << gpu_note << ")\n";
+  for (const run::DeviceSummary& d : c.devices)
+    o << (d.index == c.device ? "device* " : "device  ") << d.index << ": " << d.name << " (compute capability "
+      << d.compute_capability << ")\n";
+  o << "cases: " << c.cases_path << " (" << selected << " of " << total << " selected";
+  if (!c.filter.empty()) o << " by '" << c.filter << "'";
+  o << ")\n";
+  const run::Budget& b = c.budget;
+  o << "budget: " << human_count(b.instances) << " instances over " << b.iterations << " launches per in-kernel case, "
+    << human_count(b.op_words) << " words x " << b.iterations << " per operation case, seed " << b.seed << ", stress "
+    << (b.stress ? "on" : "off") << (b.certifying() ? "  [certifying]" : "  [reduced budget: NOT certifying]") << "\n";
+  return o.str();
+}
+
+Tally tally(const std::vector<run::CaseResult>& results) {
+  Tally t;
+  for (const run::CaseResult& r : results) {
+    if (r.status == run::Status::Pass) ++t.passed;
+    else if (r.status == run::Status::NotSupported) ++t.skipped;
+    else ++t.failed;
+  }
+  return t;
+}
+
+std::string tally_line(const Tally& t) {
+  return std::to_string(t.passed) + " passed, " + std::to_string(t.failed) + " failed, " + std::to_string(t.skipped) + " skipped";
+}
+
+}  // namespace vmmcheck::cli

@@ -1,0 +1,23 @@
+#pragma once
+// Console formatting: the run header, one line per case, and the closing tally line.
+#include <string>
+#include <vector>
+
+#include "run/report_json.hpp"
+#include "run/result.hpp"
+
+namespace vmmcheck::cli {
+
+std::string human_count(std::uint64_t n);  // 12345678 -> "12.3M"
+std::string histogram_summary(const run::Histogram& h);
+std::string case_line(std::size_t index, std::size_t total, const run::CaseResult& r);
+std::string header(const run::RunContext& c, std::size_t selected, std::size_t total, const std::string& gpu_note);
+
+struct Tally {
+  std::size_t passed = 0, failed = 0, skipped = 0;
+};
+Tally tally(const std::vector<run::CaseResult>& results);
+// "N passed, N failed, N skipped": failed counts Fail, Crash, Timeout and Error.
+std::string tally_line(const Tally& t);
+
+}  // namespace vmmcheck::cli

@@ -1,0 +1,82 @@
+#include "cli/explain.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/console.hpp"
+#include "model/oracle.hpp"
+#include "model/patterns.hpp"
+
+#ifndef VMMCHECK_RESULTS_DIR
+#define VMMCHECK_RESULTS_DIR "ci/results"
+#endif
+
+namespace vmmcheck::cli {
+
+std::vector<std::filesystem::path> shipped_results() {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(VMMCHECK_RESULTS_DIR, ec))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+namespace {
+
+std::string observed(const std::string& name, const std::vector<std::filesystem::path>& results) {
+  std::ostringstream o;
+  for (const auto& file : results) {
+    std::ifstream in(file);
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    if (doc.is_discarded() || !doc.contains("results")) continue;
+    for (const auto& r : doc["results"]) {
+      if (r.value("name", "") != name) continue;
+      const auto& ctx = doc["context"];
+      std::string gpu = "?";
+      if (ctx.contains("devices") && !ctx["devices"].empty()) gpu = ctx["devices"][0].value("name", "?");
+      o << "  " << gpu << ", driver " << ctx.value("driver", "?") << ": " << r.value("status", "?");
+      std::string hist;
+      for (const auto& [outcome, count] : r["histogram"].items())
+        if (count.get<std::uint64_t>()) hist += " " + outcome + "=" + human_count(count.get<std::uint64_t>());
+      o << " " << (hist.empty() ? "-" : hist.substr(1)) << " of " << human_count(r.value("instances", 0ull))
+        << " instances  (" << file.filename().string() << ")\n";
+    }
+  }
+  return o.str();
+}
+
+}  // namespace
+
+std::string explain(const model::Case& c, const std::vector<std::filesystem::path>& results) {
+  std::ostringstream o;
+  const model::Derivation d = model::derive(c);
+  o << c.name << "\n  " << c.title << "\n\n";
+  o << "Rule:      " << c.verdict.rule << "\n";
+  o << "Citation:  " << c.verdict.citation << "\n";
+  o << "Expected:  " << model::to_string(c.verdict.expectation);
+  if (!c.verdict.outcomes.empty()) {
+    o << " -- only";
+    for (const std::string& outcome : c.verdict.outcomes) o << " '" << outcome << "'";
+  }
+  o << "\nWhy:       " << c.verdict.why << "\n";
+  o << "Oracle:    " << model::to_string(d.expectation) << ", derived from the case's structure:\n";
+  for (const std::string& step : d.steps) o << "  - " << step << "\n";
+  o << "\nAxes:\n";
+  for (const model::PathStep& step : c.path)
+    o << "  " << step.axis << " = " << step.value.name << ": " << step.value.description << "\n";
+  if (const model::Pattern* p = model::find_pattern(c.pattern)) {
+    o << "\nOutcomes:\n";
+    for (const model::Outcome& out : p->outcomes) o << "  " << out.name << (out.weak ? " (weak)" : "") << ": " << out.description << "\n";
+  }
+  o << "\nThe pattern:\n" << c.snippet;
+  if (!c.snippet.empty() && c.snippet.back() != '\n') o << "\n";
+  const std::string seen = observed(c.name, results);
+  o << "\nWhat hardware did:\n" << (seen.empty() ? "  no stored result for this case yet\n" : seen);
+  o << "\nDefined in " << c.verdict.source << "\n";
+  return o.str();
+}
+
+}  // namespace vmmcheck::cli

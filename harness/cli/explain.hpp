@@ -1,0 +1,18 @@
+#pragma once
+// `vmmcheck explain CASE`: the rule, its citation, a minimal code snippet, the expectation and why -- the
+// hand-written reason and the oracle's own derivation -- and what real hardware did, from stored results.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "model/case.hpp"
+
+namespace vmmcheck::cli {
+
+// `results` are JSON result files to search for this case (missing or unreadable files are skipped).
+std::string explain(const model::Case& c, const std::vector<std::filesystem::path>& results);
+
+// The JSON result files shipped with vmmcheck (ci/results), newest name last.
+std::vector<std::filesystem::path> shipped_results();
+
+}  // namespace vmmcheck::cli

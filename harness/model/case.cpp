@@ -1,0 +1,33 @@
+#include "model/case.hpp"
+
+#include <stdexcept>
+
+namespace vmmcheck::model {
+
+const char* to_string(Expectation e) {
+  switch (e) {
+    case Expectation::Required: return "required";
+    case Expectation::Undefined: return "undefined";
+    case Expectation::Fault: return "fault";
+    case Expectation::Api: return "api";
+  }
+  return "?";
+}
+
+bool parse_expectation(const std::string& text, Expectation& out) {
+  for (Expectation e : {Expectation::Required, Expectation::Undefined, Expectation::Fault, Expectation::Api}) {
+    if (text == to_string(e)) {
+      out = e;
+      return true;
+    }
+  }
+  return false;
+}
+
+const std::string& Case::axis(const std::string& name) const {
+  auto it = axes.find(name);
+  if (it == axes.end()) throw std::out_of_range("case " + this->name + " has no axis '" + name + "'");
+  return it->second;
+}
+
+}  // namespace vmmcheck::model

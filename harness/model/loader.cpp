@@ -1,0 +1,342 @@
+#include "model/loader.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "common/error.hpp"
+#include "model/patterns.hpp"
+
+#ifndef VMMCHECK_CASES_DIR
+#define VMMCHECK_CASES_DIR "cases"
+#endif
+
+namespace vmmcheck::model {
+namespace {
+
+// Accumulates the file name so every error reads "file:line: message".
+struct Context {
+  std::string source;
+
+  [[noreturn]] void fail(const toml::node* at, const std::string& message) const {
+    std::ostringstream out;
+    out << source;
+    if (at && at->source().begin.line) out << ":" << at->source().begin.line;
+    out << ": " << message;
+    throw InputError(out.str());
+  }
+
+  const toml::node& need(const toml::table& t, std::string_view key, const std::string& what) const {
+    const toml::node* n = t.get(key);
+    if (!n) fail(&t, what + " has no '" + std::string(key) + "'");
+    return *n;
+  }
+
+  std::string text(const toml::table& t, std::string_view key, const std::string& what,
+                   bool required = true) const {
+    const toml::node* n = t.get(key);
+    if (!n) {
+      if (required) fail(&t, what + " has no '" + std::string(key) + "'");
+      return {};
+    }
+    if (!n->is_string()) fail(n, "'" + std::string(key) + "' of " + what + " must be a string");
+    return std::string(*n->value<std::string>());
+  }
+
+  std::vector<std::string> strings(const toml::node& n, const std::string& what) const {
+    const toml::array* a = n.as_array();
+    if (!a) fail(&n, what + " must be an array of strings");
+    std::vector<std::string> out;
+    for (const toml::node& item : *a) {
+      if (!item.is_string()) fail(&item, what + " must hold only strings");
+      out.push_back(std::string(*item.value<std::string>()));
+    }
+    return out;
+  }
+
+  const toml::array& tables(const toml::table& t, std::string_view key, const std::string& what,
+                            bool required) const {
+    static const toml::array empty;
+    const toml::node* n = t.get(key);
+    if (!n) {
+      if (required) fail(&t, what + " has no [[" + std::string(key) + "]] entries");
+      return empty;
+    }
+    const toml::array* a = n->as_array();
+    if (!a || !a->is_array_of_tables())
+      fail(n, "'" + std::string(key) + "' must be an array of tables ([[" + std::string(key) + "]])");
+    return *a;
+  }
+
+  void only_keys(const toml::table& t, std::initializer_list<std::string_view> allowed,
+                 const std::string& what) const {
+    for (auto&& [key, node] : t) {
+      if (std::find(allowed.begin(), allowed.end(), key.str()) == allowed.end())
+        fail(&node, "unknown key '" + std::string(key.str()) + "' in " + what);
+    }
+  }
+};
+
+// A `when = { axis = ["name", ...] }` condition: every listed axis must take one of the listed names.
+using Condition = std::map<std::string, std::set<std::string>>;
+
+Condition parse_condition(const Context& ctx, const toml::table& entry, const std::vector<Axis>& axes,
+                          const std::string& what) {
+  Condition cond;
+  const toml::node* n = entry.get("when");
+  if (!n) return cond;  // matches every case
+  const toml::table* t = n->as_table();
+  if (!t) ctx.fail(n, "'when' of " + what + " must be a table of axis = [names]");
+  for (auto&& [key, value] : *t) {
+    const std::string axis_name(key.str());
+    auto axis = std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == axis_name; });
+    if (axis == axes.end()) ctx.fail(&value, what + " names axis '" + axis_name + "', which the family does not have");
+    std::set<std::string> names;
+    for (const std::string& name : ctx.strings(value, "'when." + axis_name + "'")) {
+      const bool known = std::any_of(axis->values.begin(), axis->values.end(),
+                                     [&](const AxisValue& v) { return v.name == name; });
+      if (!known) ctx.fail(&value, what + " names value '" + name + "' of axis '" + axis_name + "', which does not exist");
+      names.insert(name);
+    }
+    cond[axis_name] = std::move(names);
+  }
+  return cond;
+}
+
+bool matches(const Condition& cond, const std::map<std::string, std::string>& names_by_axis) {
+  for (const auto& [axis, names] : cond)
+    if (!names.count(names_by_axis.at(axis))) return false;
+  return true;
+}
+
+struct Prune {
+  std::string name;
+  Condition when;
+};
+
+struct VerdictEntry {
+  Condition when;
+  Verdict verdict;
+  bool used = false;
+  const toml::node* at = nullptr;
+};
+
+std::vector<Axis> parse_axes(const Context& ctx, const toml::table& root, const Pattern& pattern) {
+  std::vector<Axis> axes;
+  for (const toml::node& node : ctx.tables(root, "axis", "the family", true)) {
+    const toml::table& t = *node.as_table();
+    ctx.only_keys(t, {"name", "doc", "values"}, "an [[axis]]");
+    Axis axis;
+    axis.name = ctx.text(t, "name", "an [[axis]]");
+    axis.doc = ctx.text(t, "doc", "axis '" + axis.name + "'");
+    const PatternAxis* known = pattern.find_axis(axis.name);
+    if (!known) ctx.fail(&t, "pattern '" + pattern.name + "' has no axis '" + axis.name + "'");
+    for (const Axis& other : axes)
+      if (other.name == axis.name) ctx.fail(&t, "axis '" + axis.name + "' is declared twice");
+    const toml::node& values = ctx.need(t, "values", "axis '" + axis.name + "'");
+    const toml::array* arr = values.as_array();
+    if (!arr || arr->empty()) ctx.fail(&values, "'values' of axis '" + axis.name + "' must be a non-empty array of tables");
+    for (const toml::node& vnode : *arr) {
+      const toml::table* vt = vnode.as_table();
+      if (!vt) ctx.fail(&vnode, "each value of axis '" + axis.name + "' must be a table {value, name, description}");
+      ctx.only_keys(*vt, {"value", "name", "description", "code"}, "a value of axis '" + axis.name + "'");
+      AxisValue v;
+      v.value = ctx.text(*vt, "value", "a value of axis '" + axis.name + "'");
+      v.name = ctx.text(*vt, "name", "value '" + v.value + "'", false);
+      if (v.name.empty()) v.name = v.value;
+      v.description = ctx.text(*vt, "description", "value '" + v.value + "'");
+      v.code = ctx.text(*vt, "code", "value '" + v.value + "'", false);
+      if (std::find(known->values.begin(), known->values.end(), v.value) == known->values.end())
+        ctx.fail(vt, "axis '" + axis.name + "' has no value '" + v.value + "' in pattern '" + pattern.name + "'");
+      if (v.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+        ctx.fail(vt, "name '" + v.name + "' may hold only a-z, 0-9 and _ (it is a segment of a dotted name)");
+      for (const AxisValue& other : axis.values)
+        if (other.name == v.name) ctx.fail(vt, "axis '" + axis.name + "' has two values named '" + v.name + "'");
+      axis.values.push_back(std::move(v));
+    }
+    axes.push_back(std::move(axis));
+  }
+  for (const PatternAxis& needed : pattern.axes) {
+    const bool present = std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == needed.name; });
+    if (!present) ctx.fail(&root, "pattern '" + pattern.name + "' needs an axis '" + needed.name + "'");
+  }
+  return axes;
+}
+
+VerdictEntry parse_verdict(const Context& ctx, const toml::table& t, const std::vector<Axis>& axes,
+                           const Pattern& pattern) {
+  ctx.only_keys(t, {"when", "expect", "outcomes", "rule", "cite", "why"}, "a [[verdict]]");
+  VerdictEntry e;
+  e.at = &t;
+  e.when = parse_condition(ctx, t, axes, "a [[verdict]]");
+  const std::string expect = ctx.text(t, "expect", "a [[verdict]]");
+  if (!parse_expectation(expect, e.verdict.expectation))
+    ctx.fail(t.get("expect"), "unknown expectation '" + expect + "' (required, undefined, fault, api)");
+  if (const toml::node* o = t.get("outcomes")) e.verdict.outcomes = ctx.strings(*o, "'outcomes'");
+  for (const std::string& o : e.verdict.outcomes)
+    if (pattern.outcome_index(o) < 0)
+      ctx.fail(t.get("outcomes"), "pattern '" + pattern.name + "' has no outcome '" + o + "'");
+  if (e.verdict.expectation == Expectation::Required && e.verdict.outcomes.empty())
+    ctx.fail(&t, "a required verdict must list the outcomes the rules allow");
+  if (e.verdict.expectation == Expectation::Undefined && !e.verdict.outcomes.empty())
+    ctx.fail(&t, "an undefined verdict allows every outcome; leave 'outcomes' out");
+  e.verdict.rule = ctx.text(t, "rule", "a [[verdict]]");
+  e.verdict.citation = ctx.text(t, "cite", "a [[verdict]]");
+  e.verdict.why = ctx.text(t, "why", "a [[verdict]]");
+  e.verdict.source = ctx.source + ":" + std::to_string(t.source().begin.line);
+  return e;
+}
+
+std::string fill_snippet(std::string snippet, const std::vector<Axis>& axes,
+                         const std::vector<PathStep>& path) {
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    const std::string key = "{" + axes[i].name + "}";
+    for (std::size_t at = snippet.find(key); at != std::string::npos; at = snippet.find(key, at)) {
+      snippet.replace(at, key.size(), path[i].value.code);
+      at += path[i].value.code.size();
+    }
+  }
+  return snippet;
+}
+
+void parse_family(const Context& ctx, const toml::table& root, CaseTable& out) {
+  ctx.only_keys(root, {"family", "pattern", "title", "labels", "snippet", "axis", "prune", "verdict"},
+                "the family");
+  Family fam;
+  fam.source = ctx.source;
+  fam.name = ctx.text(root, "family", "the case file");
+  fam.pattern = ctx.text(root, "pattern", "the family");
+  fam.title = ctx.text(root, "title", "the family");
+  const Pattern* pattern = find_pattern(fam.pattern);
+  if (!pattern) ctx.fail(root.get("pattern"), "unknown pattern '" + fam.pattern + "'");
+  std::vector<std::string> labels;
+  if (const toml::node* l = root.get("labels")) labels = ctx.strings(*l, "'labels'");
+  const std::string snippet = ctx.text(root, "snippet", "the family");
+  fam.axes = parse_axes(ctx, root, *pattern);
+
+  std::vector<Prune> prunes;
+  for (const toml::node& node : ctx.tables(root, "prune", "the family", false)) {
+    const toml::table& t = *node.as_table();
+    ctx.only_keys(t, {"name", "why", "when"}, "a [[prune]]");
+    Prune p;
+    p.name = ctx.text(t, "name", "a [[prune]]");
+    ctx.text(t, "why", "prune rule '" + p.name + "'");
+    if (!t.get("when")) ctx.fail(&t, "prune rule '" + p.name + "' needs a 'when'");
+    p.when = parse_condition(ctx, t, fam.axes, "prune rule '" + p.name + "'");
+    prunes.push_back(std::move(p));
+  }
+  std::vector<VerdictEntry> verdicts;
+  for (const toml::node& node : ctx.tables(root, "verdict", "the family", true))
+    verdicts.push_back(parse_verdict(ctx, *node.as_table(), fam.axes, *pattern));
+
+  out.families.push_back(std::move(fam));
+  const Family& family = out.families.back();  // `fam` was moved into it
+
+  // Cross the axes: an odometer over value indices, first axis slowest.
+  std::vector<std::size_t> index(family.axes.size(), 0);
+  for (bool done = false; !done;) {
+    Case c;
+    c.family = family.name;
+    c.pattern = family.pattern;
+    c.title = family.title;
+    c.labels = labels;
+    c.source = family.source;
+    c.name = family.name;
+    std::map<std::string, std::string> names_by_axis;
+    for (std::size_t i = 0; i < family.axes.size(); ++i) {
+      const AxisValue& v = family.axes[i].values[index[i]];
+      c.path.push_back({family.axes[i].name, v});
+      c.axes[family.axes[i].name] = v.value;
+      names_by_axis[family.axes[i].name] = v.name;
+      c.name += "." + v.name;
+    }
+    auto prune = std::find_if(prunes.begin(), prunes.end(), [&](const Prune& p) { return matches(p.when, names_by_axis); });
+    if (prune != prunes.end()) {
+      out.families.back().pruned.push_back(c.name + ": " + prune->name);
+    } else {
+      auto v = std::find_if(verdicts.begin(), verdicts.end(), [&](const VerdictEntry& e) { return matches(e.when, names_by_axis); });
+      if (v == verdicts.end()) ctx.fail(&root, "no [[verdict]] matches case " + c.name);
+      v->used = true;
+      c.verdict = v->verdict;
+      c.snippet = fill_snippet(snippet, family.axes, c.path);
+      out.cases.push_back(std::move(c));
+    }
+    // advance the odometer
+    std::size_t i = family.axes.size();
+    while (i > 0) {
+      --i;
+      if (++index[i] < family.axes[i].values.size()) break;
+      index[i] = 0;
+      if (i == 0) done = true;
+    }
+    if (family.axes.empty()) done = true;
+  }
+  for (const VerdictEntry& e : verdicts)
+    if (!e.used) ctx.fail(e.at, "this [[verdict]] matches no case (an earlier entry or a prune rule covers it)");
+}
+
+void merge(CaseTable& into, CaseTable&& from) {
+  for (Family& f : from.families) {
+    for (const Family& g : into.families)
+      if (g.name == f.name) throw InputError(f.source + ": family '" + f.name + "' is also defined in " + g.source);
+  }
+  std::move(from.families.begin(), from.families.end(), std::back_inserter(into.families));
+  std::move(from.cases.begin(), from.cases.end(), std::back_inserter(into.cases));
+}
+
+}  // namespace
+
+CaseTable parse_cases(std::string_view text, const std::string& source) {
+  Context ctx{source};
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    std::ostringstream out;
+    out << source << ":" << e.source().begin.line << ": malformed TOML: " << e.description();
+    throw InputError(out.str());
+  }
+  CaseTable table;
+  parse_family(ctx, root, table);
+  return table;
+}
+
+CaseTable load_cases(const std::filesystem::path& file_or_folder) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (fs::is_directory(file_or_folder, ec)) {
+    for (const auto& entry : fs::directory_iterator(file_or_folder, ec))
+      if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) throw InputError(file_or_folder.string() + ": no .toml case files in this folder");
+  } else if (fs::is_regular_file(file_or_folder, ec)) {
+    files.push_back(file_or_folder);
+  } else {
+    throw InputError(file_or_folder.string() + ": no such case file or folder");
+  }
+
+  CaseTable all;
+  for (const fs::path& file : files) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw InputError(file.string() + ": cannot read");
+    std::ostringstream text;
+    text << in.rdbuf();
+    merge(all, parse_cases(text.str(), file.string()));
+  }
+  std::sort(all.cases.begin(), all.cases.end(), [](const Case& a, const Case& b) { return a.name < b.name; });
+  for (std::size_t i = 1; i < all.cases.size(); ++i)
+    if (all.cases[i].name == all.cases[i - 1].name)
+      throw InputError(all.cases[i].source + ": case " + all.cases[i].name + " is also generated by " + all.cases[i - 1].source);
+  return all;
+}
+
+std::filesystem::path default_cases_path() {
+  if (const char* env = std::getenv("VMMCHECK_CASES"); env && *env) return env;
+  return VMMCHECK_CASES_DIR;
+}
+
+}  // namespace vmmcheck::model

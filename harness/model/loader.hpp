@@ -1,0 +1,37 @@
+#pragma once
+// Case tables: TOML files in cases/, one family per file. A family crosses its axes into cases; named
+// prune rules drop invalid combinations; ordered verdict entries (first match wins) give every case its
+// hand-written expectation. Errors name the file and line and are thrown as InputError.
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/case.hpp"
+
+namespace vmmcheck::model {
+
+struct Family {
+  std::string name;
+  std::string pattern;
+  std::string title;
+  std::string source;
+  std::vector<Axis> axes;
+  std::vector<std::string> pruned;  // "case.name: rule" for every combination a prune rule removed
+};
+
+struct CaseTable {
+  std::vector<Family> families;
+  std::vector<Case> cases;       // sorted by name
+};
+
+// Loads one .toml file, or every .toml file in a folder (sorted by file name).
+CaseTable load_cases(const std::filesystem::path& file_or_folder);
+
+// Parses one family from text; `source` names it in error messages.
+CaseTable parse_cases(std::string_view text, const std::string& source);
+
+// The folder of case tables shipped with vmmcheck (compiled in; VMMCHECK_CASES overrides it).
+std::filesystem::path default_cases_path();
+
+}  // namespace vmmcheck::model

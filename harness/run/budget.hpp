@@ -1,0 +1,30 @@
+#pragma once
+// The one place that says how hard a run tries. Every knob has a default that certifies a GPU/driver;
+// a run with less is marked "not certifying" in its results.
+#include <cstdint>
+
+namespace vmmcheck::run {
+
+struct Budget {
+  // In-kernel cases (alias.same_thread, alias.mp): litmus instances per case, at least. The instances
+  // are spread over `iterations` launches; each launch re-places them with fresh permutations.
+  std::uint64_t instances = 10'000'000;
+  // Launches per in-kernel case; repetitions of an operation-level case (alias.kernels, alias.resident).
+  std::uint32_t iterations = 4;
+  // Words an operation-level case writes and then reads per repetition (each word is one instance).
+  std::uint64_t op_words = 1ull << 22;
+  // Memory stress: each testing thread makes `stress_accesses` scattered scratch writes before each round.
+  bool stress = false;
+  std::uint32_t stress_accesses = 4;
+  // Seeds placement permutations, partner choice and the values written.
+  std::uint64_t seed = 1;
+  std::uint32_t threads_per_block = 256;
+  // Bounds on every spin: per flag wait in a litmus round, and for a resident grid's signal.
+  double spin_timeout_ms = 20.0;
+  double resident_timeout_ms = 2000.0;
+
+  // True when no knob is below its default: results from such a run can certify a GPU/driver.
+  bool certifying() const;
+};
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,44 @@
+#pragma once
+// JSON results (schema/results.schema.json): a context block that says what ran where, then one record
+// per case. The file is rewritten after every case, so a run that dies keeps what it finished.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "run/budget.hpp"
+#include "run/result.hpp"
+
+namespace vmmcheck::run {
+
+struct DeviceSummary {
+  int index = 0;
+  std::string name;
+  std::string compute_capability;
+};
+
+struct RunContext {
+  std::string tool_version;
+  std::string git_sha;
+  int driver_version = 0;   // e.g. 13000
+  int runtime_version = 0;
+  std::vector<DeviceSummary> devices;
+  int device = 0;           // the device the cases ran on
+  Budget budget;
+  std::string cases_path;
+  std::string filter;
+  std::string started;      // ISO 8601 UTC
+};
+
+nlohmann::json to_json(const Budget& b);
+nlohmann::json to_json(const RunContext& c);
+nlohmann::json to_json(const CaseResult& r);
+nlohmann::json results_document(const RunContext& c, const std::vector<CaseResult>& results);
+
+// Writes the document to `path` atomically (a temporary file, then rename).
+void write_results(const std::filesystem::path& path, const nlohmann::json& document);
+
+std::string utc_now_iso8601();
+std::string format_version(int cuda_version);  // 13000 -> "13.0"
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,82 @@
+#include "run/result.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace vmmcheck::run {
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::Pass: return "Pass";
+    case Status::Fail: return "Fail";
+    case Status::NotSupported: return "NotSupported";
+    case Status::Crash: return "Crash";
+    case Status::Timeout: return "Timeout";
+    case Status::Error: return "Error";
+  }
+  return "?";
+}
+
+bool parse_status(const std::string& text, Status& out) {
+  for (Status s : {Status::Pass, Status::Fail, Status::NotSupported, Status::Crash, Status::Timeout, Status::Error}) {
+    if (text == to_string(s)) {
+      out = s;
+      return true;
+    }
+  }
+  return false;
+}
+
+Histogram empty_histogram(const model::Pattern& pattern) {
+  Histogram h;
+  for (const model::Outcome& o : pattern.outcomes) h.emplace_back(o.name, 0);
+  return h;
+}
+
+void classify(const model::Case& c, const model::Pattern& pattern, CaseResult& r) {
+  r.expectation = c.verdict.expectation;
+  std::uint64_t total = 0;
+  r.weak = 0;
+  for (std::size_t i = 0; i < r.histogram.size(); ++i) {
+    total += r.histogram[i].second;
+    if (i < pattern.outcomes.size() && pattern.outcomes[i].weak) r.weak += r.histogram[i].second;
+  }
+  if (total != r.instances || r.instances == 0) {
+    r.status = Status::Error;
+    r.reason = "the histogram counts " + std::to_string(total) + " outcomes for " + std::to_string(r.instances) + " instances";
+    return;
+  }
+  if (c.verdict.expectation != model::Expectation::Required) {
+    r.status = Status::Pass;  // undefined: every outcome is allowed; the histogram is the result
+    return;
+  }
+  std::ostringstream why;
+  for (const auto& [outcome, count] : r.histogram) {
+    const bool allowed = std::find(c.verdict.outcomes.begin(), c.verdict.outcomes.end(), outcome) != c.verdict.outcomes.end();
+    if (!allowed && count > 0) {
+      if (why.tellp() > 0) why << "; ";
+      why << count << " of " << r.instances << " instances saw '" << outcome << "'";
+    }
+  }
+  if (why.tellp() > 0) {
+    std::string allowed;
+    for (const std::string& o : c.verdict.outcomes) allowed += (allowed.empty() ? "" : ", ") + o;
+    r.status = Status::Fail;
+    r.reason = why.str() + " (the rules allow only: " + allowed + ")";
+  } else {
+    r.status = Status::Pass;
+  }
+}
+
+CaseResult not_run(const model::Case& c, Status status, const std::string& reason) {
+  CaseResult r;
+  r.name = c.name;
+  r.family = c.family;
+  r.expectation = c.verdict.expectation;
+  r.status = status;
+  r.reason = reason;
+  if (const model::Pattern* p = model::find_pattern(c.pattern)) r.histogram = empty_histogram(*p);
+  return r;
+}
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,42 @@
+#pragma once
+// Result records: what a case did, and how it is judged against its expectation.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/case.hpp"
+#include "model/patterns.hpp"
+
+namespace vmmcheck::run {
+
+// DESIGN.md statuses. A skip (NotSupported) is never a pass.
+enum class Status { Pass, Fail, NotSupported, Crash, Timeout, Error };
+const char* to_string(Status s);
+bool parse_status(const std::string& text, Status& out);
+
+using Histogram = std::vector<std::pair<std::string, std::uint64_t>>;  // outcome -> count, pattern order
+
+struct CaseResult {
+  std::string name;
+  std::string family;
+  model::Expectation expectation = model::Expectation::Undefined;
+  Status status = Status::Error;
+  Histogram histogram;
+  std::uint64_t weak = 0;       // instances with a weak outcome
+  std::uint64_t instances = 0;  // instances run (= the histogram's total)
+  double seconds = 0;           // wall time of the case
+  double gpu_seconds = 0;       // GPU time of the litmus launches (in-kernel cases)
+  std::string reason;           // why it failed, was skipped or errored
+};
+
+// A histogram with every outcome of the pattern, all zero.
+Histogram empty_histogram(const model::Pattern& pattern);
+
+// Judges a finished histogram against the case's hand-written verdict and fills status, weak and reason.
+void classify(const model::Case& c, const model::Pattern& pattern, CaseResult& r);
+
+// A result for a case that could not run here.
+CaseResult not_run(const model::Case& c, Status status, const std::string& reason);
+
+}  // namespace vmmcheck::run

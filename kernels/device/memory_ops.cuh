@@ -1,0 +1,65 @@
+#pragma once
+// The memory operations litmus kernels are built from, one function per PTX flavour. libcu++ provides
+// each: cuda::ptx for weak and non-coherent loads, weak stores and fence.proxy.alias; cuda::atomic_ref
+// for relaxed, acquire and release at a scope.
+#include <cuda/atomic>
+#include <cuda/ptx>
+
+#include <cstdint>
+
+#include "litmus.hpp"
+
+namespace vmmcheck::kernels::device {
+
+template <LoadKind L>
+__device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {
+  if constexpr (L == LoadKind::Weak) {
+    return cuda::ptx::ld(cuda::ptx::space_global, p);  // ld.global.b32
+  } else if constexpr (L == LoadKind::Volatile) {
+    return *reinterpret_cast<const volatile std::uint32_t*>(p);  // ld.volatile.global.u32
+  } else if constexpr (L == LoadKind::RelaxedGpu) {
+    return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*const_cast<std::uint32_t*>(p))
+        .load(cuda::memory_order_relaxed);  // ld.relaxed.gpu
+  } else if constexpr (L == LoadKind::AcquireGpu) {
+    return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*const_cast<std::uint32_t*>(p))
+        .load(cuda::memory_order_acquire);  // ld.acquire.gpu
+  } else {
+    return cuda::ptx::ld_nc(cuda::ptx::space_global, p);  // ld.global.nc.b32
+  }
+}
+
+__device__ __forceinline__ void store_weak(std::uint32_t* p, std::uint32_t v) {
+  cuda::ptx::st(cuda::ptx::space_global, p, v);  // st.global.b32
+}
+
+template <ScopeKind S>
+struct ScopeOf;
+template <>
+struct ScopeOf<ScopeKind::Cta> {
+  static constexpr cuda::thread_scope value = cuda::thread_scope_block;
+};
+template <>
+struct ScopeOf<ScopeKind::Gpu> {
+  static constexpr cuda::thread_scope value = cuda::thread_scope_device;
+};
+template <>
+struct ScopeOf<ScopeKind::Sys> {
+  static constexpr cuda::thread_scope value = cuda::thread_scope_system;
+};
+
+template <ScopeKind S>
+__device__ __forceinline__ void store_release(std::uint32_t* p, std::uint32_t v) {
+  cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*p).store(v, cuda::memory_order_release);
+}
+
+template <ScopeKind S>
+__device__ __forceinline__ std::uint32_t load_acquire(std::uint32_t* p) {
+  return cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*p).load(cuda::memory_order_acquire);
+}
+
+// fence.proxy.alias: orders this thread's accesses made through different virtual aliases.
+__device__ __forceinline__ void proxy_alias_fence() { cuda::ptx::fence_proxy_alias(); }
+
+__device__ __forceinline__ std::uint64_t now_ns() { return cuda::ptx::get_sreg_globaltimer(); }
+
+}  // namespace vmmcheck::kernels::device

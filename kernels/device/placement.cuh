@@ -1,0 +1,46 @@
+#pragma once
+// Parallel-instance placement: which memory word an instance uses and which thread is its partner.
+#include <cstdint>
+
+#include "litmus.hpp"
+
+namespace vmmcheck::kernels::device {
+
+__device__ __forceinline__ std::uint32_t global_thread() { return blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ std::uint32_t thread_count() { return gridDim.x * blockDim.x; }
+
+// The word of instance i: a co-prime stride permutes instances over the words.
+__device__ __forceinline__ std::uint32_t word_of(std::uint32_t instance, const Placement& p, std::uint32_t n) {
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(instance) * p.memory_stride + p.memory_offset) % n);
+}
+
+__device__ __forceinline__ std::uint32_t mix32(std::uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return static_cast<std::uint32_t>(x);
+}
+
+// The instance thread `t` reads in `round`: written by a thread of another CTA (the CTA `k` blocks on,
+// 1 <= k < grid), at a lane permuted by an odd stride. A bijection: every instance has one reader.
+__device__ __forceinline__ std::uint32_t partner_of(std::uint32_t t, std::uint32_t round, const Placement& p) {
+  const std::uint32_t blocks = gridDim.x, threads = blockDim.x;
+  const std::uint32_t h = mix32(p.seed * 0x9e3779b97f4a7c15ull + round);
+  const std::uint32_t k = blocks > 1 ? 1 + h % (blocks - 1) : 0;
+  const std::uint32_t block = (t / threads + k) % blocks;
+  const std::uint32_t lane = ((t % threads) * p.lane_stride + (h >> 16)) % threads;
+  return block * threads + lane;
+}
+
+// Pre-round memory stress: scattered read-modify-writes of scratch words.
+__device__ __forceinline__ void stress_round(const Stress& s, std::uint32_t t, std::uint32_t round) {
+  if (s.scratch == nullptr) return;
+  for (std::uint32_t a = 0; a < s.accesses; ++a) {
+    const std::uint32_t w = mix32((static_cast<std::uint64_t>(round) << 40) ^ (static_cast<std::uint64_t>(a) << 32) ^ t) % s.scratch_words;
+    s.scratch[w] += 1;
+  }
+}
+
+}  // namespace vmmcheck::kernels::device

@@ -1,0 +1,63 @@
+// alias.same_thread: one thread reads a word through view B, writes it through view A, and reads it
+// through B again. Without fence.proxy.alias, the second read may return the value B's first read
+// cached (guide §4.17.5.3): the weak outcome this kernel counts.
+#include "device/histogram.cuh"
+#include "device/memory_ops.cuh"
+#include "device/placement.cuh"
+#include "launch_check.hpp"
+
+namespace vmmcheck::kernels {
+namespace {
+
+using namespace device;
+
+template <LoadKind L, bool Fence>
+__global__ void same_thread_litmus(SameThreadArgs a) {
+  const std::uint32_t t = global_thread();
+  const std::uint32_t word = word_of(t, a.placement, thread_count());
+  std::uint32_t* const write = a.write_view + word;
+  const std::uint32_t* const read = a.read_view + word;
+  Counters c;
+  std::uint32_t keep = 0;
+  for (std::uint32_t r = 0; r < a.rounds; ++r) {
+    stress_round(a.stress, t, r);
+    const std::uint32_t v = a.value_base + r + 1;
+    const std::uint32_t r0 = load<L>(read);
+    store_weak(write, v);
+    if constexpr (Fence) proxy_alias_fence();
+    const std::uint32_t r1 = load<L>(read);
+    ++c.bin[r1 == v ? kNew : kStale];
+    keep ^= r0;
+  }
+  if (keep == 0xFFFFFFFFu) *a.sink = keep;  // r0 must be loaded: it is what warms B's cache line
+  flush(c, a.histogram);
+}
+
+template <LoadKind L, bool Fence>
+auto kernel_for() { return &same_thread_litmus<L, Fence>; }
+
+using Kernel = void (*)(SameThreadArgs);
+
+Kernel select(const SameThreadArgs& a) {
+  switch (a.load) {
+    case LoadKind::Weak: return a.proxy_fence ? kernel_for<LoadKind::Weak, true>() : kernel_for<LoadKind::Weak, false>();
+    case LoadKind::Volatile: return a.proxy_fence ? kernel_for<LoadKind::Volatile, true>() : kernel_for<LoadKind::Volatile, false>();
+    case LoadKind::RelaxedGpu: return a.proxy_fence ? kernel_for<LoadKind::RelaxedGpu, true>() : kernel_for<LoadKind::RelaxedGpu, false>();
+    case LoadKind::AcquireGpu: return a.proxy_fence ? kernel_for<LoadKind::AcquireGpu, true>() : kernel_for<LoadKind::AcquireGpu, false>();
+    case LoadKind::NonCoherent: return a.proxy_fence ? kernel_for<LoadKind::NonCoherent, true>() : kernel_for<LoadKind::NonCoherent, false>();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+LaunchShape same_thread_shape(const SameThreadArgs& args, int threads_per_block) {
+  return resident_shape(reinterpret_cast<const void*>(select(args)), threads_per_block);
+}
+
+void launch_same_thread(const SameThreadArgs& args, LaunchShape shape, cudaStream_t stream) {
+  select(args)<<<shape.blocks, shape.threads, 0, stream>>>(args);
+  check_launch("same_thread_litmus");
+}
+
+}  // namespace vmmcheck::kernels

@@ -1,0 +1,106 @@
+// One GoogleTest per case of the shipped tables, run on the local GPU. ctest sees each as its own test,
+// named by the case's dotted name (see the --vmmcheck-ctest-script mode below and CMakeLists.txt).
+// Without a GPU, or without a feature a case needs, the test is skipped with the reason -- never passed.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "common/error.hpp"
+#include "model/loader.hpp"
+#include "run/session.hpp"
+
+namespace {
+
+using vmmcheck::model::Case;
+
+const vmmcheck::model::CaseTable& table() {
+  static const vmmcheck::model::CaseTable t = vmmcheck::model::load_cases(vmmcheck::model::default_cases_path());
+  return t;
+}
+
+std::vector<const Case*> all_cases() {
+  std::vector<const Case*> out;
+  for (const Case& c : table().cases) out.push_back(&c);
+  return out;
+}
+
+std::string gtest_name(const std::string& dotted) {
+  std::string s = dotted;
+  for (char& ch : s)
+    if (ch == '.') ch = '_';
+  return s;
+}
+
+// One session per process; a reason instead when this machine cannot run cases.
+struct SessionOrReason {
+  std::unique_ptr<vmmcheck::run::GpuSession> session;
+  std::string reason;
+};
+
+SessionOrReason& session() {
+  static SessionOrReason s = [] {
+    SessionOrReason out;
+    try {
+      out.session = std::make_unique<vmmcheck::run::GpuSession>(0, vmmcheck::run::Budget{});
+    } catch (const vmmcheck::NotSupportedError& e) {
+      out.reason = e.what();
+    }
+    return out;
+  }();
+  return s;
+}
+
+class CaseTest : public ::testing::TestWithParam<const Case*> {};
+
+TEST_P(CaseTest, Run) {
+  const Case& c = *GetParam();
+  SessionOrReason& s = session();
+  if (!s.session) GTEST_SKIP() << s.reason;
+  const vmmcheck::run::CaseResult r = s.session->run(c);
+  std::string histogram;
+  for (const auto& [outcome, count] : r.histogram) histogram += " " + outcome + "=" + std::to_string(count);
+  RecordProperty("histogram", histogram);
+  RecordProperty("instances", std::to_string(r.instances));
+  if (r.status == vmmcheck::run::Status::NotSupported) GTEST_SKIP() << r.reason;
+  std::cout << c.name << ": " << to_string(r.status) << " (" << vmmcheck::model::to_string(r.expectation) << ")" << histogram << " of "
+            << r.instances << " instances\n";
+  EXPECT_EQ(r.status, vmmcheck::run::Status::Pass) << to_string(r.status) << ": " << r.reason << "\nhistogram:" << histogram;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, CaseTest, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<const Case*>& info) { return gtest_name(info.param->name); });
+
+// Writes a CTest script with one test per case: its dotted name, its labels, one GPU.
+int write_ctest_script(const std::string& path, const std::string& self) {
+  std::ofstream out(path);
+  for (const Case& c : table().cases) {
+    std::string labels;
+    for (const std::string& l : c.labels) labels += (labels.empty() ? "" : ";") + l;
+    out << "add_test([==[" << c.name << "]==] [==[" << self << "]==] [==[--gtest_filter=Cases/CaseTest.Run/"
+        << gtest_name(c.name) << "]==])\n"
+        << "set_tests_properties([==[" << c.name << "]==] PROPERTIES LABELS [==[" << labels
+        << "]==] RESOURCE_GROUPS gpus:1 TIMEOUT 300 SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
+  }
+  return out ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string script_flag = "--vmmcheck-ctest-script=";
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      if (arg.rfind(script_flag, 0) == 0) return write_ctest_script(arg.substr(script_flag.size()), argv[0]);
+    }
+    table();  // a broken case table fails loudly here, not as a missing test
+  } catch (const std::exception& e) {
+    std::cerr << "vmmcheck_case_tests: " << e.what() << "\n";
+    return 2;
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
