@@ -12,9 +12,10 @@ LaunchShape resident_shape(const void* kernel, int threads_per_block) {
   return LaunchShape{per_sm * sms, threads_per_block};
 }
 
-void check_launch(const char* kernel_name) {
-  const cudaError_t err = cudaGetLastError();
-  if (err != cudaSuccess) ::vmmcheck::check_runtime(err, kernel_name, __FILE__, __LINE__);
+void check_launch(const char* kernel_name) { check_runtime_call(cudaGetLastError(), kernel_name); }
+
+void check_runtime_call(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) ::vmmcheck::check_runtime(err, what, __FILE__, __LINE__);
 }
 
 }  // namespace vmmcheck::kernels

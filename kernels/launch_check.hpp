@@ -13,4 +13,7 @@ LaunchShape resident_shape(const void* kernel, int threads_per_block);
 // Throws vmmcheck::CudaError if the last launch failed.
 void check_launch(const char* kernel_name);
 
+// Throws vmmcheck::CudaError naming `what` if `err` is not cudaSuccess.
+void check_runtime_call(cudaError_t err, const char* what);
+
 }  // namespace vmmcheck::kernels

@@ -69,6 +69,11 @@ struct MessagePassingArgs {
 LaunchShape message_passing_shape(const MessagePassingArgs& args, int threads_per_block);
 void launch_message_passing(const MessagePassingArgs& args, LaunchShape shape, cudaStream_t stream);
 
+// Loads the operation-level kernels now. With lazy module loading (the CUDA 12+ default) a kernel's
+// first launch loads its module, and that load can wait for kernels already running: a writer or
+// signal kernel launched beside a spinning resident grid would then stall until the grid's bound.
+void preload_operation_kernels();
+
 // Operation-level kernels (kernel_pair, resident).
 void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream);
 // Reads every word once (through the view under test), so caches hold the old value.

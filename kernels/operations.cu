@@ -44,6 +44,17 @@ __global__ void count_words(const std::uint32_t* words, std::uint64_t count, std
 
 }  // namespace
 
+void preload_resident_kernels();  // resident.cu
+
+void preload_operation_kernels() {
+  cudaFuncAttributes attributes;
+  check_runtime_call(cudaFuncGetAttributes(&attributes, fill_words), "cudaFuncGetAttributes(fill_words)");
+  check_runtime_call(cudaFuncGetAttributes(&attributes, prime_words), "cudaFuncGetAttributes(prime_words)");
+  check_runtime_call(cudaFuncGetAttributes(&attributes, count_words<LoadKind::Weak>), "cudaFuncGetAttributes(count_words)");
+  check_runtime_call(cudaFuncGetAttributes(&attributes, count_words<LoadKind::NonCoherent>), "cudaFuncGetAttributes(count_words)");
+  preload_resident_kernels();
+}
+
 void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream) {
   fill_words<<<grid_for(count), kThreads, 0, stream>>>(words, count, value);
   check_launch("fill_words");

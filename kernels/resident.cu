@@ -58,6 +58,14 @@ __global__ void raise_flag(std::uint32_t* flag) { store_release<ScopeKind::Sys>(
 
 }  // namespace
 
+void preload_resident_kernels() {
+  cudaFuncAttributes attributes;
+  check_runtime_call(cudaFuncGetAttributes(&attributes, raise_flag), "cudaFuncGetAttributes(raise_flag)");
+  check_runtime_call(cudaFuncGetAttributes(&attributes, resident_reader<LoadKind::Weak>), "cudaFuncGetAttributes(resident_reader)");
+  check_runtime_call(cudaFuncGetAttributes(&attributes, resident_reader<LoadKind::Volatile>), "cudaFuncGetAttributes(resident_reader)");
+  check_runtime_call(cudaFuncGetAttributes(&attributes, resident_reader<LoadKind::NonCoherent>), "cudaFuncGetAttributes(resident_reader)");
+}
+
 int resident_blocks() {
   int device = 0, sms = 0;
   cudaGetDevice(&device);

@@ -55,10 +55,12 @@ GpuSession::GpuSession(int device, const Budget& budget) : device_(device), budg
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::uint64_t litmus_words = 2ull * 2048 * static_cast<std::uint64_t>(sms) + 1024;
   region_words_ = std::max<std::uint64_t>(budget_.op_words, litmus_words);
+  // View A and view B map the allocation at the start of their ranges; the offset view maps it one
+  // granularity into its range. The test region starts one granularity into the allocation.
   const std::size_t granularity = vmm::allocation_granularity(device, false);
-  region_offset_ = granularity;  // the offset view starts here, so every view covers the region
+  region_offset_ = granularity;
   alias_.emplace(device, region_offset_ + region_words_ * sizeof(std::uint32_t),
-                 std::vector<vmm::ViewSpec>{{0}, {0}, {region_offset_}});
+                 std::vector<vmm::ViewSpec>{{0}, {0}, {granularity}});
 
   histogram_ = DeviceBuffer<unsigned long long>(kernels::kMaxBins);
   CUDA_CHECK(cudaMemset(histogram_.get(), 0, histogram_.bytes()));
@@ -69,6 +71,7 @@ GpuSession::GpuSession(int device, const Budget& budget) : device_(device), budg
   host_flags_ = MappedHostBuffer<std::uint32_t>(64);
   for (int i = 0; i < kStreams; ++i) streams_.push_back(Stream::create());
   for (int i = 0; i < kEvents; ++i) events_.push_back(Event::create(true));
+  kernels::preload_operation_kernels();
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // One physical allocation mapped at several virtual addresses: the object every alias case runs on.
 //
-// Each view is its own reserved range with its own mapping and access grant. A view maps either the
-// whole allocation or the allocation from an offset on, so location x of the allocation is reachable
-// as view(i).address + x - view(i).offset for every view that covers it.
+// Each view is its own reserved range with its own mapping and access grant, and maps the whole
+// allocation: either at the start of its range, or `range_offset` bytes into a larger range, so the
+// same byte sits at a different offset from its range's start. (cuMemMap's own `offset` into the
+// allocation must be zero: drivers return CUDA_ERROR_NOT_SUPPORTED otherwise -- seen on an H200 with
+// driver 580 / CUDA 13.0.)
 #include <cuda.h>
 
 #include <cstddef>
@@ -14,7 +16,7 @@
 namespace vmmcheck::vmm {
 
 struct ViewSpec {
-  std::size_t offset = 0;  // where in the allocation the view starts (a multiple of the granularity)
+  std::size_t range_offset = 0;  // where in its reserved range the allocation is mapped (granularity multiple)
 };
 
 struct View {
@@ -22,8 +24,7 @@ struct View {
   Mapping mapping;
   AccessGrant grant;
 
-  CUdeviceptr address() const noexcept { return mapping.address(); }
-  std::size_t offset() const noexcept { return mapping.offset(); }
+  CUdeviceptr address() const noexcept { return mapping.address(); }  // allocation byte 0
   std::size_t size() const noexcept { return mapping.size(); }
 };
 
@@ -42,7 +43,7 @@ class AliasSet {
   std::size_t view_count() const noexcept { return views_.size(); }
   const View& view(std::size_t i) const { return views_.at(i); }
 
-  // The address of allocation byte `location` in view `i` (which must cover it).
+  // The address of allocation byte `location` in view `i`.
   CUdeviceptr address_of(std::size_t i, std::size_t location) const;
 
  private:

@@ -1,0 +1,118 @@
+// The command line: subcommands, exit codes, messages for bad input, and the no-GPU behaviour.
+#include <gtest/gtest.h>
+#include <cuda_runtime_api.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "cli/console.hpp"
+
+namespace vmmcheck::cli {
+namespace {
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+Outcome cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "vmmcheck");
+  std::ostringstream out, err;
+  const int code = run_app(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+bool has_gpu() {
+  int n = 0;
+  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+std::filesystem::path temp_file(const std::string& name, const std::string& text) {
+  const auto p = std::filesystem::temp_directory_path() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(Cli, ListNeedsNoGpuAndShowsAtLeastFortyCases) {
+  const Outcome o = cli({"list"});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("alias.mp.same.flagsame.nofence.gpu"), std::string::npos);
+  const std::size_t lines = std::count(o.out.begin(), o.out.end(), '\n');
+  EXPECT_GE(lines, 41u);
+  const Outcome filtered = cli({"list", "--filter", "alias.resident.*", "--json"});
+  EXPECT_EQ(filtered.code, kExitOk);
+  EXPECT_EQ(nlohmann::json::parse(filtered.out).size(), 18u);
+}
+
+TEST(Cli, ExplainWorksForEveryCase) {
+  const Outcome names = cli({"list", "--json"});
+  for (const auto& c : nlohmann::json::parse(names.out)) {
+    const Outcome o = cli({"explain", c["name"].get<std::string>()});
+    ASSERT_EQ(o.code, kExitOk) << c["name"] << o.err;
+    EXPECT_NE(o.out.find("Rule:"), std::string::npos);
+    EXPECT_NE(o.out.find("Citation:"), std::string::npos);
+    EXPECT_NE(o.out.find("The pattern:"), std::string::npos);
+    EXPECT_NE(o.out.find("Oracle:"), std::string::npos);
+  }
+}
+
+TEST(Cli, BadInputExitsTwoAndNamesTheProblem) {
+  Outcome o = cli({"run", "--frobnicate"});
+  EXPECT_EQ(o.code, kExitUsage);
+  EXPECT_NE(o.err.find("--frobnicate"), std::string::npos) << o.err;
+
+  o = cli({"explain", "alias.mp.nope"});
+  EXPECT_EQ(o.code, kExitUsage);
+  EXPECT_NE(o.err.find("unknown case 'alias.mp.nope'"), std::string::npos) << o.err;
+
+  o = cli({"run", "--filter", "no.such.*"});
+  EXPECT_EQ(o.code, kExitUsage);
+  EXPECT_NE(o.err.find("no case matches the filter 'no.such.*'"), std::string::npos) << o.err;
+
+  const auto bad = temp_file("vmmcheck-bad.toml", "family = \"x\"\npattern = \"same_thread\"\ntitle = [\n");
+  o = cli({"list", "--cases", bad.string()});
+  EXPECT_EQ(o.code, kExitUsage);
+  EXPECT_NE(o.err.find("vmmcheck-bad.toml:3"), std::string::npos) << o.err;
+
+  o = cli({"run", "--iterations", "0"});
+  EXPECT_EQ(o.code, kExitUsage);
+  o = cli({});
+  EXPECT_EQ(o.code, kExitUsage);
+}
+
+TEST(Cli, EnvironmentTwinsSetFlags) {
+  setenv("VMMCHECK_FILTER", "alias.kernels.*", 1);
+  const Outcome o = cli({"list", "--json"});
+  unsetenv("VMMCHECK_FILTER");
+  EXPECT_EQ(o.code, kExitOk);
+  for (const auto& c : nlohmann::json::parse(o.out)) EXPECT_EQ(c["family"], "alias.kernels");
+}
+
+TEST(Cli, WithoutAGpuRunSkipsEveryCaseAndExits77) {
+  if (has_gpu()) GTEST_SKIP() << "a GPU is present: this test is about machines without one";
+  const auto json = std::filesystem::temp_directory_path() / "vmmcheck-nogpu.json";
+  const Outcome o = cli({"run", "--filter", "alias.mp.*", "--json", json.string()});
+  EXPECT_EQ(o.code, kExitNothingRunnable);
+  EXPECT_NE(o.out.find("0 passed, 0 failed, 63 skipped"), std::string::npos) << o.out;
+  std::ifstream in(json);
+  const auto doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc["results"].size(), 63u);
+  for (const auto& r : doc["results"]) EXPECT_EQ(r["status"], "NotSupported");
+  EXPECT_EQ(cli({"probe"}).code, kExitNothingRunnable);
+}
+
+TEST(Console, TallyLineAndCounts) {
+  EXPECT_EQ(tally_line({3, 1, 2}), "3 passed, 1 failed, 2 skipped");
+  EXPECT_EQ(human_count(999), "999");
+  EXPECT_EQ(human_count(12'345), "12k");
+  EXPECT_EQ(human_count(10'616'832), "11M");
+  EXPECT_EQ(human_count(2'500'000'000ull), "2.5G");
+}
+
+}  // namespace
+}  // namespace vmmcheck::cli

@@ -1,0 +1,154 @@
+// The case loader: name generation, pruning, verdict matching, and errors that name file and line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <regex>
+
+#include "common/error.hpp"
+#include "model/loader.hpp"
+#include "model/patterns.hpp"
+
+namespace vmmcheck::model {
+namespace {
+
+const char* kSmall = R"(family = "t.same"
+pattern = "same_thread"
+title = "test"
+labels = ["gpu"]
+snippet = "ld {load}; {fence}"
+
+[[axis]]
+name = "view"
+doc = "v"
+values = [ { value = "same", description = "s" }, { value = "alias", description = "a" } ]
+
+[[axis]]
+name = "load"
+doc = "l"
+values = [ { value = "weak", description = "w", code = "ld.weak" }, { value = "nc", description = "n", code = "ld.nc" } ]
+
+[[axis]]
+name = "fence"
+doc = "f"
+values = [ { value = "none", name = "nofence", description = "-", code = "" }, { value = "proxy_alias", name = "fence", description = "f", code = "fence.proxy.alias" } ]
+
+[[prune]]
+name = "no_nc_fence"
+why = "test pruning"
+when = { load = ["nc"], fence = ["fence"] }
+
+[[verdict]]
+when = { load = ["nc"] }
+expect = "undefined"
+rule = "r"
+cite = "c"
+why = "w"
+
+[[verdict]]
+when = { view = ["same"] }
+expect = "required"
+outcomes = ["new"]
+rule = "r"
+cite = "c"
+why = "w"
+
+[[verdict]]
+expect = "undefined"
+rule = "r"
+cite = "c"
+why = "w"
+)";
+
+std::string error_of(const std::string& text) {
+  try {
+    parse_cases(text, "bad.toml");
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  if (at == std::string::npos) return s;
+  return s.replace(at, from.size(), to);
+}
+
+TEST(Loader, CrossesAxesIntoStableDottedNamesAndPrunes) {
+  const CaseTable t = parse_cases(kSmall, "small.toml");
+  std::vector<std::string> names;
+  for (const Case& c : t.cases) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"t.same.same.weak.nofence", "t.same.same.weak.fence", "t.same.same.nc.nofence",
+                                             "t.same.alias.weak.nofence", "t.same.alias.weak.fence", "t.same.alias.nc.nofence"}));
+  ASSERT_EQ(t.families.size(), 1u);
+  EXPECT_EQ(t.families[0].pruned.size(), 2u);
+  EXPECT_EQ(t.families[0].pruned[0], "t.same.same.nc.fence: no_nc_fence");
+}
+
+TEST(Loader, FirstMatchingVerdictWinsAndSnippetIsFilled) {
+  const CaseTable t = parse_cases(kSmall, "small.toml");
+  auto find = [&](const std::string& n) { return *std::find_if(t.cases.begin(), t.cases.end(), [&](const Case& c) { return c.name == n; }); };
+  EXPECT_EQ(find("t.same.same.nc.nofence").verdict.expectation, Expectation::Undefined);
+  EXPECT_EQ(find("t.same.same.weak.fence").verdict.expectation, Expectation::Required);
+  EXPECT_EQ(find("t.same.alias.weak.fence").verdict.expectation, Expectation::Undefined);
+  EXPECT_EQ(find("t.same.same.weak.fence").snippet, "ld ld.weak; fence.proxy.alias");
+  EXPECT_EQ(find("t.same.same.weak.fence").axis("fence"), "proxy_alias");
+  EXPECT_EQ(find("t.same.same.weak.fence").verdict.source, "small.toml:34");
+}
+
+TEST(Loader, MalformedTomlNamesFileAndLine) {
+  const std::string e = error_of("family = \"x\"\npattern = \n");
+  EXPECT_NE(e.find("bad.toml:2: malformed TOML"), std::string::npos) << e;
+}
+
+TEST(Loader, AxisValueThatDoesNotExistIsAnError) {
+  const std::string e = error_of(replace(kSmall, "{ value = \"alias\"", "{ value = \"aliass\""));
+  EXPECT_NE(e.find("bad.toml:10: axis 'view' has no value 'aliass'"), std::string::npos) << e;
+  const std::string w = error_of(replace(kSmall, "when = { load = [\"nc\"] }\nexpect", "when = { load = [\"ncc\"] }\nexpect"));
+  EXPECT_NE(w.find("names value 'ncc' of axis 'load', which does not exist"), std::string::npos) << w;
+}
+
+TEST(Loader, UnknownKeysPatternsAndOutcomesAreErrors) {
+  EXPECT_NE(error_of(replace(kSmall, "title = \"test\"", "titel = \"test\"")).find("unknown key 'titel'"), std::string::npos);
+  EXPECT_NE(error_of(replace(kSmall, "pattern = \"same_thread\"", "pattern = \"nope\"")).find("bad.toml:2: unknown pattern 'nope'"), std::string::npos);
+  EXPECT_NE(error_of(replace(kSmall, "outcomes = [\"new\"]", "outcomes = [\"newer\"]")).find("no outcome 'newer'"), std::string::npos);
+  EXPECT_NE(error_of(replace(kSmall, "name = \"fence\"\ndoc", "name = \"fences\"\ndoc")).find("has no axis 'fences'"), std::string::npos);
+}
+
+TEST(Loader, EveryCaseNeedsAVerdictAndEveryVerdictACase) {
+  // Drop the catch-all: alias.weak cases have no verdict.
+  std::string no_catch_all = kSmall;
+  no_catch_all = no_catch_all.substr(0, no_catch_all.rfind("[[verdict]]"));
+  EXPECT_NE(error_of(no_catch_all).find("no [[verdict]] matches case t.same.alias.weak.nofence"), std::string::npos);
+  // A verdict after the catch-all can never match.
+  const std::string shadowed = std::string(kSmall) + "\n[[verdict]]\nwhen = { view = [\"alias\"] }\nexpect = \"undefined\"\nrule = \"r\"\ncite = \"c\"\nwhy = \"w\"\n";
+  EXPECT_NE(error_of(shadowed).find("matches no case"), std::string::npos);
+}
+
+TEST(Loader, RequiredVerdictsListOutcomesUndefinedOnesDoNot) {
+  EXPECT_NE(error_of(replace(kSmall, "outcomes = [\"new\"]\n", "")).find("must list the outcomes"), std::string::npos);
+  EXPECT_NE(error_of(replace(kSmall, "expect = \"undefined\"\nrule", "expect = \"undefined\"\noutcomes = [\"new\"]\nrule")).find("leave 'outcomes' out"), std::string::npos);
+}
+
+TEST(Loader, ShippedTablesHaveAtLeastFortyWellFormedCases) {
+  const CaseTable t = load_cases(default_cases_path());
+  EXPECT_GE(t.cases.size(), 40u);
+  const std::regex dotted("[a-z0-9_]+(\\.[a-z0-9_]+)+");
+  for (const Case& c : t.cases) {
+    EXPECT_TRUE(std::regex_match(c.name, dotted)) << c.name;
+    EXPECT_FALSE(c.verdict.rule.empty()) << c.name;
+    EXPECT_FALSE(c.verdict.citation.empty()) << c.name;
+    EXPECT_FALSE(c.snippet.empty()) << c.name;
+    EXPECT_NE(find_pattern(c.pattern), nullptr) << c.name;
+  }
+  for (const char* family : {"alias.same_thread", "alias.mp", "alias.kernels", "alias.resident"}) {
+    EXPECT_TRUE(std::any_of(t.cases.begin(), t.cases.end(), [&](const Case& c) { return c.family == family; })) << family;
+  }
+}
+
+TEST(Loader, MissingPathsAndDuplicateFamiliesAreErrors) {
+  EXPECT_THROW(load_cases("/nonexistent/cases"), InputError);
+}
+
+}  // namespace
+}  // namespace vmmcheck::model

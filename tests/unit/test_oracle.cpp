@@ -1,0 +1,70 @@
+// The oracle and the hand-written verdicts are two independent derivations of the rules: they must agree
+// on every case of the shipped tables. Flipping one verdict in a case file makes this fail.
+#include <gtest/gtest.h>
+
+#include "model/loader.hpp"
+#include "model/oracle.hpp"
+
+namespace vmmcheck::model {
+namespace {
+
+TEST(Oracle, AgreesWithEveryHandWrittenVerdict) {
+  const CaseTable table = load_cases(default_cases_path());
+  ASSERT_GE(table.cases.size(), 40u);
+  for (const Case& c : table.cases) {
+    const Derivation d = derive(c);
+    EXPECT_EQ(to_string(d.expectation), std::string(to_string(c.verdict.expectation)))
+        << c.name << " (verdict at " << c.verdict.source << "); oracle: " << d.steps.back();
+    if (d.expectation == Expectation::Required) EXPECT_EQ(d.outcomes, c.verdict.outcomes) << c.name;
+  }
+}
+
+TEST(Oracle, ProgramOrderNeedsOneProxyOrAFence) {
+  AccessStructure s;
+  s.sync = Sync::ProgramOrder;
+  s.write_in_reader_lifetime = true;
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+  s.same_proxy = false;
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+  s.proxy_fence = true;
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+  s.load = Load::NonCoherent;  // written during the kernel: ld.global.nc is outside its contract
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+}
+
+TEST(Oracle, ReleaseAcquireNeedsAWideEnoughScopeAndOneFlagAddress) {
+  AccessStructure s;
+  s.sync = Sync::ReleaseAcquire;
+  s.write_in_reader_lifetime = true;
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+  s.scope = Scope::Cta;
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+  s.scope = Scope::Sys;
+  s.flag_same_proxy = false;
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+  s.flag_same_proxy = true;
+  s.same_proxy = false;
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+  s.proxy_fence = true;
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+}
+
+TEST(Oracle, OperationBoundariesAndTheResidentGridClause) {
+  AccessStructure s;
+  s.same_proxy = false;
+  s.sync = Sync::OperationBoundary;
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+  s.load = Load::NonCoherent;  // read-only for the reader's lifetime: still defined
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+  s.sync = Sync::None;
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+  s.load = Load::Weak;
+  s.sync = Sync::ResidentSignal;
+  s.write_in_reader_lifetime = true;
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+  s.same_proxy = true;
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+}
+
+}  // namespace
+}  // namespace vmmcheck::model

@@ -1,0 +1,103 @@
+// Classification against verdicts, and the JSON records.
+#include <gtest/gtest.h>
+
+#include "model/patterns.hpp"
+#include "run/report_json.hpp"
+#include "run/result.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+model::Case required_case() {
+  model::Case c;
+  c.name = "alias.mp.same.flagsame.nofence.gpu";
+  c.family = "alias.mp";
+  c.pattern = "message_passing";
+  c.verdict.expectation = model::Expectation::Required;
+  c.verdict.outcomes = {"new"};
+  return c;
+}
+
+CaseResult result_with(const model::Pattern& p, std::uint64_t fresh, std::uint64_t stale, std::uint64_t timeout) {
+  CaseResult r;
+  r.histogram = empty_histogram(p);
+  r.histogram[0].second = fresh;
+  r.histogram[1].second = stale;
+  r.histogram[2].second = timeout;
+  r.instances = fresh + stale + timeout;
+  return r;
+}
+
+TEST(Classify, RequiredPassesOnlyWithAllowedOutcomes) {
+  const model::Pattern& p = *model::find_pattern("message_passing");
+  const model::Case c = required_case();
+  CaseResult ok = result_with(p, 100, 0, 0);
+  classify(c, p, ok);
+  EXPECT_EQ(ok.status, Status::Pass);
+  EXPECT_EQ(ok.weak, 0u);
+
+  CaseResult bad = result_with(p, 97, 2, 1);
+  classify(c, p, bad);
+  EXPECT_EQ(bad.status, Status::Fail);
+  EXPECT_EQ(bad.weak, 3u);
+  EXPECT_EQ(bad.reason, "2 of 100 instances saw 'stale'; 1 of 100 instances saw 'timeout' (the rules allow only: new)");
+}
+
+TEST(Classify, UndefinedNeverFailsButCountsWeakOutcomes) {
+  const model::Pattern& p = *model::find_pattern("message_passing");
+  model::Case c = required_case();
+  c.verdict.expectation = model::Expectation::Undefined;
+  c.verdict.outcomes.clear();
+  CaseResult r = result_with(p, 10, 90, 0);
+  classify(c, p, r);
+  EXPECT_EQ(r.status, Status::Pass);
+  EXPECT_EQ(r.weak, 90u);
+}
+
+TEST(Classify, AHistogramThatDoesNotAddUpIsAnError) {
+  const model::Pattern& p = *model::find_pattern("message_passing");
+  CaseResult r = result_with(p, 10, 0, 0);
+  r.instances = 11;
+  classify(required_case(), p, r);
+  EXPECT_EQ(r.status, Status::Error);
+  CaseResult empty = result_with(p, 0, 0, 0);
+  classify(required_case(), p, empty);
+  EXPECT_EQ(empty.status, Status::Error);
+}
+
+TEST(Json, DocumentHasContextTotalsAndRecords) {
+  RunContext ctx;
+  ctx.tool_version = "1.2.3";
+  ctx.git_sha = "abc";
+  ctx.driver_version = 13000;
+  ctx.runtime_version = 12080;
+  ctx.devices = {{0, "NVIDIA H200", "9.0"}};
+  ctx.budget.instances = 5;
+  const model::Pattern& p = *model::find_pattern("message_passing");
+  CaseResult r = result_with(p, 7, 1, 0);
+  r.name = "alias.mp.x";
+  r.family = "alias.mp";
+  r.status = Status::Fail;
+  r.expectation = model::Expectation::Required;
+  const nlohmann::json doc = results_document(ctx, {r, not_run(required_case(), Status::NotSupported, "no GPU")});
+  EXPECT_EQ(doc["context"]["driver"], "13.0");
+  EXPECT_EQ(doc["context"]["cuda"], "12.8");
+  EXPECT_EQ(doc["context"]["devices"][0]["name"], "NVIDIA H200");
+  EXPECT_EQ(doc["context"]["budget"]["certifying"], false);
+  EXPECT_EQ(doc["totals"]["Fail"], 1);
+  EXPECT_EQ(doc["totals"]["NotSupported"], 1);
+  EXPECT_EQ(doc["results"][0]["histogram"]["stale"], 1);
+  EXPECT_EQ(doc["results"][0]["expectation"], "required");
+  EXPECT_EQ(doc["results"][1]["status"], "NotSupported");
+  EXPECT_EQ(doc["results"][1]["reason"], "no GPU");
+}
+
+TEST(Budget, DefaultsCertifyAndLessDoesNot) {
+  Budget b;
+  EXPECT_TRUE(b.certifying());
+  b.iterations = 1;
+  EXPECT_FALSE(b.certifying());
+}
+
+}  // namespace
+}  // namespace vmmcheck::run
