@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 #include "cli/console.hpp"
 #include "cli/explain.hpp"
@@ -86,6 +87,9 @@ int cmd_probe(const Options& o, std::ostream& out) {
 // Fills what the context block says about the machine; leaves devices empty when there is no GPU.
 void describe_machine(run::RunContext& ctx, std::string& gpu_note) {
   cudaDriverGetVersion(&ctx.driver_version);
+  std::ostringstream proc;
+  proc << std::ifstream("/proc/driver/nvidia/version").rdbuf();
+  ctx.driver_release = run::driver_release_from(proc.str());
   cudaRuntimeGetVersion(&ctx.runtime_version);
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);

@@ -22,6 +22,16 @@ std::string utc_now_iso8601() {
   return buf;
 }
 
+std::string driver_release_from(const std::string& text) {
+  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..." (open modules say "Open Kernel Module")
+  const auto at = text.find("Kernel Module");
+  if (at == std::string::npos) return "";
+  std::size_t b = text.find_first_of("0123456789", at);
+  if (b == std::string::npos) return "";
+  std::size_t e = text.find_first_not_of("0123456789.", b);
+  return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+}
+
 json to_json(const Budget& b) {
   return json{{"instances", b.instances},
               {"iterations", b.iterations},
@@ -43,6 +53,7 @@ json to_json(const RunContext& c) {
               {"tool_version", c.tool_version},
               {"git_sha", c.git_sha},
               {"driver", c.driver_version ? format_version(c.driver_version) : ""},
+              {"driver_release", c.driver_release},
               {"cuda", c.runtime_version ? format_version(c.runtime_version) : ""},
               {"devices", devices},
               {"device", c.device},

@@ -20,7 +20,8 @@ struct DeviceSummary {
 struct RunContext {
   std::string tool_version;
   std::string git_sha;
-  int driver_version = 0;   // e.g. 13000
+  int driver_version = 0;   // e.g. 13000: the CUDA version the driver supports
+  std::string driver_release;  // e.g. 580.159.04, from /proc/driver/nvidia/version (empty if absent)
   int runtime_version = 0;
   std::vector<DeviceSummary> devices;
   int device = 0;           // the device the cases ran on
@@ -39,6 +40,8 @@ nlohmann::json results_document(const RunContext& c, const std::vector<CaseResul
 void write_results(const std::filesystem::path& path, const nlohmann::json& document);
 
 std::string utc_now_iso8601();
+// The kernel-module release ("580.159.04") from /proc/driver/nvidia/version text; empty if not found.
+std::string driver_release_from(const std::string& proc_version_text);
 std::string format_version(int cuda_version);  // 13000 -> "13.0"
 
 }  // namespace vmmcheck::run

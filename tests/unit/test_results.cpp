@@ -92,6 +92,12 @@ TEST(Json, DocumentHasContextTotalsAndRecords) {
   EXPECT_EQ(doc["results"][1]["reason"], "no GPU");
 }
 
+TEST(Json, DriverReleaseFromProcText) {
+  EXPECT_EQ(driver_release_from("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 2 2025\nGCC version: gcc 12\n"), "580.159.04");
+  EXPECT_EQ(driver_release_from("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  575.57.08  Release Build\n"), "575.57.08");
+  EXPECT_EQ(driver_release_from(""), "");
+}
+
 TEST(Budget, DefaultsCertifyAndLessDoesNot) {
   Budget b;
   EXPECT_TRUE(b.certifying());

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what vmmcheck needs to build and test, from Debian packages, only where it is missing: an
+# offline machine that already has everything goes straight through. The CUDA toolkit (nvcc 12.5 or
+# newer, with libcu++) must already be installed; NVIDIA ships it outside Debian's main archive.
+set -euo pipefail
+
+packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libgtest-dev python3)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+python3 -c 'import jsonschema' 2>/dev/null || missing+=(python3-jsonschema)
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# A python3 that is not Debian's (pyenv, a venv) does not see python3-jsonschema: give it its own copy.
+if ! python3 -c 'import jsonschema' 2>/dev/null; then
+  python3 -m pip install -q jsonschema
+fi
+
+if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup-deps: no CUDA toolkit found (nvcc); install CUDA 12.5 or newer first" >&2
+  exit 1
+fi
+echo "setup-deps: ready"
