@@ -2,6 +2,7 @@
 
 #include <ctime>
 #include <fstream>
+#include <regex>
 
 #include "common/error.hpp"
 
@@ -24,12 +25,9 @@ std::string utc_now_iso8601() {
 
 std::string driver_release_from(const std::string& text) {
   // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..." (open modules say "Open Kernel Module")
-  const auto at = text.find("Kernel Module");
-  if (at == std::string::npos) return "";
-  std::size_t b = text.find_first_of("0123456789", at);
-  if (b == std::string::npos) return "";
-  std::size_t e = text.find_first_not_of("0123456789.", b);
-  return text.substr(b, e == std::string::npos ? std::string::npos : e - b);
+  static const std::regex release(R"(Kernel Module[^\n]*?\s(\d+\.\d+(\.\d+)?)\s)");
+  std::smatch m;
+  return std::regex_search(text, m, release) ? m[1].str() : "";
 }
 
 json to_json(const Budget& b) {
