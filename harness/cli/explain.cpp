@@ -19,7 +19,7 @@ std::vector<std::filesystem::path> shipped_results() {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
   for (const auto& e : std::filesystem::directory_iterator(VMMCHECK_RESULTS_DIR, ec))
-    if (e.path().extension() == ".json") files.push_back(e.path());
+    if (e.path().extension() == ".json" && e.path().string().find(".probe.") == std::string::npos) files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
 }

@@ -63,7 +63,7 @@ def main() -> int:
         print(run.stdout, run.stderr, sep="\n")
         print(f"vmmcheck run exited {run.returncode}")
         return 1
-    files = [out] + sorted(pathlib.Path(args.stored).glob("*.json"))
+    files = [out] + sorted(p for p in pathlib.Path(args.stored).glob("*.json") if not p.name.endswith(".probe.json"))
     problems = [p for f in files for p in check(f, validator)]
     for p in problems:
         print(p)
