@@ -37,7 +37,7 @@ std::string observed(const std::string& name, const std::vector<std::filesystem:
       const auto& ctx = doc["context"];
       std::string gpu = "?";
       if (ctx.contains("devices") && !ctx["devices"].empty()) gpu = ctx["devices"][0].value("name", "?");
-      o << "  " << gpu << ", driver " << ctx.value("driver", "?") << ": " << r.value("status", "?");
+      o << "  " << gpu << ", driver " << ctx.value("driver_release", ctx.value("driver", "?")) << ": " << r.value("status", "?");
       std::string hist;
       for (const auto& [outcome, count] : r["histogram"].items())
         if (count.get<std::uint64_t>()) hist += " " + outcome + "=" + human_count(count.get<std::uint64_t>());
