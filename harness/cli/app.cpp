@@ -1,13 +1,15 @@
 #include "cli/app.hpp"
 
-#include <CLI/CLI.hpp>
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 
+#include "cli/command_line.hpp"
 #include "cli/console.hpp"
 #include "cli/explain.hpp"
 #include "cli/options.hpp"
@@ -16,6 +18,7 @@
 #include "device/probe.hpp"
 #include "model/loader.hpp"
 #include "model/select.hpp"
+#include "run/executor.hpp"
 #include "run/report_json.hpp"
 #include "run/session.hpp"
 
@@ -29,12 +32,24 @@
 namespace vmmcheck::cli {
 namespace {
 
-model::CaseTable load(const Options& o) {
-  return model::load_cases(o.cases.empty() ? model::default_cases_path() : std::filesystem::path(o.cases));
+std::vector<std::filesystem::path> case_paths(const Options& o) {
+  if (o.cases.empty()) return {model::default_cases_path()};
+  return {o.cases.begin(), o.cases.end()};
 }
 
-std::string cases_path(const Options& o) {
-  return o.cases.empty() ? model::default_cases_path().string() : o.cases;
+model::CaseTable load(const Options& o) { return model::load_cases(case_paths(o)); }
+
+std::string cases_path_text(const Options& o) {
+  std::string text;
+  for (const auto& p : case_paths(o)) text += (text.empty() ? "" : ",") + p.string();
+  return text;
+}
+
+// The path of this program, for the children that run isolated cases.
+std::string self_program() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec ? "vmmcheck" : self.string();
 }
 
 void emit_json(const Options& o, const nlohmann::json& doc, std::ostream& out) {
@@ -105,130 +120,106 @@ void describe_machine(run::RunContext& ctx, std::string& gpu_note) {
   }
 }
 
+// Results of an earlier, interrupted run that this one keeps (run --resume FILE).
+std::map<std::string, run::CaseResult> resumed_results(const Options& o) {
+  std::map<std::string, run::CaseResult> kept;
+  if (o.resume.empty()) return kept;
+  run::StoredRun stored = run::read_results(o.resume);
+  if (stored.budget != o.budget)
+    throw InputError(o.resume + ": that run used another budget; resume it with the same --iterations, --instances, "
+                     "--op-words, --seed and --stress");
+  for (run::CaseResult& r : stored.results) {
+    // A case the earlier run could not finish is run again, not kept.
+    if (r.reason.rfind("not run:", 0) == 0) continue;
+    kept[r.name] = std::move(r);
+  }
+  return kept;
+}
+
 int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("run --json needs a FILE (results are written case by case)");
   const model::CaseTable table = load(o);
   const auto selected = model::select_cases(table.cases, o.filter);
+  std::map<std::string, run::CaseResult> kept = resumed_results(o);
+  // Resuming without --json continues the same file.
+  const std::string json_file = o.json_given ? o.json : o.resume;
 
   run::RunContext ctx;
   ctx.tool_version = VMMCHECK_VERSION;
   ctx.git_sha = VMMCHECK_GIT_SHA;
   ctx.device = o.device;
   ctx.budget = o.budget;
-  ctx.cases_path = cases_path(o);
+  ctx.cases_path = cases_path_text(o);
   ctx.filter = o.filter;
   ctx.started = run::utc_now_iso8601();
   std::string gpu_note;
   describe_machine(ctx, gpu_note);
   out << header(ctx, selected.size(), table.cases.size(), gpu_note) << std::flush;
 
+  run::ExecutorOptions eo;
+  eo.program = self_program();
+  for (const auto& p : case_paths(o)) eo.cases_paths.push_back(std::filesystem::absolute(p).string());
+  eo.device = o.device;
+  eo.budget = o.budget;
+  eo.isolate_all = o.isolate;
+  eo.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
+  eo.gpu_present = !ctx.devices.empty();
+  eo.no_gpu_reason = gpu_note;
+  // The in-process session; with --isolate every case builds its own in a child instead.
   std::unique_ptr<run::GpuSession> session;
-  std::string unsupported;
-  try {
-    if (!ctx.devices.empty()) session = std::make_unique<run::GpuSession>(o.device, o.budget);
-    else unsupported = gpu_note;
-  } catch (const NotSupportedError& e) {
-    unsupported = e.what();
-  } catch (const CudaError& e) {
-    unsupported = std::string("the GPU could not be set up: ") + e.what();
+  if (eo.gpu_present && !o.isolate) {
+    try {
+      session = std::make_unique<run::GpuSession>(o.device, o.budget);
+    } catch (const NotSupportedError& e) {
+      eo.gpu_present = false;
+      eo.no_gpu_reason = e.what();
+    } catch (const CudaError& e) {
+      eo.gpu_present = false;
+      eo.no_gpu_reason = std::string("the GPU could not be set up: ") + e.what();
+    }
   }
+  run::Executor executor(std::move(eo), std::move(session));
 
   std::vector<run::CaseResult> results;
   results.reserve(selected.size());
+  bool told_lost = false;
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const model::Case& c = *selected[i];
-    results.push_back(session ? session->run(c) : run::not_run(c, run::Status::NotSupported, unsupported));
-    out << case_line(i + 1, selected.size(), results.back()) << "\n" << std::flush;
-    if (o.json_given) run::write_results(o.json, run::results_document(ctx, results));
+    const auto earlier = kept.find(c.name);
+    const bool resumed = earlier != kept.end();
+    results.push_back(resumed ? earlier->second : executor.run(c));
+    out << case_line(i + 1, selected.size(), results.back()) << (resumed ? "  (resumed)" : "") << "\n" << std::flush;
+    if (!executor.device_lost().empty() && !told_lost) {
+      err << "vmmcheck: " << executor.device_lost() << "; the remaining cases are recorded as not run\n";
+      told_lost = true;
+    }
+    if (!json_file.empty()) run::write_results(json_file, run::results_document(ctx, results));
   }
   const Tally t = tally(results);
   out << tally_line(t) << "\n";
   if (t.failed > 0) return kExitFailure;
   if (t.passed == 0) {
-    err << "vmmcheck: nothing ran here" << (unsupported.empty() ? "" : ": " + unsupported) << "\n";
+    err << "vmmcheck: nothing ran here" << (gpu_note.empty() ? "" : ": " + gpu_note) << "\n";
     return kExitNothingRunnable;
   }
   return kExitOk;
-}
-
-// Adds the options every subcommand shares; each has a VMMCHECK_* environment twin.
-void add_common(CLI::App& cmd, Options& o) {
-  cmd.add_option("--cases", o.cases, "case table file or folder (default: the shipped cases/)")->envname("VMMCHECK_CASES");
-  cmd.add_option("--filter", o.filter, "comma-separated globs over dotted case names; -GLOB excludes")->envname("VMMCHECK_FILTER");
-}
-
-void add_json(CLI::App& cmd, Options& o, const std::string& what) {
-  cmd.add_option("--json", o.json, what)->expected(0, 1)->envname("VMMCHECK_JSON");
-}
-
-void add_budget(CLI::App& cmd, Options& o) {
-  run::Budget& b = o.budget;
-  cmd.add_option("--iterations", b.iterations, "launches per in-kernel case, repetitions per operation case")
-      ->envname("VMMCHECK_ITERATIONS")->check(CLI::Range(1u, 1000000u));
-  cmd.add_option("--instances", b.instances, "litmus instances per in-kernel case (at least)")
-      ->envname("VMMCHECK_INSTANCES")->check(CLI::Range(1ull, 1ull << 40));
-  cmd.add_option("--op-words", b.op_words, "words written and read per operation-level repetition")
-      ->envname("VMMCHECK_OP_WORDS")->check(CLI::Range(1024ull, 1ull << 30));
-  cmd.add_option("--seed", b.seed, "seed for placements and values")->envname("VMMCHECK_SEED");
-  cmd.add_flag("--stress", b.stress, "memory stress before every litmus round")->envname("VMMCHECK_STRESS");
-  cmd.add_option("--device", o.device, "CUDA device index")->envname("VMMCHECK_DEVICE")->check(CLI::NonNegativeNumber);
 }
 
 }  // namespace
 
 int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   Options o;
-  CLI::App app{"vmmcheck: conformance harness for CUDA virtual memory management and virtual-alias ordering"};
-  app.set_version_flag("--version", std::string(VMMCHECK_VERSION) + " (git " + VMMCHECK_GIT_SHA + ")");
-  app.require_subcommand(1);
-
-  CLI::App* list = app.add_subcommand("list", "list the cases (no GPU needed)");
-  add_common(*list, o);
-  add_json(*list, o, "print the list as JSON (to FILE, or stdout)");
-
-  CLI::App* run_cmd = app.add_subcommand("run", "run the cases on the local GPU");
-  add_common(*run_cmd, o);
-  add_json(*run_cmd, o, "write JSON results to FILE, updated after every case");
-  add_budget(*run_cmd, o);
-
-  CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
-  add_common(*explain_cmd, o);
-  explain_cmd->add_option("case", o.names, "dotted case names (default: every case the filter selects)");
-  explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from")->envname("VMMCHECK_RESULTS");
-
-  CLI::App* probe_cmd = app.add_subcommand("probe", "print driver, runtime and per-device VMM capabilities");
-  add_json(*probe_cmd, o, "print the probe as JSON (to FILE, or stdout)");
-  probe_cmd->add_flag("--allow-multicast", o.allow_multicast, "opt in to multicast cases (the gate still applies)")
-      ->envname("VMMCHECK_ALLOW_MULTICAST");
-
-  std::vector<std::string> argv(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+  if (const int code = parse_command_line(args, o, out, err); code >= 0) return code;
   try {
-    app.parse(argv);
-  } catch (const CLI::CallForHelp&) {
-    out << app.help();
-    return kExitOk;
-  } catch (const CLI::CallForAllHelp&) {
-    out << app.help("", CLI::AppFormatMode::All);
-    return kExitOk;
-  } catch (const CLI::CallForVersion&) {
-    out << app.version() << "\n";
-    return kExitOk;
-  } catch (const CLI::ParseError& e) {
-    err << "vmmcheck: " << e.what() << "\n";
-    if (!app.get_subcommands().empty()) err << "run 'vmmcheck " << app.get_subcommands().front()->get_name() << " --help' for usage\n";
-    else err << "run 'vmmcheck --help' for usage\n";
-    return kExitUsage;
-  }
-  o.json_given = false;
-  for (CLI::App* sub : app.get_subcommands())
-    if (CLI::Option* opt = sub->get_option_no_throw("--json")) o.json_given = opt->count() > 0 || !o.json.empty();
-
-  try {
-    if (list->parsed()) return cmd_list(o, out);
-    if (explain_cmd->parsed()) return cmd_explain(o, out);
-    if (probe_cmd->parsed()) return cmd_probe(o, out);
-    return cmd_run(o, out, err);
+    switch (o.command) {
+      case Command::List: return cmd_list(o, out);
+      case Command::Explain: return cmd_explain(o, out);
+      case Command::Probe: return cmd_probe(o, out);
+      case Command::IsolatedCase: return run::run_isolated_case_child(o.spec);
+      case Command::Run: return cmd_run(o, out, err);
+    }
+    return kExitFailure;
   } catch (const InputError& e) {
     err << "vmmcheck: " << e.what() << "\n";
     return kExitUsage;

@@ -52,7 +52,6 @@ std::string observed(const std::string& name, const std::vector<std::filesystem:
 
 std::string explain(const model::Case& c, const std::vector<std::filesystem::path>& results) {
   std::ostringstream o;
-  const model::Derivation d = model::derive(c);
   o << c.name << "\n  " << c.title << "\n\n";
   o << "Rule:      " << c.verdict.rule << "\n";
   o << "Citation:  " << c.verdict.citation << "\n";
@@ -62,8 +61,13 @@ std::string explain(const model::Case& c, const std::vector<std::filesystem::pat
     for (const std::string& outcome : c.verdict.outcomes) o << " '" << outcome << "'";
   }
   o << "\nWhy:       " << c.verdict.why << "\n";
-  o << "Oracle:    " << model::to_string(d.expectation) << ", derived from the case's structure:\n";
-  for (const std::string& step : d.steps) o << "  - " << step << "\n";
+  if (model::oracle_models(c)) {
+    const model::Derivation d = model::derive(c);
+    o << "Oracle:    " << model::to_string(d.expectation) << ", derived from the case's structure:\n";
+    for (const std::string& step : d.steps) o << "  - " << step << "\n";
+  } else {
+    o << "Oracle:    none -- a driver status can come only from the driver API documentation (see Citation)\n";
+  }
   o << "\nAxes:\n";
   for (const model::PathStep& step : c.path)
     o << "  " << step.axis << " = " << step.value.name << ": " << step.value.description << "\n";

@@ -27,6 +27,8 @@ namespace vmmcheck {
   X(cuMemMap)                                \
   X(cuMemUnmap)                              \
   X(cuMemSetAccess)                          \
+  X(cuMemExportToShareableHandle)            \
+  X(cuMemImportFromShareableHandle)          \
   X(cuMemsetD32Async)
 
 struct DriverApi {

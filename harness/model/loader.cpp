@@ -177,10 +177,11 @@ VerdictEntry parse_verdict(const Context& ctx, const toml::table& t, const std::
     ctx.fail(t.get("expect"), "unknown expectation '" + expect + "' (required, undefined, fault, api)");
   if (const toml::node* o = t.get("outcomes")) e.verdict.outcomes = ctx.strings(*o, "'outcomes'");
   for (const std::string& o : e.verdict.outcomes)
-    if (pattern.outcome_index(o) < 0)
+    if (!pattern.accepts_outcome(o))
       ctx.fail(t.get("outcomes"), "pattern '" + pattern.name + "' has no outcome '" + o + "'");
-  if (e.verdict.expectation == Expectation::Required && e.verdict.outcomes.empty())
-    ctx.fail(&t, "a required verdict must list the outcomes the rules allow");
+  if (e.verdict.expectation != Expectation::Undefined && e.verdict.outcomes.empty())
+    ctx.fail(&t, std::string("a ") + to_string(e.verdict.expectation) +
+                     " verdict must list the outcomes the rules allow (a fault case: [\"fault\"]; an api case: the status)");
   if (e.verdict.expectation == Expectation::Undefined && !e.verdict.outcomes.empty())
     ctx.fail(&t, "an undefined verdict allows every outcome; leave 'outcomes' out");
   e.verdict.rule = ctx.text(t, "rule", "a [[verdict]]");
@@ -305,18 +306,26 @@ CaseTable parse_cases(std::string_view text, const std::string& source) {
 }
 
 CaseTable load_cases(const std::filesystem::path& file_or_folder) {
+  return load_cases(std::vector<std::filesystem::path>{file_or_folder});
+}
+
+CaseTable load_cases(const std::vector<std::filesystem::path>& files_or_folders) {
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
-  std::error_code ec;
-  if (fs::is_directory(file_or_folder, ec)) {
-    for (const auto& entry : fs::directory_iterator(file_or_folder, ec))
-      if (entry.is_regular_file() && entry.path().extension() == ".toml") files.push_back(entry.path());
-    std::sort(files.begin(), files.end());
-    if (files.empty()) throw InputError(file_or_folder.string() + ": no .toml case files in this folder");
-  } else if (fs::is_regular_file(file_or_folder, ec)) {
-    files.push_back(file_or_folder);
-  } else {
-    throw InputError(file_or_folder.string() + ": no such case file or folder");
+  for (const fs::path& file_or_folder : files_or_folders) {
+    std::error_code ec;
+    if (fs::is_directory(file_or_folder, ec)) {
+      std::vector<fs::path> in_folder;
+      for (const auto& entry : fs::directory_iterator(file_or_folder, ec))
+        if (entry.is_regular_file() && entry.path().extension() == ".toml") in_folder.push_back(entry.path());
+      std::sort(in_folder.begin(), in_folder.end());
+      if (in_folder.empty()) throw InputError(file_or_folder.string() + ": no .toml case files in this folder");
+      files.insert(files.end(), in_folder.begin(), in_folder.end());
+    } else if (fs::is_regular_file(file_or_folder, ec)) {
+      files.push_back(file_or_folder);
+    } else {
+      throw InputError(file_or_folder.string() + ": no such case file or folder");
+    }
   }
 
   CaseTable all;

@@ -27,6 +27,8 @@ struct CaseTable {
 
 // Loads one .toml file, or every .toml file in a folder (sorted by file name).
 CaseTable load_cases(const std::filesystem::path& file_or_folder);
+// Loads several files or folders into one table (a family or case name may appear only once).
+CaseTable load_cases(const std::vector<std::filesystem::path>& files_or_folders);
 
 // Parses one family from text; `source` names it in error messages.
 CaseTable parse_cases(std::string_view text, const std::string& source);

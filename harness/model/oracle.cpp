@@ -106,4 +106,59 @@ Derivation derive(const AccessStructure& s) {
   return undefined("unknown synchronisation");
 }
 
+namespace {
+
+bool is_contract_pattern(const std::string& p) { return p == "access" || p == "lifecycle" || p == "unmap_in_use"; }
+
+}  // namespace
+
+ContractStructure contract_of(const Case& c) {
+  ContractStructure s;
+  if (c.pattern == "access") {
+    const std::string& grant = c.axis("grant");
+    s.granted = grant != "none" && grant != "subrange_outside";
+    s.write = c.axis("op") == "write";
+    s.write_permitted = grant != "read" && grant != "read_after_rw";
+  } else if (c.pattern == "unmap_in_use") {
+    s.mapping_outlives_access = false;
+  } else if (c.pattern != "lifecycle") {
+    throw std::invalid_argument("pattern '" + c.pattern + "' is not a VMM contract pattern");
+  }
+  return s;
+}
+
+Derivation derive(const ContractStructure& s) {
+  Derivation d;
+  if (!s.mapping_outlives_access) {
+    d.steps.push_back("the mapping is removed while work that uses it is queued or running: no rule says what that work sees");
+    return d;
+  }
+  d.expectation = Expectation::Fault;
+  d.outcomes = {"fault"};
+  if (!s.granted) {
+    d.steps.push_back("a mapped address with no access granted to the device faults when a kernel touches it");
+    return d;
+  }
+  if (s.write && !s.write_permitted) {
+    d.steps.push_back("a store through an address granted read-only is not permitted: it faults");
+    return d;
+  }
+  d.expectation = Expectation::Required;
+  d.outcomes = {"completed"};
+  d.steps.push_back("the device holds the access it needs, and the memory belongs to the allocation, not the address");
+  return d;
+}
+
+bool oracle_models(const Case& c) { return c.pattern != "api" && c.pattern.rfind("planted", 0) != 0; }
+
+Derivation derive(const Case& c) {
+  if (c.pattern == "lifecycle") {
+    Derivation d = derive(contract_of(c));
+    d.outcomes = {"intact"};  // lifecycle checks words, not one access
+    return d;
+  }
+  if (is_contract_pattern(c.pattern)) return derive(contract_of(c));
+  return derive(structure_of(c));
+}
+
 }  // namespace vmmcheck::model

@@ -42,6 +42,21 @@ struct Derivation {
 AccessStructure structure_of(const Case& c);
 
 Derivation derive(const AccessStructure& s);
-inline Derivation derive(const Case& c) { return derive(structure_of(c)); }
+
+// The VMM contract cases (access rights, lifecycle): what the device may do at the touched address,
+// and whether the mapping outlives the access.
+struct ContractStructure {
+  bool granted = true;             // some access is granted there to the device making the access
+  bool write = false;              // the access is a store
+  bool write_permitted = true;     // the grant there is read-write
+  bool mapping_outlives_access = true;  // no unmap while the accessing work is queued or running
+};
+ContractStructure contract_of(const Case& c);
+Derivation derive(const ContractStructure& s);
+
+// True for the patterns derive(const Case&) models. Not modelled: api cases, whose expected status
+// can come only from the driver API documentation, which is cited in their verdicts.
+bool oracle_models(const Case& c);
+Derivation derive(const Case& c);
 
 }  // namespace vmmcheck::model

@@ -14,6 +14,12 @@ int Pattern::outcome_index(std::string_view outcome) const {
   return -1;
 }
 
+bool Pattern::accepts_outcome(std::string_view outcome) const {
+  if (outcome_index(outcome) >= 0) return true;
+  if (!driver_status_outcomes || outcome.rfind("CUDA_", 0) != 0 || outcome.size() < 6) return false;
+  return outcome.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string_view::npos;
+}
+
 // The order of `outcomes` is the order of the histogram bins the kernels fill (kernels/outcomes.hpp).
 const std::vector<Pattern>& patterns() {
   static const std::vector<Pattern> table = {
@@ -51,6 +57,44 @@ const std::vector<Pattern>& patterns() {
         {"old", true, "the resident reader saw the value from before the writer"},
         {"other", true, "the resident reader saw neither value"},
         {"timeout", true, "the resident reader never saw the signal within its bound"}}},
+      // VMM contract cases (access rights, lifecycle, driver statuses): one instance per check.
+      {"access",
+       false,
+       {{"grant", {"none", "read", "readwrite", "read_after_rw", "subrange_inside", "subrange_outside"}},
+        {"op", {"read", "write"}}},
+       {{"completed", false, "the access completed with the right value"},
+        {"fault", false, "the kernel making the access faulted (a sticky error ended its context)"},
+        {"wrong", true, "the access completed but moved the wrong value (a dropped write, a read of other data)"}}},
+      {"lifecycle",
+       false,
+       {{"scenario", {"release_before_unmap", "remap_same_va", "remap_new_va", "seam", "grow"}}},
+       {{"intact", false, "the word held the value written to the physical memory"},
+        {"corrupt", true, "the word held something else"}}},
+      {"unmap_in_use",
+       false,
+       {{"kernel", {"queued", "running"}}},
+       {{"completed", false, "the kernel finished and read the data the mapping held"},
+        {"wrong", true, "the kernel finished but read other data"},
+        {"fault", true, "the kernel faulted (a sticky error ended the context)"},
+        {"unmap_refused", true, "cuMemUnmap returned an error; the kernel ran with the mapping in place"}}},
+      {"api",
+       false,
+       {{"call", {"size_not_granular", "map_over_mapped", "free_mapped_range", "set_access_unmapped",
+                  "export_without_type", "import_invalid_fd", "double_release", "granularity"}}},
+       {{"CUDA_SUCCESS", false, "the call succeeded"},
+        {"CUDA_ERROR_INVALID_VALUE", false, "the driver rejected an argument"}},
+       true,
+       true},
+      // Self-test of isolation: cases planted to crash or hang (tests/planted/, never in cases/).
+      {"planted_host",
+       false,
+       {{"behaviour", {"ok", "crash", "hang"}}},
+       {{"done", false, "the case ran to its end"}},
+       false},
+      {"planted_gpu",
+       false,
+       {{"behaviour", {"ok", "crash", "hang"}}},
+       {{"done", false, "the kernel ran to its end"}}},
   };
   return table;
 }

@@ -24,9 +24,14 @@ struct Pattern {
   bool in_kernel;  // both accesses inside one kernel (budgeted in litmus instances)
   std::vector<PatternAxis> axes;
   std::vector<Outcome> outcomes;  // histogram bins, in kernel order
+  bool needs_gpu = true;          // false: runs on the host alone (the planted self-test cases)
+  // The outcomes are the CUresult names a driver call returns (api cases): `outcomes` lists the usual
+  // ones, and any other CUDA_* name is accepted and gets its own bin.
+  bool driver_status_outcomes = false;
 
   const PatternAxis* find_axis(std::string_view axis) const;
   int outcome_index(std::string_view outcome) const;  // -1 when unknown
+  bool accepts_outcome(std::string_view outcome) const;
 };
 
 const std::vector<Pattern>& patterns();

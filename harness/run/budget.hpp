@@ -27,4 +27,8 @@ struct Budget {
   bool certifying() const;
 };
 
+// Every knob equal: results of two runs with equal budgets can be merged (run --resume).
+bool operator==(const Budget& a, const Budget& b);
+inline bool operator!=(const Budget& a, const Budget& b) { return !(a == b); }
+
 }  // namespace vmmcheck::run

@@ -73,7 +73,81 @@ json to_json(const CaseResult& r) {
               {"instances", r.instances},
               {"seconds", r.seconds},
               {"gpu_seconds", r.gpu_seconds},
-              {"reason", r.reason}};
+              {"reason", r.reason},
+              {"rule", r.rule},
+              {"citation", r.citation}};
+}
+
+namespace {
+
+// Reads j[key] as T, or throws InputError naming the source and the field.
+template <typename T>
+T field(const json& j, const char* key, const std::string& source) {
+  if (!j.is_object() || !j.contains(key)) throw InputError(source + ": missing '" + key + "'");
+  try {
+    return j.at(key).get<T>();
+  } catch (const json::exception&) {
+    throw InputError(source + ": '" + key + "' has the wrong type (" + j.at(key).dump() + ")");
+  }
+}
+
+}  // namespace
+
+CaseResult result_from_json(const json& j, const std::string& source) {
+  CaseResult r;
+  r.name = field<std::string>(j, "name", source);
+  const std::string where = source + ": " + r.name;
+  r.family = field<std::string>(j, "family", where);
+  if (!parse_status(field<std::string>(j, "status", where), r.status))
+    throw InputError(where + ": unknown status '" + j.at("status").get<std::string>() + "'");
+  if (!model::parse_expectation(field<std::string>(j, "expectation", where), r.expectation))
+    throw InputError(where + ": unknown expectation '" + j.at("expectation").get<std::string>() + "'");
+  const json histogram = field<json>(j, "histogram", where);
+  if (!histogram.is_object()) throw InputError(where + ": 'histogram' is not an object");
+  for (const auto& [outcome, count] : histogram.items()) {
+    if (!count.is_number_unsigned()) throw InputError(where + ": histogram bin '" + outcome + "' is not a count");
+    r.histogram.emplace_back(outcome, count.get<std::uint64_t>());
+  }
+  r.weak = field<std::uint64_t>(j, "weak", where);
+  r.instances = field<std::uint64_t>(j, "instances", where);
+  r.seconds = field<double>(j, "seconds", where);
+  r.gpu_seconds = field<double>(j, "gpu_seconds", where);
+  r.reason = field<std::string>(j, "reason", where);
+  if (j.contains("rule")) r.rule = field<std::string>(j, "rule", where);
+  if (j.contains("citation")) r.citation = field<std::string>(j, "citation", where);
+  return r;
+}
+
+Budget budget_from_json(const json& j, const std::string& source) {
+  Budget b;
+  b.instances = field<std::uint64_t>(j, "instances", source);
+  b.iterations = field<std::uint32_t>(j, "iterations", source);
+  b.op_words = field<std::uint64_t>(j, "op_words", source);
+  b.stress = field<bool>(j, "stress", source);
+  b.stress_accesses = field<std::uint32_t>(j, "stress_accesses", source);
+  b.seed = field<std::uint64_t>(j, "seed", source);
+  b.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
+  b.spin_timeout_ms = field<double>(j, "spin_timeout_ms", source);
+  b.resident_timeout_ms = field<double>(j, "resident_timeout_ms", source);
+  return b;
+}
+
+StoredRun read_results(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(source + ": cannot read the results file");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(source + ": not a JSON results file (" + e.what() + ")");
+  }
+  StoredRun run;
+  run.budget = budget_from_json(field<json>(field<json>(doc, "context", source), "budget", source), source + ": context.budget");
+  const json results = field<json>(doc, "results", source);
+  if (!results.is_array()) throw InputError(source + ": 'results' is not a list");
+  for (const json& r : results) run.results.push_back(result_from_json(r, source));
+  return run;
 }
 
 json results_document(const RunContext& c, const std::vector<CaseResult>& results) {
@@ -92,7 +166,7 @@ void write_results(const std::filesystem::path& path, const json& document) {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(path.string() + ": cannot write the JSON results");
     out << document.dump(2) << '\n';
-    out.flush();
+    out.flush();  // then the rename: a reader (or a resumed run) sees the old file or the new, never half
     if (!out) throw InputError(path.string() + ": writing the JSON results failed");
   }
   std::error_code ec;

@@ -36,6 +36,19 @@ nlohmann::json to_json(const RunContext& c);
 nlohmann::json to_json(const CaseResult& r);
 nlohmann::json results_document(const RunContext& c, const std::vector<CaseResult>& results);
 
+// The reverse of to_json, for results that come back from a child process or from a file being
+// resumed. Throws InputError naming `source` and the field when the JSON is not a valid record.
+CaseResult result_from_json(const nlohmann::json& j, const std::string& source);
+Budget budget_from_json(const nlohmann::json& j, const std::string& source);
+
+// A results file written by `run --json`: its budget and its records. Throws InputError naming the
+// file and the problem when it cannot be read or is not a results document.
+struct StoredRun {
+  Budget budget;
+  std::vector<CaseResult> results;
+};
+StoredRun read_results(const std::filesystem::path& path);
+
 // Writes the document to `path` atomically (a temporary file, then rename).
 void write_results(const std::filesystem::path& path, const nlohmann::json& document);
 

@@ -33,6 +33,16 @@ Histogram empty_histogram(const model::Pattern& pattern) {
   return h;
 }
 
+void add_outcome(Histogram& h, const std::string& outcome, std::uint64_t count) {
+  for (auto& [name, n] : h) {
+    if (name == outcome) {
+      n += count;
+      return;
+    }
+  }
+  h.emplace_back(outcome, count);
+}
+
 void classify(const model::Case& c, const model::Pattern& pattern, CaseResult& r) {
   r.expectation = c.verdict.expectation;
   std::uint64_t total = 0;
@@ -46,10 +56,11 @@ void classify(const model::Case& c, const model::Pattern& pattern, CaseResult& r
     r.reason = "the histogram counts " + std::to_string(total) + " outcomes for " + std::to_string(r.instances) + " instances";
     return;
   }
-  if (c.verdict.expectation != model::Expectation::Required) {
-    r.status = Status::Pass;  // undefined: every outcome is allowed; the histogram is the result
+  if (c.verdict.expectation == model::Expectation::Undefined) {
+    r.status = Status::Pass;  // every outcome is allowed; the histogram is the result
     return;
   }
+  // required, fault and api alike: every instance must have one of the outcomes the verdict lists.
   std::ostringstream why;
   for (const auto& [outcome, count] : r.histogram) {
     const bool allowed = std::find(c.verdict.outcomes.begin(), c.verdict.outcomes.end(), outcome) != c.verdict.outcomes.end();
@@ -68,14 +79,21 @@ void classify(const model::Case& c, const model::Pattern& pattern, CaseResult& r
   }
 }
 
-CaseResult not_run(const model::Case& c, Status status, const std::string& reason) {
+CaseResult begin_result(const model::Case& c) {
   CaseResult r;
   r.name = c.name;
   r.family = c.family;
   r.expectation = c.verdict.expectation;
+  r.rule = c.verdict.rule;
+  r.citation = c.verdict.citation;
+  if (const model::Pattern* p = model::find_pattern(c.pattern)) r.histogram = empty_histogram(*p);
+  return r;
+}
+
+CaseResult not_run(const model::Case& c, Status status, const std::string& reason) {
+  CaseResult r = begin_result(c);
   r.status = status;
   r.reason = reason;
-  if (const model::Pattern* p = model::find_pattern(c.pattern)) r.histogram = empty_histogram(*p);
   return r;
 }
 

@@ -28,10 +28,19 @@ struct CaseResult {
   double seconds = 0;           // wall time of the case
   double gpu_seconds = 0;       // GPU time of the litmus launches (in-kernel cases)
   std::string reason;           // why it failed, was skipped or errored
+  std::string rule;             // the case's rule and citation, so a report needs no case tables
+  std::string citation;
 };
+
+// A result for the case with its identity, verdict and empty histogram filled in, status Error until run.
+CaseResult begin_result(const model::Case& c);
 
 // A histogram with every outcome of the pattern, all zero.
 Histogram empty_histogram(const model::Pattern& pattern);
+
+// Adds `count` to the bin named `outcome`, appending the bin when the pattern did not list it (the
+// driver statuses of api cases).
+void add_outcome(Histogram& h, const std::string& outcome, std::uint64_t count = 1);
 
 // Judges a finished histogram against the case's hand-written verdict and fills status, weak and reason.
 void classify(const model::Case& c, const model::Pattern& pattern, CaseResult& r);

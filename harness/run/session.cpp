@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "model/patterns.hpp"
 #include "outcomes.hpp"
+#include "run/device_fault.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -107,22 +108,28 @@ void GpuSession::synchronize() {
 
 CaseResult GpuSession::run(const model::Case& c) {
   const auto start = std::chrono::steady_clock::now();
-  CaseResult r;
-  r.name = c.name;
-  r.family = c.family;
-  r.expectation = c.verdict.expectation;
+  CaseResult r = begin_result(c);
   const model::Pattern* pattern = model::find_pattern(c.pattern);
-  r.histogram = empty_histogram(*pattern);
   try {
     if (c.pattern == "same_thread") run_same_thread(*this, c, r);
     else if (c.pattern == "message_passing") run_message_passing(*this, c, r);
     else if (c.pattern == "kernel_pair") run_kernel_pair(*this, c, r);
     else if (c.pattern == "resident") run_resident(*this, c, r);
+    else if (c.pattern == "access") run_access(*this, c, r);
+    else if (c.pattern == "lifecycle") run_lifecycle(*this, c, r);
+    else if (c.pattern == "unmap_in_use") run_unmap_in_use(*this, c, r);
+    else if (c.pattern == "api") run_api(*this, c, r);
+    else if (c.pattern == "planted_gpu") run_planted_gpu(*this, c, r);
+    else if (c.pattern == "planted_host") run_planted_host(c, r);
     else throw std::invalid_argument("no runner for pattern '" + c.pattern + "'");
     classify(c, *pattern, r);
   } catch (const NotSupportedError& e) {
     r.status = Status::NotSupported;
     r.reason = e.what();
+  } catch (const CudaError& e) {
+    lost_ = lost_ || is_device_fault(e.code());
+    r.status = lost_ ? Status::Crash : Status::Error;
+    r.reason = lost_ ? std::string("a device fault ended the context: ") + e.what() : e.what();
   } catch (const std::exception& e) {
     r.status = Status::Error;
     r.reason = e.what();

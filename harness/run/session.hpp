@@ -25,8 +25,10 @@ class GpuSession {
   GpuSession(int device, const Budget& budget);
   ~GpuSession();
 
-  // Runs one case and judges it. A CudaError inside the case becomes status Error with its message.
+  // Runs one case and judges it. A CudaError inside the case becomes status Error with its message; a
+  // device fault (a sticky error) becomes Crash, and the session is lost(): it can run nothing more.
   CaseResult run(const model::Case& c);
+  bool lost() const { return lost_; }
 
   int device() const { return device_; }
   const Budget& budget() const { return budget_; }
@@ -48,6 +50,7 @@ class GpuSession {
  private:
   int device_;
   Budget budget_;
+  bool lost_ = false;
   std::uint64_t region_words_ = 0;
   std::size_t region_offset_ = 0;  // allocation byte where the test region starts
   std::optional<vmm::AliasSet> alias_;
@@ -63,6 +66,13 @@ void run_same_thread(GpuSession& s, const model::Case& c, CaseResult& r);
 void run_message_passing(GpuSession& s, const model::Case& c, CaseResult& r);
 void run_kernel_pair(GpuSession& s, const model::Case& c, CaseResult& r);
 void run_resident(GpuSession& s, const model::Case& c, CaseResult& r);
+void run_access(GpuSession& s, const model::Case& c, CaseResult& r);
+void run_lifecycle(GpuSession& s, const model::Case& c, CaseResult& r);
+void run_unmap_in_use(GpuSession& s, const model::Case& c, CaseResult& r);
+void run_api(GpuSession& s, const model::Case& c, CaseResult& r);
+void run_planted_gpu(GpuSession& s, const model::Case& c, CaseResult& r);
+// The one pattern that needs no GPU (Pattern::needs_gpu false).
+void run_planted_host(const model::Case& c, CaseResult& r);
 
 // A seeded, case-specific 64-bit value (placements and written values differ per case and iteration).
 std::uint64_t case_seed(const Budget& b, const std::string& case_name, std::uint64_t iteration);

@@ -82,11 +82,14 @@ PhysicalAllocation& PhysicalAllocation::operator=(PhysicalAllocation&& other) no
   return *this;
 }
 
-void PhysicalAllocation::reset() noexcept {
-  if (handle_ != 0) driver().cuMemRelease(handle_);
+void PhysicalAllocation::reset() noexcept { release(); }
+
+CUresult PhysicalAllocation::release() noexcept {
+  const CUresult status = handle_ != 0 ? driver().cuMemRelease(handle_) : CUDA_SUCCESS;
   handle_ = 0;
   size_ = 0;
   device_ = -1;
+  return status;
 }
 
 // --- Mapping ------------------------------------------------------------------------------------
@@ -116,23 +119,29 @@ Mapping& Mapping::operator=(Mapping&& other) noexcept {
   return *this;
 }
 
-void Mapping::reset() noexcept {
-  if (address_ != 0) driver().cuMemUnmap(address_, size_);
+void Mapping::reset() noexcept { unmap(); }
+
+CUresult Mapping::unmap() noexcept {
+  const CUresult status = address_ != 0 ? driver().cuMemUnmap(address_, size_) : CUDA_SUCCESS;
   address_ = 0;
   size_ = 0;
   offset_ = 0;
+  return status;
 }
 
 // --- AccessGrant --------------------------------------------------------------------------------
 
 AccessGrant::AccessGrant(const Mapping& mapping, int device, Access access)
+    : AccessGrant(mapping.address(), mapping.size(), device, access) {}
+
+AccessGrant::AccessGrant(CUdeviceptr address, std::size_t size, int device, Access access)
     : device_(device), access_(access) {
   CUmemAccessDesc desc = {};
   desc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
   desc.location.id = device;
   desc.flags = access == Access::ReadWrite ? CU_MEM_ACCESS_FLAGS_PROT_READWRITE
                                            : CU_MEM_ACCESS_FLAGS_PROT_READ;
-  VMM_CHECK(driver().cuMemSetAccess(mapping.address(), mapping.size(), &desc, 1));
+  VMM_CHECK(driver().cuMemSetAccess(address, size, &desc, 1));
 }
 
 }  // namespace vmmcheck::vmm

@@ -47,6 +47,10 @@ class PhysicalAllocation {
   std::size_t size() const noexcept { return size_; }
   int device() const noexcept { return device_; }
 
+  // Releases the handle now and returns the driver's status; the owner is empty afterwards. The guide
+  // allows this while mappings remain: the memory lives until its last mapping is gone.
+  CUresult release() noexcept;
+
  private:
   void reset() noexcept;
   CUmemGenericAllocationHandle handle_ = 0;
@@ -71,6 +75,9 @@ class Mapping {
   std::size_t size() const noexcept { return size_; }
   std::size_t offset() const noexcept { return offset_; }
 
+  // Unmaps now and returns the driver's status; the owner is empty afterwards.
+  CUresult unmap() noexcept;
+
  private:
   void reset() noexcept;
   CUdeviceptr address_ = 0;
@@ -85,6 +92,8 @@ enum class Access { Read, ReadWrite };
 class AccessGrant {
  public:
   AccessGrant(const Mapping& mapping, int device, Access access);
+  // A grant on part of what is mapped: [address, address + size) must lie in mapped ranges.
+  AccessGrant(CUdeviceptr address, std::size_t size, int device, Access access);
   int device() const noexcept { return device_; }
   Access access() const noexcept { return access_; }
 

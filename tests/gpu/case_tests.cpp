@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "model/loader.hpp"
+#include "run/executor.hpp"
 #include "run/session.hpp"
 
 namespace {
@@ -34,17 +35,23 @@ std::string gtest_name(const std::string& dotted) {
   return s;
 }
 
-// One session per process; a reason instead when this machine cannot run cases.
-struct SessionOrReason {
-  std::unique_ptr<vmmcheck::run::GpuSession> session;
+// One executor per process, as `vmmcheck run` builds it: cases that may fault or hang run in a child
+// process of the vmmcheck binary; a reason instead when this machine cannot run cases.
+struct ExecutorOrReason {
+  std::unique_ptr<vmmcheck::run::Executor> executor;
   std::string reason;
 };
 
-SessionOrReason& session() {
-  static SessionOrReason s = [] {
-    SessionOrReason out;
+ExecutorOrReason& executor() {
+  static ExecutorOrReason s = [] {
+    ExecutorOrReason out;
+    vmmcheck::run::ExecutorOptions o;
+    o.program = VMMCHECK_BINARY;
+    o.cases_paths = {vmmcheck::model::default_cases_path().string()};
     try {
-      out.session = std::make_unique<vmmcheck::run::GpuSession>(0, vmmcheck::run::Budget{});
+      auto session = std::make_unique<vmmcheck::run::GpuSession>(0, vmmcheck::run::Budget{});
+      o.gpu_present = true;
+      out.executor = std::make_unique<vmmcheck::run::Executor>(o, std::move(session));
     } catch (const vmmcheck::NotSupportedError& e) {
       out.reason = e.what();
     }
@@ -57,16 +64,16 @@ class CaseTest : public ::testing::TestWithParam<const Case*> {};
 
 TEST_P(CaseTest, Run) {
   const Case& c = *GetParam();
-  SessionOrReason& s = session();
-  if (!s.session) GTEST_SKIP() << s.reason;
-  const vmmcheck::run::CaseResult r = s.session->run(c);
+  ExecutorOrReason& s = executor();
+  if (!s.executor) GTEST_SKIP() << s.reason;
+  const vmmcheck::run::CaseResult r = s.executor->run(c);
   std::string histogram;
   for (const auto& [outcome, count] : r.histogram) histogram += " " + outcome + "=" + std::to_string(count);
   RecordProperty("histogram", histogram);
   RecordProperty("instances", std::to_string(r.instances));
   if (r.status == vmmcheck::run::Status::NotSupported) GTEST_SKIP() << r.reason;
   std::cout << c.name << ": " << to_string(r.status) << " (" << vmmcheck::model::to_string(r.expectation) << ")" << histogram << " of "
-            << r.instances << " instances\n";
+            << r.instances << " instances" << (s.executor->isolates(c) ? ", isolated" : "") << "\n";
   EXPECT_EQ(r.status, vmmcheck::run::Status::Pass) << to_string(r.status) << ": " << r.reason << "\nhistogram:" << histogram;
 }
 

@@ -1,0 +1,112 @@
+#include "cli/command_line.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include "cli/app.hpp"
+
+#ifndef VMMCHECK_VERSION
+#define VMMCHECK_VERSION "0.0.0"
+#endif
+#ifndef VMMCHECK_GIT_SHA
+#define VMMCHECK_GIT_SHA "unknown"
+#endif
+
+namespace vmmcheck::cli {
+namespace {
+
+// Adds the options every subcommand shares; each has a VMMCHECK_* environment twin.
+void add_common(CLI::App& cmd, Options& o) {
+  cmd.add_option("--cases", o.cases, "case table file or folder, repeatable (default: the shipped cases/)")
+      ->envname("VMMCHECK_CASES");
+  cmd.add_option("--filter", o.filter, "comma-separated globs over dotted case names; -GLOB excludes")->envname("VMMCHECK_FILTER");
+}
+
+void add_json(CLI::App& cmd, Options& o, const std::string& what) {
+  cmd.add_option("--json", o.json, what)->expected(0, 1)->envname("VMMCHECK_JSON");
+}
+
+void add_budget(CLI::App& cmd, Options& o) {
+  run::Budget& b = o.budget;
+  cmd.add_option("--iterations", b.iterations, "launches per in-kernel case, repetitions per operation case")
+      ->envname("VMMCHECK_ITERATIONS")->check(CLI::Range(1u, 1000000u));
+  cmd.add_option("--instances", b.instances, "litmus instances per in-kernel case (at least)")
+      ->envname("VMMCHECK_INSTANCES")->check(CLI::Range(1ull, 1ull << 40));
+  cmd.add_option("--op-words", b.op_words, "words written and read per operation-level repetition")
+      ->envname("VMMCHECK_OP_WORDS")->check(CLI::Range(1024ull, 1ull << 30));
+  cmd.add_option("--seed", b.seed, "seed for placements and values")->envname("VMMCHECK_SEED");
+  cmd.add_flag("--stress", b.stress, "memory stress before every litmus round")->envname("VMMCHECK_STRESS");
+  cmd.add_option("--device", o.device, "CUDA device index")->envname("VMMCHECK_DEVICE")->check(CLI::NonNegativeNumber);
+}
+
+void add_isolation(CLI::App& cmd, Options& o) {
+  cmd.add_flag("--isolate", o.isolate,
+               "run every case in a child process (cases that may fault or hang always are)")
+      ->envname("VMMCHECK_ISOLATE");
+  cmd.add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed (Timeout)")
+      ->envname("VMMCHECK_TIMEOUT")->check(CLI::Range(0.1, 86400.0));
+  cmd.add_option("--resume", o.resume, "a results file of an interrupted run: its cases are kept, not run again")
+      ->envname("VMMCHECK_RESUME");
+}
+
+}  // namespace
+
+int parse_command_line(const std::vector<std::string>& args, Options& o, std::ostream& out, std::ostream& err) {
+  CLI::App app{"vmmcheck: conformance harness for CUDA virtual memory management and virtual-alias ordering"};
+  app.set_version_flag("--version", std::string(VMMCHECK_VERSION) + " (git " + VMMCHECK_GIT_SHA + ")");
+  app.require_subcommand(1);
+
+  CLI::App* list = app.add_subcommand("list", "list the cases (no GPU needed)");
+  add_common(*list, o);
+  add_json(*list, o, "print the list as JSON (to FILE, or stdout)");
+
+  CLI::App* run_cmd = app.add_subcommand("run", "run the cases on the local GPU");
+  add_common(*run_cmd, o);
+  add_json(*run_cmd, o, "write JSON results to FILE, updated after every case");
+  add_budget(*run_cmd, o);
+  add_isolation(*run_cmd, o);
+
+  CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
+  add_common(*explain_cmd, o);
+  explain_cmd->add_option("case", o.names, "dotted case names (default: every case the filter selects)");
+  explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from")->envname("VMMCHECK_RESULTS");
+
+  CLI::App* probe_cmd = app.add_subcommand("probe", "print driver, runtime and per-device VMM capabilities");
+  add_json(*probe_cmd, o, "print the probe as JSON (to FILE, or stdout)");
+  probe_cmd->add_flag("--allow-multicast", o.allow_multicast, "opt in to multicast cases (the gate still applies)")
+      ->envname("VMMCHECK_ALLOW_MULTICAST");
+
+  // The child side of isolation; not for people, so not in --help.
+  CLI::App* child = app.add_subcommand("isolated-case", "")->group("");
+  child->add_option("--spec", o.spec, "what to run (JSON)")->required();
+
+  std::vector<std::string> argv(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+  try {
+    app.parse(argv);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    out << app.version() << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "vmmcheck: " << e.what() << "\n";
+    if (!app.get_subcommands().empty()) err << "run 'vmmcheck " << app.get_subcommands().front()->get_name() << " --help' for usage\n";
+    else err << "run 'vmmcheck --help' for usage\n";
+    return kExitUsage;
+  }
+  o.json_given = false;
+  for (CLI::App* sub : app.get_subcommands())
+    if (CLI::Option* opt = sub->get_option_no_throw("--json")) o.json_given = opt->count() > 0 || !o.json.empty();
+
+  if (list->parsed()) o.command = Command::List;
+  else if (explain_cmd->parsed()) o.command = Command::Explain;
+  else if (probe_cmd->parsed()) o.command = Command::Probe;
+  else if (child->parsed()) o.command = Command::IsolatedCase;
+  else o.command = Command::Run;
+  return -1;
+}
+
+}  // namespace vmmcheck::cli

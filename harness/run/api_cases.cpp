@@ -1,0 +1,115 @@
+// api.<call>: what the driver returns when the VMM API is misused. The driver API documentation says
+// what each call requires ("must") but, except where a verdict cites it, not which status a violation
+// returns: those cases are `undefined` and their histogram records the status this driver gave.
+#include <unistd.h>
+
+#include <cstdint>
+
+#include "common/driver.hpp"
+#include "common/error.hpp"
+#include "run/session.hpp"
+#include "vmm/owners.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+CUmemAllocationProp device_memory(int device, CUmemAllocationHandleType handle_types) {
+  CUmemAllocationProp prop = {};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = device;
+  prop.requestedHandleTypes = handle_types;
+  return prop;
+}
+
+CUmemAccessDesc read_write(int device) {
+  CUmemAccessDesc desc = {};
+  desc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  desc.location.id = device;
+  desc.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  return desc;
+}
+
+std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// Performs the misuse and returns the status of the call under test. Whatever the call did, what it
+// created is released again (a misuse the driver accepted is undone with the matching call).
+CUresult misuse(const std::string& call, int dev, std::string& note) {
+  const DriverApi& d = driver();
+  const std::size_t g = vmm::allocation_granularity(dev, false);
+  const CUmemAllocationProp prop = device_memory(dev, CU_MEM_HANDLE_TYPE_NONE);
+
+  if (call == "size_not_granular") {
+    CUmemGenericAllocationHandle h = 0;
+    const CUresult st = d.cuMemCreate(&h, g / 2, &prop, 0);
+    note = "asked for " + std::to_string(g / 2) + " bytes with a granularity of " + mib(g);
+    if (st == CUDA_SUCCESS) d.cuMemRelease(h);
+    return st;
+  }
+  if (call == "map_over_mapped") {
+    vmm::PhysicalAllocation first(dev, g), second(dev, g);
+    vmm::AddressRange range(g, g);
+    vmm::Mapping mapped(range.base(), g, first, 0);
+    const CUresult st = d.cuMemMap(range.base(), g, 0, second.handle(), 0);
+    if (st == CUDA_SUCCESS) d.cuMemUnmap(range.base(), g);
+    return st;
+  }
+  if (call == "free_mapped_range") {
+    vmm::PhysicalAllocation memory(dev, g);
+    CUdeviceptr base = 0;
+    VMM_CHECK(d.cuMemAddressReserve(&base, g, g, 0, 0));
+    VMM_CHECK(d.cuMemMap(base, g, 0, memory.handle(), 0));
+    const CUresult st = d.cuMemAddressFree(base, g);
+    const CUresult unmapped = d.cuMemUnmap(base, g);
+    if (st != CUDA_SUCCESS) d.cuMemAddressFree(base, g);
+    note = std::string("the unmap afterwards returned ") + driver_error_name(unmapped);
+    return st;
+  }
+  if (call == "set_access_unmapped") {
+    vmm::AddressRange range(g, g);
+    const CUmemAccessDesc desc = read_write(dev);
+    return d.cuMemSetAccess(range.base(), g, &desc, 1);
+  }
+  if (call == "export_without_type") {
+    vmm::PhysicalAllocation memory(dev, g, CU_MEM_HANDLE_TYPE_NONE);
+    int fd = -1;
+    const CUresult st = d.cuMemExportToShareableHandle(&fd, memory.handle(), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
+    if (st == CUDA_SUCCESS && fd >= 0) close(fd);
+    return st;
+  }
+  if (call == "import_invalid_fd") {
+    CUmemGenericAllocationHandle h = 0;
+    const CUresult st = d.cuMemImportFromShareableHandle(
+        &h, reinterpret_cast<void*>(static_cast<std::intptr_t>(-1)), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    if (st == CUDA_SUCCESS) d.cuMemRelease(h);
+    return st;
+  }
+  if (call == "double_release") {
+    CUmemGenericAllocationHandle h = 0;
+    VMM_CHECK(d.cuMemCreate(&h, g, &prop, 0));
+    VMM_CHECK(d.cuMemRelease(h));
+    return d.cuMemRelease(h);  // cuMemRelease: "If handle is not a valid handle the behavior is undefined"
+  }
+  if (call == "granularity") {
+    std::size_t minimum = 0, recommended = 0;
+    CUresult st = d.cuMemGetAllocationGranularity(&minimum, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+    if (st == CUDA_SUCCESS)
+      st = d.cuMemGetAllocationGranularity(&recommended, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
+    note = "minimum " + mib(minimum) + ", recommended " + mib(recommended) +
+           (minimum && recommended % minimum == 0 ? " (a multiple of the minimum)" : " (NOT a multiple of the minimum)");
+    return st;
+  }
+  throw std::invalid_argument("no api case '" + call + "'");
+}
+
+}  // namespace
+
+void run_api(GpuSession& s, const model::Case& c, CaseResult& r) {
+  std::string note;
+  const CUresult st = misuse(c.axis("call"), s.device(), note);
+  add_outcome(r.histogram, driver_error_name(st));
+  r.instances = 1;
+  r.reason = std::string("the driver returned ") + driver_error_name(st) + (note.empty() ? "" : "; " + note);
+}
+
+}  // namespace vmmcheck::run

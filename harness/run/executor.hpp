@@ -1,0 +1,58 @@
+#pragma once
+// The executor decides where each case runs. Most run in this process, on one GpuSession. A case that
+// is expected to fault, is labelled `isolate` (it may hang or crash), or runs under --isolate, runs in
+// a child process of vmmcheck with a hard timeout: a signal or a device fault there is Crash, the
+// timeout is Timeout, and this process goes on. After either it checks, in another child, that the
+// GPU still answers; if it does not, device_lost() says why and the caller stops.
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/case.hpp"
+#include "run/budget.hpp"
+#include "run/result.hpp"
+#include "run/session.hpp"
+
+namespace vmmcheck::run {
+
+struct ExecutorOptions {
+  std::string program;                   // the vmmcheck binary that runs a child (`isolated-case`)
+  std::vector<std::string> cases_paths;  // the case tables the child loads
+  int device = 0;
+  Budget budget;
+  bool isolate_all = false;
+  std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // per isolated case
+  bool gpu_present = false;   // a GPU was found at the start (else GPU cases are NotSupported)
+  std::string no_gpu_reason;  // why not, for those cases
+};
+
+class Executor {
+ public:
+  // `session` may be null: then every GPU case runs isolated (or is NotSupported without a GPU).
+  Executor(ExecutorOptions options, std::unique_ptr<GpuSession> session);
+
+  CaseResult run(const model::Case& c);
+
+  // Empty while the GPU answers; after a Crash or Timeout it did not survive, the reason.
+  const std::string& device_lost() const { return device_lost_; }
+  bool isolates(const model::Case& c) const;
+
+ private:
+  CaseResult run_isolated(const model::Case& c);
+  void check_device_after(const CaseResult& r);
+
+  ExecutorOptions options_;
+  std::unique_ptr<GpuSession> session_;
+  std::string device_lost_;
+};
+
+// The child side: `vmmcheck isolated-case --spec JSON`. Runs one case (or, with "alive", checks that
+// the device answers) and writes the result JSON to fd 3. Returns the process exit code.
+int run_isolated_case_child(const std::string& spec_json);
+
+// The spec a parent passes to its child.
+std::string child_spec(const ExecutorOptions& o, const std::string& case_name);
+std::string alive_spec(int device);
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,174 @@
+#include "run/isolation.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <iostream>
+
+extern char** environ;
+
+namespace vmmcheck::run {
+namespace {
+
+constexpr std::size_t kLogTail = 8192;
+
+// A file descriptor closed on scope exit.
+struct Fd {
+  int fd = -1;
+  Fd() = default;
+  explicit Fd(int f) : fd(f) {}
+  ~Fd() { close_now(); }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  void close_now() {
+    if (fd >= 0) ::close(fd);
+    fd = -1;
+  }
+};
+
+// A pipe whose ends are close-on-exec and numbered above the descriptors the child gets (0-3), so the
+// spawn's dup2 never meets an end already sitting on its target number.
+bool make_pipe(Fd& read_end, Fd& write_end, std::string& error) {
+  int p[2];
+  if (pipe(p) != 0) {
+    error = std::string("pipe: ") + strerror(errno);
+    return false;
+  }
+  read_end.fd = fcntl(p[0], F_DUPFD_CLOEXEC, 10);
+  write_end.fd = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
+  ::close(p[0]);
+  ::close(p[1]);
+  if (read_end.fd < 0 || write_end.fd < 0) {
+    error = std::string("fcntl: ") + strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string signal_name(int sig) {
+  const char* abbrev = sigabbrev_np(sig);
+  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
+}
+
+ChildRun run_child(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+  ChildRun run;
+  const auto start = std::chrono::steady_clock::now();
+  Fd result_r, result_w, log_r, log_w;
+  if (argv.empty()) {
+    run.error = "no command";
+    return run;
+  }
+  if (!make_pipe(result_r, result_w, run.error) || !make_pipe(log_r, log_w, run.error)) return run;
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, log_w.fd, 1);
+  posix_spawn_file_actions_adddup2(&actions, log_w.fd, 2);
+  posix_spawn_file_actions_adddup2(&actions, result_w.fd, kResultFd);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);  // its own group: a timeout kills all of it
+  posix_spawnattr_setpgroup(&attr, 0);
+
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  result_w.close_now();
+  log_w.close_now();
+  if (spawned != 0) {
+    run.error = argv[0] + ": " + strerror(spawned);
+    return run;
+  }
+
+  // Drain both pipes until the child closes them, or until the deadline.
+  const auto deadline = start + timeout;
+  bool killed = false;
+  char buf[4096];
+  while (result_r.fd >= 0 || log_r.fd >= 0) {
+    pollfd fds[2] = {{result_r.fd, POLLIN, 0}, {log_r.fd, POLLIN, 0}};
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (!killed && left.count() <= 0) {
+      kill(-pid, SIGKILL);
+      killed = true;
+    }
+    // After the kill, wait a little for the pipes to close (a stray grandchild could hold them).
+    const int wait_ms = killed ? 2000 : static_cast<int>(std::min<long long>(left.count(), 1000));
+    const int ready = poll(fds, 2, wait_ms);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) {
+      if (killed) break;
+      continue;
+    }
+    for (int i = 0; i < 2; ++i) {
+      if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      Fd& fd = i == 0 ? result_r : log_r;
+      const ssize_t n = read(fd.fd, buf, sizeof buf);
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        fd.close_now();
+        continue;
+      }
+      if (i == 0) {
+        run.result.append(buf, static_cast<std::size_t>(n));
+      } else {
+        run.log_tail.append(buf, static_cast<std::size_t>(n));
+        if (run.log_tail.size() > 2 * kLogTail) run.log_tail.erase(0, run.log_tail.size() - kLogTail);
+      }
+    }
+  }
+  // The pipes are closed: the child has exited or is about to. Reap it, still within the deadline.
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(pid, &status, killed ? 0 : WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) break;
+    if (!killed && std::chrono::steady_clock::now() >= deadline) {
+      kill(-pid, SIGKILL);
+      killed = true;
+      continue;
+    }
+    if (!killed) usleep(1000);
+  }
+  if (run.log_tail.size() > kLogTail) run.log_tail.erase(0, run.log_tail.size() - kLogTail);
+  run.seconds = seconds_since(start);
+  if (killed) {
+    run.end = ChildRun::End::TimedOut;
+  } else if (WIFSIGNALED(status)) {
+    run.end = ChildRun::End::Signalled;
+    run.code = WTERMSIG(status);
+  } else {
+    run.end = ChildRun::End::Exited;
+    run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  return run;
+}
+
+void write_result(const std::string& text) {
+  const int fd = fcntl(kResultFd, F_GETFD) >= 0 ? kResultFd : STDOUT_FILENO;
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+}  // namespace vmmcheck::run
