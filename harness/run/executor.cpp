@@ -1,5 +1,8 @@
 #include "run/executor.hpp"
 
+#include <signal.h>
+#include <sys/prctl.h>
+
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 
@@ -80,6 +83,8 @@ std::string child_spec(const ExecutorOptions& o, const std::string& case_name) {
 std::string alive_spec(int device) { return json{{"alive", true}, {"device", device}}.dump(); }
 
 int run_isolated_case_child(const std::string& spec_json) {
+  // A child never outlives the run that started it: if vmmcheck is killed, so is the case it ran.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
   json spec;
   try {
     spec = json::parse(spec_json);
