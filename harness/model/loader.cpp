@@ -1,6 +1,7 @@
 #include "model/loader.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
@@ -290,8 +291,32 @@ void merge(CaseTable& into, CaseTable&& from) {
 
 }  // namespace
 
+// Case tables are ASCII. Why: toml++ 3.3 (the version Debian 12 ships) reaches __builtin_unreachable in
+// its Unicode whitespace test for many non-ASCII characters (U+00A1-U+049A among them), which is
+// undefined behaviour in a release build; fuzzing found it (fuzz/). Refusing them first keeps the loader
+// defined on any input.
+void require_ascii(std::string_view text, const std::string& source) {
+  std::size_t line = 1, column = 1;
+  for (const char ch : text) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (byte >= 0x80) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", byte);
+      throw InputError(source + ":" + std::to_string(line) + ": byte " + hex + " at column " + std::to_string(column) +
+                       " is not ASCII; case tables are plain ASCII text");
+    }
+    if (ch == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+}
+
 CaseTable parse_cases(std::string_view text, const std::string& source) {
   Context ctx{source};
+  require_ascii(text, source);
   toml::table root;
   try {
     root = toml::parse(text, source);
