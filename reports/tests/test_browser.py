@@ -1,0 +1,62 @@
+"""The H200 report in headless Chromium: it loads, every row is there, every plot decodes, nothing spills.
+
+Skipped only when Chromium (or its driver) is not installed: apt-get install chromium chromium-driver.
+"""
+
+import struct
+import subprocess
+import sys
+
+import pytest
+
+from conftest import H200, REPORTS
+from vmmcheck_report import browser, load, render
+
+pytestmark = pytest.mark.skipif(browser.find_chromium() is None, reason=browser.missing_reason())
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    path = tmp_path_factory.mktemp("browser") / "report.html"
+    path.write_text(render.render_html(load.load(H200)), encoding="utf-8")
+    with browser.headless(1400, 1000) as driver:
+        driver.get(path.as_uri())
+        yield driver
+
+
+def test_title(page):
+    assert page.title == "vmmcheck — NVIDIA H200, driver 580.159.04 (CUDA 13.0)"
+
+
+def test_rows(page):
+    assert page.execute_script("return document.querySelectorAll('table.cases tbody tr.case').length") == 216
+    assert page.execute_script("return document.querySelectorAll('#families tbody tr').length") == 4
+    assert page.execute_script("return document.querySelectorAll('details.family').length") == 4
+
+
+def test_every_image_loaded(page):
+    """Including the plots in closed families: an <img> that did not decode has naturalWidth 0."""
+    counts = page.execute_script("""
+        const imgs = [...document.images];
+        return [imgs.length, imgs.filter(i => i.complete && i.naturalWidth > 0).length];""")
+    assert counts == [216, 216]
+
+
+def test_expand_all_and_no_horizontal_overflow(page):
+    page.find_element("xpath", "//button[text()='Expand all']").click()
+    assert page.execute_script("return [...document.querySelectorAll('details.family')].every(d => d.open)")
+    assert page.execute_script("return document.documentElement.scrollWidth") <= 1400
+    # A header row stays in view while scrolling a long family table.
+    assert page.execute_script(
+        "return getComputedStyle(document.querySelector('table.cases thead th')).position") == "sticky"
+
+
+def test_screenshot_tool(tmp_path):
+    out = tmp_path / "shot.png"
+    proc = subprocess.run([sys.executable, str(REPORTS / "tools" / "screenshot.py"), str(H200), "-o", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", data[16:24]) == (1400, 2000)
+    assert len(data) < 1_000_000

@@ -1,0 +1,215 @@
+"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit}``.
+
+Exit codes follow vmmcheck's (DESIGN.md §3): 0 nothing unexpected, 1 a failure (a regression, an
+unexpected result), 2 bad input or usage. Bad input is always one line on stderr naming the file and
+the problem, never a traceback: these commands run unattended in CI, and the line is what a person sees.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+from . import __version__, expectations, load
+
+EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+
+
+def _write(text: str, output: Optional[str]) -> None:
+    """Text to a file, or to stdout when no file (or "-") is given."""
+    if output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(output).write_text(text, encoding="utf-8")
+
+
+def _expectation_paths(args, doc):
+    """The run's default files in --expectations-dir, each overridden by --fails/--flakes/--skips;
+    also which kinds the user named."""
+    paths = expectations.paths_for(doc, args.expectations_dir)
+    named = {kind: Path(getattr(args, kind)) for kind in expectations.KINDS if getattr(args, kind)}
+    paths.update(named)
+    return paths, set(named)
+
+
+def _expectation_files(args, doc) -> expectations.Expectations:
+    """A default file that does not exist means no expectations of that kind; a named one must exist."""
+    paths, named = _expectation_paths(args, doc)
+    return expectations.read(paths, required=named)
+
+
+def cmd_render(args) -> int:
+    doc = load.load(args.results, args.schema)
+    from . import render  # jinja2/matplotlib only for this command
+
+    if args.markdown:
+        _write(render.render_markdown(doc), args.output)
+    else:
+        _write(render.render_html(doc, open_all=args.open_all), args.output)
+    return EXIT_OK
+
+
+def cmd_compare(args) -> int:
+    from . import compare
+
+    base = load.load(args.baseline, args.schema)
+    cur = load.load(args.current, args.schema)
+    result = compare.compare(base, cur, args.rate_threshold, args.weak_threshold,
+                             baseline_name=args.baseline, current_name=args.current)
+    sys.stdout.write(compare.format_text(result))
+    if args.html:
+        _write(compare.format_html(result), args.html)
+    return result.exit_code
+
+
+def cmd_apply(args) -> int:
+    doc = load.load(args.results, args.schema)
+    if args.write_baseline:
+        paths, _ = _expectation_paths(args, doc)
+        for what, path in expectations.write_baseline(doc, paths):
+            print(f"{what} {path}")
+        return EXIT_OK
+    out = expectations.apply(doc, _expectation_files(args, doc))
+    if args.output:
+        load.dump(out, args.output)
+    sys.stdout.write(expectations.summary(out))
+    return EXIT_FAIL if expectations.unexpected(out) else EXIT_OK
+
+
+def cmd_check(args) -> int:
+    """Parse every expectation file in a folder: what CI runs so a bad edit fails early."""
+    directory = Path(args.expectations_dir or expectations.DEFAULT_DIR)
+    files = sorted(directory.glob("*.txt"))
+    for path in files:
+        if path.name.endswith("-fails.txt"):
+            n = len(expectations.parse_fails(path))
+        else:
+            n = len(expectations.parse_patterns(path))
+        print(f"{path}: {n} entr{'y' if n == 1 else 'ies'}")
+    print(f"{len(files)} file{'s' if len(files) != 1 else ''} ok")
+    return EXIT_OK
+
+
+def cmd_rerun(args) -> int:
+    from . import rerun
+
+    doc = load.load(args.results, args.schema)
+    out = rerun.apply_then_rerun(doc, _expectation_files(args, doc), vmmcheck=args.vmmcheck,
+                                 attempts=args.attempts, extra=args.extra, schema=args.schema,
+                                 timeout=args.attempt_timeout,
+                                 progress=lambda line: print(line, file=sys.stderr, flush=True))
+    if args.output:
+        load.dump(out, args.output)
+    sys.stdout.write(expectations.summary(out))
+    return EXIT_FAIL if expectations.unexpected(out) else EXIT_OK
+
+
+def cmd_junit(args) -> int:
+    from . import junit
+
+    junit.write(load.load(args.results, args.schema), args.output)
+    return EXIT_OK
+
+
+def _positive_int(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+def _fraction(text: str) -> float:
+    x = float(text)
+    if not x >= 0:
+        raise argparse.ArgumentTypeError("must be a number >= 0")
+    return x
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--schema", type=Path, default=None,
+                        help=f"results JSON Schema (default: {load.default_schema_path()})")
+
+    exp_files = argparse.ArgumentParser(add_help=False)
+    exp_files.add_argument("--expectations-dir", type=Path, default=None,
+                           help=f"folder of <gpu>-<driver>-{{fails,flakes,skips}}.txt (default: {expectations.DEFAULT_DIR})")
+    for kind in expectations.KINDS:
+        exp_files.add_argument(f"--{kind}", metavar="FILE", help=f"this {kind} file instead of the folder's")
+
+    parser = argparse.ArgumentParser(prog="python3 -m vmmcheck_report",
+                                     description="Render, compare and gate vmmcheck results.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("render", parents=[common], help="HTML (or markdown) report of one run")
+    p.add_argument("results", help="results JSON (vmmcheck run --json)")
+    p.add_argument("-o", "--output", help="output file (default: stdout)")
+    p.add_argument("--markdown", action="store_true", help="markdown instead of HTML")
+    p.add_argument("--open-all", action="store_true", help="expand every family (default: only failing ones)")
+    p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("compare", parents=[common], help="regressions, fixes and changes between two runs")
+    p.add_argument("baseline")
+    p.add_argument("current")
+    p.add_argument("--html", metavar="OUT", help="also write the comparison as HTML")
+    p.add_argument("--rate-threshold", type=_fraction, default=0.25,
+                   help="report instances/s changes beyond this relative change (default 0.25)")
+    p.add_argument("--weak-threshold", type=_fraction, default=0.01,
+                   help="report weak-outcome rate changes beyond this absolute change (default 0.01)")
+    p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("expectations", help="apply or check per-GPU/driver expectation files")
+    esub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    a = esub.add_parser("apply", parents=[common, exp_files], help="apply expectations to a run")
+    a.add_argument("results")
+    a.add_argument("-o", "--output", help="write the adjusted results JSON here")
+    a.add_argument("--write-baseline", action="store_true",
+                   help="instead: write the fails file from this run's failures (and empty flakes/skips "
+                        "files where missing)")
+    a.set_defaults(func=cmd_apply)
+    c = esub.add_parser("check", help="parse every expectation file of a folder")
+    c.add_argument("--expectations-dir", type=Path, default=None)
+    c.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("rerun", parents=[common, exp_files], help="rerun unexpected failures to find flakes",
+                       usage="%(prog)s RESULTS --vmmcheck PATH [-n N] [options] [-- EXTRA VMMCHECK ARGS...]")
+    p.add_argument("results")
+    p.add_argument("--vmmcheck", required=True, help="the vmmcheck program")
+    p.add_argument("-n", "--attempts", type=_positive_int, default=3, help="reruns per case (default 3)")
+    p.add_argument("--attempt-timeout", type=float, default=None, metavar="S", help="limit per rerun, seconds")
+    p.add_argument("-o", "--output", help="write the adjusted results JSON here")
+    # Arguments after "--" go to `vmmcheck run` verbatim; main() splits them off (argparse's own handling
+    # of "--" before a nargs="*" positional in a subcommand drops them).
+    p.set_defaults(func=cmd_rerun, takes_extra=True)
+
+    p = sub.add_parser("junit", parents=[common], help="JUnit XML of one run")
+    p.add_argument("results")
+    p.add_argument("-o", "--output", required=True)
+    p.set_defaults(func=cmd_junit)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    extra: List[str] = []
+    if "--" in argv:
+        at = argv.index("--")
+        argv, extra = argv[:at], argv[at + 1:]
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if extra and not getattr(args, "takes_extra", False):
+        parser.error(f"{args.command} takes no arguments after --")
+    args.extra = extra
+    from .junit import DuplicateName
+
+    try:
+        return args.func(args)
+    except (load.LoadError, expectations.ExpectationsError, DuplicateName) as e:
+        print(e, file=sys.stderr)
+    except BrokenPipeError:  # e.g. `render --markdown | head`
+        return EXIT_OK
+    except OSError as e:  # an output that cannot be written
+        print(f"{e.filename or 'output'}: {e.strerror or e}", file=sys.stderr)
+    return EXIT_USAGE

@@ -1,0 +1,264 @@
+"""Expectation files per GPU and driver, and applying them to a run (DESIGN.md §3 "expectations").
+
+ci/expectations/<gpu>-<driver release>-fails.txt
+    ``name,Status`` rows, Status one of Fail/Crash/Timeout/Error. Each row needs the reason as one or
+    more ``#`` comment lines directly above it: a known failure nobody can explain is not "expected".
+    A blank line ends a comment, so a header comment followed by a blank line belongs to no row.
+ci/expectations/<gpu>-<driver release>-flakes.txt
+    One regular expression per line, matched against the whole dotted name; a failing case that
+    matches becomes Flake.
+ci/expectations/<gpu>-<driver release>-skips.txt
+    Same format; a matching case becomes Skip (never Pass) whatever it did.
+
+Applying rewrites each result's status, keeps vmmcheck's in ``original_status`` (and the reason it
+replaced in ``original_reason``), says why in ``note``, and recomputes the totals. Applying is
+idempotent: it always starts again from ``original_status``.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Collection, Dict, List, Mapping, Optional, Pattern, Tuple
+
+from . import model
+
+# ci/expectations at the repository root: reports/vmmcheck_report/../../ci/expectations
+DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "ci" / "expectations"
+KINDS = ("fails", "flakes", "skips")
+NAME = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")  # the schema's pattern for a case name
+
+HEADERS = {
+    "fails": """\
+# Expected failures of vmmcheck on {stem}: rows "name,Status", Status one of {statuses}.
+# Each row needs its reason as a "#" comment line directly above it (no blank line between);
+# a row without one is an error. A listed case that fails with that status becomes ExpectedFail;
+# one that passes becomes UnexpectedPass (remove the row); another status stays a failure.
+# Regenerate from a run (with reports/ on PYTHONPATH) with:
+#   python3 -m vmmcheck_report expectations apply RESULTS.json --write-baseline
+""",
+    "flakes": """\
+# Known flaky cases of vmmcheck on {stem}: one Python regular expression per line, matched
+# against the whole dotted case name. A failing case that matches becomes Flake.
+# Comment lines start with "#"; say why each pattern is here. Example (commented out):
+#   alias\\.resident\\..*
+""",
+    "skips": """\
+# Cases vmmcheck skips on {stem}: one Python regular expression per line, matched against the
+# whole dotted case name. A matching case becomes Skip (never Pass), whatever it did.
+# Comment lines start with "#"; say why each pattern is here. Example (commented out):
+#   alias\\.mp\\..*\\.sys
+""",
+}
+
+
+class ExpectationsError(Exception):
+    """A malformed expectation file; str() is "file:line: problem"."""
+
+
+@dataclass(frozen=True)
+class ExpectedFailure:
+    name: str
+    status: str
+    reason: str
+    where: str   # file:line, for notes
+
+
+@dataclass(frozen=True)
+class NamePattern:
+    regex: Pattern
+    path: Path
+    line: int
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass
+class Expectations:
+    fails: Dict[str, ExpectedFailure] = field(default_factory=dict)
+    flakes: List[NamePattern] = field(default_factory=list)
+    skips: List[NamePattern] = field(default_factory=list)
+    files: Dict[str, Optional[str]] = field(default_factory=dict)   # kind -> path read (None: none)
+
+
+def paths_for(doc: Mapping, directory: Optional[Path] = None) -> Dict[str, Path]:
+    """The default expectation files of a run: <dir>/<gpu>-<driver>-{fails,flakes,skips}.txt."""
+    stem = model.expectation_stem(doc)
+    d = Path(directory) if directory else DEFAULT_DIR
+    return {kind: d / f"{stem}-{kind}.txt" for kind in KINDS}
+
+
+def _lines(path: Path):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ExpectationsError(f"{path}: cannot read: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise ExpectationsError(f"{path}: not UTF-8 text") from None
+    return enumerate(text.splitlines(), start=1)
+
+
+def parse_fails(path: Path) -> Dict[str, ExpectedFailure]:
+    out: Dict[str, ExpectedFailure] = {}
+    comment: List[str] = []
+    for number, line in _lines(path):
+        where = f"{path}:{number}"
+        stripped = line.strip()
+        if not stripped:
+            comment = []
+        elif stripped.startswith("#"):
+            comment.append(stripped.lstrip("#").strip())
+        else:
+            parts = [p.strip() for p in stripped.split(",")]
+            if len(parts) != 2:
+                raise ExpectationsError(f"{where}: expected 'name,Status', got {stripped!r}")
+            name, status = parts
+            if not NAME.match(name):
+                raise ExpectationsError(f"{where}: {name!r} is not a dotted case name")
+            if status not in model.FAILING:
+                raise ExpectationsError(f"{where}: status {status!r} is not one of {sorted(model.FAILING)}")
+            reason = " ".join(c for c in comment if c)
+            if not reason:
+                raise ExpectationsError(f"{where}: {name},{status} has no '# reason' comment line above it")
+            if name in out:
+                raise ExpectationsError(f"{where}: {name} is already listed at {out[name].where}")
+            out[name] = ExpectedFailure(name, status, reason, where)
+            comment = []
+    return out
+
+
+def parse_patterns(path: Path) -> List[NamePattern]:
+    out = []
+    for number, line in _lines(path):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            out.append(NamePattern(re.compile(stripped), path, number))
+        except re.error as e:
+            raise ExpectationsError(f"{path}:{number}: bad regular expression {stripped!r}: {e}") from None
+    return out
+
+
+def read(paths: Mapping[str, Optional[Path]], required: Collection[str] = ()) -> Expectations:
+    """Read the files given per kind. A missing file is no expectations of that kind, unless its kind
+    is in `required` (the user named the file): then it is an error."""
+    exp = Expectations()
+    for kind in KINDS:
+        path = paths.get(kind)
+        if path is None or (not Path(path).exists() and kind not in required):
+            exp.files[kind] = None
+            continue
+        path = Path(path)
+        if not path.exists():
+            raise ExpectationsError(f"{path}: no such file")
+        exp.files[kind] = str(path)
+        if kind == "fails":
+            exp.fails = parse_fails(path)
+        else:
+            setattr(exp, kind, parse_patterns(path))
+    return exp
+
+
+def _match(patterns: List[NamePattern], name: str) -> Optional[NamePattern]:
+    return next((p for p in patterns if p.regex.fullmatch(name)), None)
+
+
+def _rewrite(r: dict, status: str, note: str, reason: Optional[str] = None) -> None:
+    r["original_status"] = model.raw_status(r)
+    r["status"] = status
+    r["note"] = note
+    if reason is not None and reason != r["reason"]:
+        r.setdefault("original_reason", r["reason"])
+        r["reason"] = reason
+
+
+def reset(r: dict) -> None:
+    """Undo an earlier apply/rerun on one record, so that applying again starts from what vmmcheck said."""
+    if "original_status" in r:
+        r["status"] = r.pop("original_status")
+    if "original_reason" in r:
+        r["reason"] = r.pop("original_reason")
+    r.pop("note", None)
+    r.pop("attempts", None)
+
+
+def apply(doc: Mapping, exp: Expectations) -> dict:
+    """A copy of `doc` with the expectations applied (see the module docstring), totals recomputed."""
+    out = copy.deepcopy(doc)
+    for r in out["results"]:
+        reset(r)
+        name, status = r["name"], r["status"]
+        skip = _match(exp.skips, name)
+        listed = exp.fails.get(name)
+        flake = _match(exp.flakes, name) if status in model.FAILING else None
+        if skip:
+            _rewrite(r, "Skip", f"skipped by {skip.where}",
+                     f"skipped by {skip.path} (pattern {skip.regex.pattern!r})")
+        elif listed and status == listed.status:
+            _rewrite(r, "ExpectedFail", f"expected {listed.status} ({listed.where}): {listed.reason}")
+        elif listed and status == "Pass":
+            _rewrite(r, "UnexpectedPass", f"listed as expected {listed.status} at {listed.where}, but passed")
+        elif listed:
+            # Listed, but failing differently (or not running): that is news, so it stays what it is.
+            r["note"] = f"listed as expected {listed.status} at {listed.where}, but got {status}"
+        elif flake:
+            _rewrite(r, "Flake", f"known flaky ({flake.where})")
+    out["totals"] = model.count_statuses(out["results"])
+    out["expectations"] = dict(exp.files)
+    return out
+
+
+def unexpected(doc: Mapping) -> List[Mapping]:
+    """Results that keep the run from being clean."""
+    return [r for r in doc["results"] if r["status"] in model.UNEXPECTED]
+
+
+def summary(doc: Mapping) -> str:
+    """Totals, then each unexpected result with what to do about it."""
+    totals = ", ".join(f"{n} {s}" for s, n in doc["totals"].items() if n)
+    lines = [f"{model.describe_run(doc)}: {totals or 'no results'}"]
+    for kind, path in (doc.get("expectations") or {}).items():
+        lines.append(f"  {kind}: {path or '(none)'}")
+    bad = unexpected(doc)
+    for r in bad:
+        text = r.get("note") or r["reason"]
+        lines.append(f"UNEXPECTED {r['status']}: {r['name']}" + (f": {text}" if text else ""))
+    lines.append(f"{len(bad)} unexpected" if bad else "no unexpected results")
+    return "\n".join(lines) + "\n"
+
+
+def baseline_text(doc: Mapping) -> str:
+    """A fails file listing every failing case of a run, each with its reason as the comment."""
+    lines = [header_text("fails", doc).rstrip("\n"), ""]
+    for r in doc["results"]:
+        status = model.raw_status(r)
+        if status in model.FAILING and r["status"] in model.FAILING | {"ExpectedFail"}:
+            reason = " ".join((r.get("original_reason") or r["reason"]).split())
+            reason = reason or f"{status} with no reason given by vmmcheck"
+            lines += [f"# {reason}", f"{r['name']},{status}", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def header_text(kind: str, doc: Mapping) -> str:
+    return HEADERS[kind].format(stem=model.expectation_stem(doc), statuses="/".join(sorted(model.FAILING)))
+
+
+def write_baseline(doc: Mapping, paths: Mapping[str, Path]) -> List[Tuple[str, Path]]:
+    """Write the fails file from a run; create flakes/skips with their header when absent.
+    Returns [(what was done, path)]."""
+    done = []
+    fails = Path(paths["fails"])
+    fails.parent.mkdir(parents=True, exist_ok=True)
+    fails.write_text(baseline_text(doc), encoding="utf-8")
+    done.append(("wrote", fails))
+    for kind in ("flakes", "skips"):
+        path = Path(paths[kind])
+        if not path.exists():
+            path.write_text(header_text(kind, doc), encoding="utf-8")
+            done.append(("created", path))
+    return done

@@ -1,0 +1,146 @@
+"""What a status means, and the few numbers every command derives from a result record.
+
+Everything that orders or classifies statuses, or computes a rate, reads it from here, so that render,
+compare, expectations, rerun and junit cannot disagree (DESIGN.md §2 "Expectation classes and statuses").
+A result document is kept as the plain dict the loader returns; these are functions over it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Optional, Sequence
+
+# What kind of outcome a status is. Only "failure" makes a run exit 1.
+FAILURE = "failure"    # unexpected: the run is not clean
+TOLERATED = "tolerated"  # failed, but a human said that is known (ExpectedFail) or it passed on rerun (Flake)
+SKIPPED = "skipped"    # did not run here; never counted as a pass
+PASSED = "passed"
+
+
+@dataclass(frozen=True)
+class Status:
+    name: str
+    kind: str
+    base: bool      # written by vmmcheck itself (the schema's enum); False: added by this driver
+    severity: int   # 0 is worst: failing cases sort first
+    description: str
+
+
+# The one status table: display order (columns of every table) is the order of the rows.
+STATUS_TABLE: Sequence[Status] = (
+    Status("Pass", PASSED, True, 9, "the observed outcomes are the allowed ones"),
+    Status("Fail", FAILURE, True, 3, "an outcome the rules forbid was observed"),
+    Status("Crash", FAILURE, True, 0, "the case's child process died"),
+    Status("Timeout", FAILURE, True, 1, "the case ran past its hard timeout"),
+    Status("Error", FAILURE, True, 2, "the harness itself failed"),
+    Status("NotSupported", SKIPPED, True, 7, "the GPU, driver, host or policy cannot run it"),
+    Status("UnexpectedPass", FAILURE, False, 4, "listed as an expected failure, but passed"),
+    Status("Flake", TOLERATED, False, 5, "failed, but passed on a rerun or matches a flake pattern"),
+    Status("ExpectedFail", TOLERATED, False, 6, "failed exactly as the expectation file says"),
+    Status("Skip", SKIPPED, False, 8, "skipped by an expectation file"),
+)
+
+STATUS = {s.name: s for s in STATUS_TABLE}
+ALL_STATUSES = tuple(s.name for s in STATUS_TABLE)
+BASE_STATUSES = tuple(s.name for s in STATUS_TABLE if s.base)
+DRIVER_STATUSES = tuple(s.name for s in STATUS_TABLE if not s.base)
+# vmmcheck's own failing statuses: what fails.txt may list, what rerun retries, what a regression turns into.
+FAILING = frozenset(s.name for s in STATUS_TABLE if s.base and s.kind == FAILURE)
+# What makes a run not clean once expectations are applied.
+UNEXPECTED = frozenset(s.name for s in STATUS_TABLE if s.kind == FAILURE)
+SKIPS = frozenset(s.name for s in STATUS_TABLE if s.kind == SKIPPED)
+
+# Keys this driver adds to a result record (see load.py, which validates them).
+EXTRA_RESULT_KEYS = ("original_status", "original_reason", "note", "attempts")
+
+
+def severity(status: str) -> int:
+    """Sort key, worst first; an unknown status sorts last rather than failing the report."""
+    s = STATUS.get(status)
+    return s.severity if s else len(STATUS_TABLE)
+
+
+def statuses_in(counts: Iterable[str]) -> list:
+    """The table's columns: vmmcheck's six always, the driver's own only where some result has them."""
+    present = set(counts)
+    return [s.name for s in STATUS_TABLE if s.base or s.name in present]
+
+
+def count_statuses(results: Iterable[Mapping]) -> dict:
+    """Totals by status, recomputed from the records (the source of truth), with vmmcheck's six always there."""
+    totals = {name: 0 for name in BASE_STATUSES}
+    for r in results:
+        totals[r["status"]] = totals.get(r["status"], 0) + 1
+    return {name: totals.get(name, 0) for name in statuses_in(totals)}
+
+
+def raw_status(result: Mapping) -> str:
+    """What vmmcheck itself reported, before expectations or reruns rewrote it."""
+    return result.get("original_status", result["status"])
+
+
+def rate(result: Mapping) -> Optional[float]:
+    """Instances per second: over GPU time when the harness measured it, else over wall time; None when
+    the case took no measurable time (nothing to compare)."""
+    if result.get("gpu_seconds", 0) > 0:
+        return result["instances"] / result["gpu_seconds"]
+    if result.get("seconds", 0) > 0:
+        return result["instances"] / result["seconds"]
+    return None
+
+
+def rate_basis(result: Mapping) -> Optional[str]:
+    """Which clock rate() used: "gpu", "wall", or None."""
+    if result.get("gpu_seconds", 0) > 0:
+        return "gpu"
+    if result.get("seconds", 0) > 0:
+        return "wall"
+    return None
+
+
+def weak_rate(result: Mapping) -> Optional[float]:
+    """Weak outcomes per instance, the figure an `undefined` case reports; None for other classes or
+    when nothing ran."""
+    if result.get("expectation") != "undefined" or not result.get("instances"):
+        return None
+    return result["weak"] / result["instances"]
+
+
+def families(results: Iterable[Mapping]) -> dict:
+    """Results grouped by family, families in the order the run produced them."""
+    groups: dict = {}
+    for r in results:
+        groups.setdefault(r["family"], []).append(r)
+    return groups
+
+
+def gpu_name(doc: Mapping) -> str:
+    """Name of the device the run used (context.device indexes context.devices)."""
+    ctx = doc["context"]
+    for d in ctx.get("devices", []):
+        if d.get("index") == ctx.get("device"):
+            return d["name"]
+    return "unknown GPU"
+
+
+def slug(text: str) -> str:
+    """File-name form of a device name: "NVIDIA H200" -> "nvidia-h200"."""
+    return re.sub(r"[^a-z0-9.]+", "-", text.lower()).strip("-") or "unknown"
+
+
+def expectation_stem(doc: Mapping) -> str:
+    """<gpu>-<driver release>: the prefix of this run's expectation files, e.g. nvidia-h200-580.159.04."""
+    return f"{slug(gpu_name(doc))}-{slug(doc['context'].get('driver_release') or 'unknown')}"
+
+
+def describe_run(doc: Mapping) -> str:
+    """One line naming the run, for headings and titles."""
+    ctx = doc["context"]
+    release = ctx.get("driver_release") or "unknown release"
+    return f"{gpu_name(doc)}, driver {release} (CUDA {ctx.get('driver') or '?'})"
+
+
+def histogram_text(histogram: Mapping) -> str:
+    """A histogram on one line: "new=16777216 old=0"."""
+    return " ".join(f"{k}={v}" for k, v in histogram.items()) or "(empty)"
