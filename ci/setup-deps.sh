@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Installs what vmmcheck needs to build and test, from Debian packages, only where it is missing: an
-# offline machine that already has everything goes straight through. The CUDA toolkit (nvcc 12.5 or
-# newer, with libcu++) must already be installed; NVIDIA ships it outside Debian's main archive.
+# Installs what vmmcheck needs to build and test, from Debian packages and PyPI, only where it is
+# missing: an offline machine that already has everything goes straight through. The CUDA toolkit (nvcc
+# 12.5 or newer, with libcu++) must already be installed; NVIDIA ships it outside Debian's main archive.
+#   C++ build and tests: cmake ninja g++ CLI11 nlohmann-json toml++ GoogleTest
+#   fuzzing:             clang with its libFuzzer/sanitizer runtime
+#   reports (Python):    a virtual environment .venv with reports/requirements.txt, and Debian's
+#                        chromium + chromium-driver for the headless-browser test
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libgtest-dev python3)
+packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libgtest-dev python3 python3-venv
+          clang libclang-rt-dev chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -21,6 +27,15 @@ fi
 # A python3 that is not Debian's (pyenv, a venv) does not see python3-jsonschema: give it its own copy.
 if ! python3 -c 'import jsonschema' 2>/dev/null; then
   python3 -m pip install -q jsonschema
+fi
+
+# The report driver's environment: created once, updated when reports/requirements.txt changes.
+if [ ! -x .venv/bin/python ] || [ reports/requirements.txt -nt .venv/.requirements-installed ]; then
+  echo "setup-deps: preparing .venv for reports/ (pip install -r reports/requirements.txt)"
+  python3 -m venv .venv
+  .venv/bin/python -m pip install -q --upgrade pip >/dev/null
+  .venv/bin/python -m pip install -q -r reports/requirements.txt
+  touch .venv/.requirements-installed
 fi
 
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
