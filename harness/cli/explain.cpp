@@ -18,8 +18,13 @@ namespace vmmcheck::cli {
 std::vector<std::filesystem::path> shipped_results() {
   std::vector<std::filesystem::path> files;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(VMMCHECK_RESULTS_DIR, ec))
-    if (e.path().extension() == ".json" && e.path().string().find(".probe.") == std::string::npos) files.push_back(e.path());
+  // Full runs only: not the probes (*.probe.json) nor the isolation self-test runs (*.planted.json).
+  for (const auto& e : std::filesystem::directory_iterator(VMMCHECK_RESULTS_DIR, ec)) {
+    const std::string name = e.path().filename().string();
+    if (e.path().extension() == ".json" && name.find(".probe.") == std::string::npos &&
+        name.find(".planted.") == std::string::npos)
+      files.push_back(e.path());
+  }
   std::sort(files.begin(), files.end());
   return files;
 }

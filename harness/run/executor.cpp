@@ -4,6 +4,7 @@
 #include <sys/prctl.h>
 
 #include <cstdlib>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
@@ -146,8 +147,9 @@ CaseResult Executor::run_isolated(const model::Case& c) {
       return r;
     case ChildRun::End::TimedOut:
       r.status = Status::Timeout;
-      r.reason = with_log("no result within " + std::to_string(options_.timeout.count() / 1000.0).substr(0, 5) +
-                          " s; the child was killed");
+      std::ostringstream limit;
+      limit << options_.timeout.count() / 1000.0;
+      r.reason = with_log("no result within " + limit.str() + " s; the child was killed");
       return r;
     case ChildRun::End::Signalled:
       r.status = Status::Crash;

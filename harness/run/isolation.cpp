@@ -103,13 +103,15 @@ ChildRun run_child(const std::vector<std::string>& argv, std::chrono::millisecon
   char buf[4096];
   while (result_r.fd >= 0 || log_r.fd >= 0) {
     pollfd fds[2] = {{result_r.fd, POLLIN, 0}, {log_r.fd, POLLIN, 0}};
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (!killed && left.count() <= 0) {
+    const auto left = deadline - std::chrono::steady_clock::now();
+    if (!killed && left <= std::chrono::steady_clock::duration::zero()) {
       kill(-pid, SIGKILL);
       killed = true;
     }
-    // After the kill, wait a little for the pipes to close (a stray grandchild could hold them).
-    const int wait_ms = killed ? 2000 : static_cast<int>(std::min<long long>(left.count(), 1000));
+    // Never before the deadline: round the wait up. After the kill, wait a little for the pipes to
+    // close (a stray grandchild could hold them).
+    const long long left_ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
+    const int wait_ms = killed ? 2000 : static_cast<int>(std::min<long long>(left_ms, 1000));
     const int ready = poll(fds, 2, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) {
