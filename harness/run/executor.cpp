@@ -145,12 +145,13 @@ CaseResult Executor::run_isolated(const model::Case& c) {
       r.status = Status::Error;
       r.reason = "could not start the isolated child: " + child.error;
       return r;
-    case ChildRun::End::TimedOut:
+    case ChildRun::End::TimedOut: {
       r.status = Status::Timeout;
       std::ostringstream limit;
       limit << options_.timeout.count() / 1000.0;
       r.reason = with_log("no result within " + limit.str() + " s; the child was killed");
       return r;
+    }
     case ChildRun::End::Signalled:
       r.status = Status::Crash;
       r.reason = with_log("the child was killed by " + signal_name(child.code));
