@@ -2,12 +2,16 @@
 // vmmcheck program itself (the run goes on past a crash and a hang); a run killed with SIGKILL and
 // resumed gives the same results as one uninterrupted run.
 #include <gtest/gtest.h>
+#include <cuda_runtime_api.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "model/loader.hpp"
+#include "model/select.hpp"
+#include "run/executor.hpp"
 #include "run/isolation.hpp"
 
 namespace vmmcheck::run {
@@ -102,6 +106,29 @@ TEST(Isolation, ResumeRefusesAnotherBudget) {
   const ChildRun r = vmmcheck({"run", "--cases", kPlanted, "--seed", "7", "--resume", part.string()});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.log_tail.find("another budget"), std::string::npos) << r.log_tail;
+}
+
+// After a Crash the executor asks a child whether the GPU still answers. Here the "GPU" is one this
+// machine does not have, so the check fails as it would on a wedged GPU: the run stops, and every case
+// after the crash is recorded as not run, with the reason.
+TEST(Isolation, AfterACrashADeviceThatNoLongerAnswersStopsTheRun) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) GTEST_SKIP() << "a GPU answers here";
+  const model::CaseTable table = model::load_cases(std::filesystem::path(kPlanted));
+  ExecutorOptions o;
+  o.program = VMMCHECK_BINARY;
+  o.cases_paths = {kPlanted};
+  o.gpu_present = true;  // pretend: the alive check will find no device
+  o.timeout = 10s;
+  Executor executor(o, nullptr);
+  const CaseResult crash = executor.run(model::find_case(table.cases, "planted.host.crash"));
+  EXPECT_EQ(crash.status, Status::Crash);
+  ASSERT_FALSE(executor.device_lost().empty());
+  EXPECT_NE(executor.device_lost().find("after planted.host.crash (Crash) the GPU no longer answered"), std::string::npos)
+      << executor.device_lost();
+  const CaseResult next = executor.run(model::find_case(table.cases, "planted.host.ok"));
+  EXPECT_EQ(next.status, Status::NotSupported);
+  EXPECT_EQ(next.reason.rfind("not run: after planted.host.crash", 0), 0u) << next.reason;
 }
 
 }  // namespace
