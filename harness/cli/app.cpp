@@ -13,6 +13,7 @@
 #include "cli/console.hpp"
 #include "cli/explain.hpp"
 #include "cli/options.hpp"
+#include "cli/version.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "device/probe.hpp"
@@ -21,13 +22,6 @@
 #include "run/executor.hpp"
 #include "run/report_json.hpp"
 #include "run/session.hpp"
-
-#ifndef VMMCHECK_VERSION
-#define VMMCHECK_VERSION "0.0.0"
-#endif
-#ifndef VMMCHECK_GIT_SHA
-#define VMMCHECK_GIT_SHA "unknown"
-#endif
 
 namespace vmmcheck::cli {
 namespace {

@@ -3,13 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/app.hpp"
-
-#ifndef VMMCHECK_VERSION
-#define VMMCHECK_VERSION "0.0.0"
-#endif
-#ifndef VMMCHECK_GIT_SHA
-#define VMMCHECK_GIT_SHA "unknown"
-#endif
+#include "cli/version.hpp"
 
 namespace vmmcheck::cli {
 namespace {

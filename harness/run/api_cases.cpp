@@ -13,15 +13,6 @@
 namespace vmmcheck::run {
 namespace {
 
-CUmemAllocationProp device_memory(int device, CUmemAllocationHandleType handle_types) {
-  CUmemAllocationProp prop = {};
-  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-  prop.location.id = device;
-  prop.requestedHandleTypes = handle_types;
-  return prop;
-}
-
 CUmemAccessDesc read_write(int device) {
   CUmemAccessDesc desc = {};
   desc.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
@@ -37,7 +28,7 @@ std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"
 CUresult misuse(const std::string& call, int dev, std::string& note) {
   const DriverApi& d = driver();
   const std::size_t g = vmm::allocation_granularity(dev, false);
-  const CUmemAllocationProp prop = device_memory(dev, CU_MEM_HANDLE_TYPE_NONE);
+  const CUmemAllocationProp prop = vmm::pinned_device_prop(dev, CU_MEM_HANDLE_TYPE_NONE);
 
   if (call == "size_not_granular") {
     CUmemGenericAllocationHandle h = 0;

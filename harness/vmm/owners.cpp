@@ -6,8 +6,6 @@
 #include "common/error.hpp"
 
 namespace vmmcheck::vmm {
-namespace {
-
 CUmemAllocationProp pinned_device_prop(int device, CUmemAllocationHandleType handle_types) {
   CUmemAllocationProp prop = {};
   prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
@@ -16,8 +14,6 @@ CUmemAllocationProp pinned_device_prop(int device, CUmemAllocationHandleType han
   prop.requestedHandleTypes = handle_types;
   return prop;
 }
-
-}  // namespace
 
 std::size_t allocation_granularity(int device, bool recommended) {
   const CUmemAllocationProp prop = pinned_device_prop(device, CU_MEM_HANDLE_TYPE_NONE);

@@ -102,6 +102,9 @@ class AccessGrant {
   Access access_;
 };
 
+// The properties of pinned memory on `device` that cuMemCreate and the granularity query take.
+CUmemAllocationProp pinned_device_prop(int device, CUmemAllocationHandleType handle_types);
+
 // The allocation granularity for pinned device memory on `device`.
 std::size_t allocation_granularity(int device, bool recommended);
 
