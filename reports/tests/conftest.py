@@ -1,4 +1,4 @@
-"""Shared fixtures: the frozen H200 run, a builder for synthetic runs, and ways to run the CLI.
+"""Shared fixtures: the frozen H200 runs (the full run and the planted self-test), a builder for synthetic runs, and ways to run the CLI.
 
 reports/ goes on sys.path here, so the suite runs from the repository root (as ctest does:
 `.venv/bin/python -m pytest reports/tests -q`) and from reports/ alike.
@@ -22,7 +22,13 @@ from vmmcheck_report import cli, model  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 H200 = FIXTURES / "h200-580.159.04.json"
-H200_FAMILIES = {"alias.same_thread": 30, "alias.mp": 63, "alias.kernels": 105, "alias.resident": 18}
+# Cases per family of the H200 run, as read from the fixture (243 in all, every one Pass).
+H200_FAMILIES = {"alias.kernels": 105, "alias.mp": 63, "alias.same_thread": 30, "alias.resident": 18,
+                 "access": 12, "api": 8, "lifecycle": 5, "lifecycle.unmap": 2}
+H200_TOTAL = 243
+# The planted self-test run (ci/results/nvidia-h200_driver-580.159.04.planted.json, frozen here): 55 cases,
+# two planted Crash and two planted Timeout among them.
+PLANTED = FIXTURES / "h200-580.159.04.planted.json"
 
 
 @pytest.fixture(scope="session")

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import H200, REPORTS
+from conftest import H200, PLANTED, REPORTS
 from vmmcheck_report import browser, load, render
 
 pytestmark = pytest.mark.skipif(browser.find_chromium() is None, reason=browser.missing_reason())
@@ -29,9 +29,9 @@ def test_title(page):
 
 
 def test_rows(page):
-    assert page.execute_script("return document.querySelectorAll('table.cases tbody tr.case').length") == 216
-    assert page.execute_script("return document.querySelectorAll('#families tbody tr').length") == 4
-    assert page.execute_script("return document.querySelectorAll('details.family').length") == 4
+    assert page.execute_script("return document.querySelectorAll('table.cases tbody tr.case').length") == 243
+    assert page.execute_script("return document.querySelectorAll('#families tbody tr').length") == 8
+    assert page.execute_script("return document.querySelectorAll('details.family').length") == 8
 
 
 def test_every_image_loaded(page):
@@ -39,7 +39,7 @@ def test_every_image_loaded(page):
     counts = page.execute_script("""
         const imgs = [...document.images];
         return [imgs.length, imgs.filter(i => i.complete && i.naturalWidth > 0).length];""")
-    assert counts == [216, 216]
+    assert counts == [243, 243]
 
 
 def test_expand_all_and_no_horizontal_overflow(page):
@@ -60,3 +60,24 @@ def test_screenshot_tool(tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", data[16:24]) == (1400, 2000)
     assert len(data) < 1_000_000
+
+
+def test_planted_run_fits_with_failures_open(tmp_path):
+    """The run with planted Crash/Timeout: failing families open and first, every reason on screen, nothing
+    spills past a 1400-pixel window even with every family open."""
+    path = tmp_path / "planted.html"
+    path.write_text(render.render_html(load.load(PLANTED)), encoding="utf-8")
+    with browser.headless(1400, 1000) as driver:
+        driver.get(path.as_uri())
+        opened = driver.execute_script(
+            "return [...document.querySelectorAll('details.family')].filter(d => d.open).map(d => d.id)")
+        assert opened == ["fam-planted.gpu", "fam-planted.host"]
+        reasons = driver.execute_script("""
+            return [...document.querySelectorAll('tr.kind-failure-row td.reason')].map(td => {
+                const r = td.getBoundingClientRect();
+                return [td.closest('tr').id, td.innerText.trim().length > 0, r.width > 150, r.right <= 1400];
+            });""")
+        assert reasons == [[f"case-{n}", True, True, True] for n in
+                           ("planted.gpu.trap", "planted.gpu.spin", "planted.host.crash", "planted.host.hang")]
+        driver.find_element("xpath", "//button[text()='Expand all']").click()
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 1400

@@ -13,18 +13,18 @@ def test_h200_structure(tmp_path, run_cli):
     assert (rc, err) == (0, "")
     root = ET.parse(tmp_path / "j.xml").getroot()
     assert root.tag == "testsuites"
-    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("216", "0", "0")
+    assert (root.get("tests"), root.get("failures"), root.get("skipped")) == ("243", "0", "0")
     suites = {s.get("name"): s for s in root.findall("testsuite")}
     assert {name: int(s.get("tests")) for name, s in suites.items()} == H200_FAMILIES
     cases = root.findall("testsuite/testcase")
     names = [c.get("name") for c in cases]
-    assert len(names) == 216 == len(set(names))
+    assert len(names) == 243 == len(set(names))
     for name, suite in suites.items():
         assert all(c.get("classname") == name and c.get("name").startswith(name + ".")
                    for c in suite.findall("testcase"))
     assert not root.findall(".//failure") and not root.findall(".//skipped")
     first = cases[0]
-    assert first.get("name") == "alias.kernels.kernel.kernel.event.alias" and first.get("time") == "0.000322"
+    assert first.get("name") == "access.none.read" and first.get("time") == "0.386578"
 
 
 def test_statuses_map_to_elements(tmp_path):
@@ -76,4 +76,4 @@ def test_duplicate_names_refused():
 def test_subprocess(tmp_path):
     proc = run_module("junit", H200, "-o", tmp_path / "j.xml")
     assert proc.returncode == 0 and proc.stderr == ""
-    assert ET.parse(tmp_path / "j.xml").getroot().get("tests") == "216"
+    assert ET.parse(tmp_path / "j.xml").getroot().get("tests") == "243"

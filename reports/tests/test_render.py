@@ -1,13 +1,16 @@
 """render: the HTML page and the markdown hold every case, the right counts, in the right order."""
 
 import base64
+import io
 import re
 import time
 
+import markupsafe
+import matplotlib.image
 import pytest
 
-from conftest import H200, H200_FAMILIES, make_doc, result, run_module, write_json
-from vmmcheck_report import fmt, render
+from conftest import H200, H200_FAMILIES, H200_TOTAL, make_doc, result, run_module, write_json
+from vmmcheck_report import fmt, model, plots, render
 
 CASE_ROW = re.compile(r'<tr class="case[^"]*" id="case-([^"]+)" data-status="([^"]+)">')
 
@@ -17,7 +20,7 @@ def h200_html(h200_doc_frozen):
     start = time.monotonic()
     html = render.render_html(h200_doc_frozen)
     elapsed = time.monotonic() - start
-    assert elapsed < 15, f"rendering 216 cases took {elapsed:.1f} s"
+    assert elapsed < 15, f"rendering {H200_TOTAL} cases took {elapsed:.1f} s"
     return html
 
 
@@ -35,7 +38,7 @@ def test_title_names_gpu_and_driver(h200_html):
 
 def test_every_case_has_a_row(h200_html, h200_doc_frozen):
     rows = CASE_ROW.findall(h200_html)
-    assert len(rows) == 216
+    assert len(rows) == 243
     assert {name for name, _ in rows} == {r["name"] for r in h200_doc_frozen["results"]}
     assert {status for _, status in rows} == {"Pass"}
 
@@ -43,15 +46,18 @@ def test_every_case_has_a_row(h200_html, h200_doc_frozen):
 def test_family_table(h200_html):
     counts = family_counts(h200_html)
     assert {f: c["total"] for f, c in counts.items()} == H200_FAMILIES
+    # Nothing failed, so the families keep the run's order.
+    assert list(counts) == ["access", "alias.kernels", "alias.mp", "alias.resident", "alias.same_thread", "api",
+                            "lifecycle", "lifecycle.unmap"]
     assert all(c["Pass"] == c["total"] and c["Fail"] == 0 for c in counts.values())
     footer = re.search(r"<tfoot>.*?</tfoot>", h200_html, re.S).group(0)
     totals = dict(re.findall(r'<th class="num" data-status="([^"]+)">(\d+)</th>', footer))
-    assert totals == {"Pass": "216", "Fail": "0", "Crash": "0", "Timeout": "0", "Error": "0",
-                      "NotSupported": "0", "total": "216"}
+    assert totals == {"Pass": "243", "Fail": "0", "Crash": "0", "Timeout": "0", "Error": "0",
+                      "NotSupported": "0", "total": "243"}
 
 
 def test_context_block(h200_html):
-    for text in ("NVIDIA H200 (device 0)", "580.159.04", "CUDA 13.0", "48fe82165f48", "2026-11-29T19:32:06Z",
+    for text in ("NVIDIA H200 (device 0)", "580.159.04", "CUDA 13.0", "fdb90d96d800", "2026-11-29T19:59:22Z",
                  "certifying", "10M × 4 iterations"):
         assert text in h200_html
     assert "NOT certifying" not in h200_html
@@ -61,32 +67,110 @@ def test_self_contained_with_one_png_per_case(h200_html):
     assert not re.search(r'(src|href)="(https?:)?//', h200_html), "no external URLs"
     assert "<link" not in h200_html and "<script src" not in h200_html
     images = re.findall(r'<img src="data:image/png;base64,([^"]+)"', h200_html)
-    assert len(images) == 216
+    assert len(images) == 243
+    assert len(set(images)) == 43  # one per distinct histogram (plots.py caches them)
     for data in set(images):
         assert base64.b64decode(data)[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_all_pass_families_closed_rule_and_citation_dash(h200_html):
-    assert h200_html.count('<details class="family"') == 4
-    assert '<details class="family" id="fam-alias.kernels" open>' not in h200_html
-    assert h200_html.count('<td class="rule">—</td>') == 216
-    assert h200_html.count('<td class="citation">—</td>') == 216
+def test_all_pass_families_closed(h200_html):
+    assert h200_html.count('<details class="family"') == 8
+    assert h200_html.count('<details class="family" id="fam-') == 8
+    assert not re.search(r'<details class="family" id="fam-[^"]+" open>', h200_html)
 
 
 def case_rows(html):
-    """{case name: the row's HTML}."""
-    return dict(re.findall(r'<tr class="case[^"]*" id="case-([^"]+)".*?>(.*?)</tr>', html, re.S))
+    """{case name: the row's HTML, without the <wbr> break hints}."""
+    return {name: row.replace("<wbr>", "")
+            for name, row in re.findall(r'<tr class="case[^"]*" id="case-([^"]+)".*?>(.*?)</tr>', html, re.S)}
+
+
+def test_every_case_shows_its_rule_and_citation(h200_html, h200_doc_frozen):
+    rows = case_rows(h200_html)
+    assert '<td class="rule">—' not in h200_html  # every record of this run has both
+    for r in h200_doc_frozen["results"]:
+        rule, citation = markupsafe.escape(r["rule"]), markupsafe.escape(r["citation"])
+        assert f'<td class="rule">{rule}<div class="citation">{citation}</div></td>' in rows[r["name"]], r["name"]
+    # One read in full, quotes and all.
+    assert rows["api.double_release"].count(
+        '<td class="rule">cuMemRelease of a handle that is no longer valid is undefined behaviour.'
+        '<div class="citation">CUDA Driver API cuMemRelease (&#34;If handle is not a valid handle the behavior '
+        'is undefined&#34;)</div></td>') == 1
+
+
+def test_fault_and_api_cases(h200_html, h200_doc_frozen):
+    rows = case_rows(h200_html)
+    by_class = {}
+    for r in h200_doc_frozen["results"]:
+        by_class.setdefault(r["expectation"], []).append(r["name"])
+    assert {k: len(v) for k, v in by_class.items()} == {"required": 129, "undefined": 107, "fault": 6, "api": 1}
+    assert by_class["fault"] == ["access.none.read", "access.none.write", "access.read.write",
+                                 "access.read_after_rw.write", "access.subrange_outside.read",
+                                 "access.subrange_outside.write"]
+    assert by_class["api"] == ["api.granularity"]
+    for name in by_class["fault"]:
+        row = rows[name]
+        assert "<td>fault</td>" in row and 'title="completed=0 fault=1 wrong=0"' in row
+        assert "the access faulted: cudaErrorIllegalAddress" in row
+    # Instances per second under the instances: 1 instance in 0.387 s.
+    assert '>1<div class="muted rate">2.59/s</div></td>' in rows["access.none.read"]
+    granularity = rows["api.granularity"]
+    assert "<td>api</td>" in granularity and 'title="CUDA_ERROR_INVALID_VALUE=0 CUDA_SUCCESS=1"' in granularity
+    assert "the driver returned CUDA_SUCCESS; minimum 2 MiB, recommended 2 MiB" in granularity
+    # The status-named bins in full in the plot's hover text; the row breaks the long names at "_".
+    assert 'title="CUDA_ERROR_INVALID_VALUE=0 CUDA_ERROR_UNKNOWN=1 CUDA_SUCCESS=0"' in rows["api.import_invalid_fd"]
+    assert "the driver returned CUDA_<wbr>ERROR_<wbr>UNKNOWN" in h200_html
+    # Only families with `undefined` cases have a weak-rate column: not access, not lifecycle.
+    heads = dict(re.findall(r'<details class="family" id="fam-([^"]+)">.*?<thead>(.*?)</thead>', h200_html, re.S))
+    assert sorted(f for f, head in heads.items() if "Weak rate" in head) == [
+        "alias.kernels", "alias.mp", "alias.resident", "alias.same_thread", "api", "lifecycle.unmap"]
+
+
+def _png_alpha(uri):
+    return matplotlib.image.imread(io.BytesIO(base64.b64decode(uri.split(",", 1)[1])), format="png")[:, :, 3]
+
+
+@pytest.mark.parametrize("histogram", [
+    {"CUDA_ERROR_INVALID_VALUE": 0, "CUDA_ERROR_UNKNOWN": 1, "CUDA_SUCCESS": 0},
+    {"completed": 0, "fault": 1, "unmap_refused": 0, "wrong": 0},
+    {"CUDA_ERROR_NOT_PERMITTED": 3, "an_outcome_name_far_longer_than_any_real_one": 16777216},
+])
+def test_plot_labels_are_never_clipped(histogram):
+    """Labels sit inside the picture: its left and right edges are transparent (nothing cut off there)."""
+    plots._render.cache_clear()
+    alpha = _png_alpha(plots.histogram_uri(histogram, "passed"))
+    assert alpha.shape[1] == round(plots.WIDTH_IN * plots.DPI)
+    assert alpha[:, :2].max() == 0 and alpha[:, -2:].max() == 0
+
+
+def test_soft_breaks_in_long_identifiers():
+    br = lambda text: str(render._soft_break(text))  # noqa: E731
+    assert br("returned CUDA_ERROR_INVALID_VALUE; a <b>") == "returned CUDA_<wbr>ERROR_<wbr>INVALID_<wbr>VALUE; a &lt;b&gt;"
+    assert br("from `cudaStreamSynchronize(s.stream(0))` at /work/main/planted_cases.cpp:29") == (
+        "from `cudaStreamSynchronize(<wbr>s.stream(<wbr>0))` at /work/<wbr>main/<wbr>planted_<wbr>cases.cpp:29")
+    # Camel-case humps only in names too long for a column; "(" after a space is no break point.
+    assert br("cuMemGetAllocationGranularity; cudaErrorIllegalAddress (PROT_READ)") == (
+        "cu<wbr>Mem<wbr>Get<wbr>Allocation<wbr>Granularity; cudaErrorIllegalAddress (PROT_<wbr>READ)")
+    assert br("") == "" and br("—") == "—"
+
+
+def test_plot_labels_shorten_cuda_statuses():
+    assert [plots.short_label(k) for k in ("CUDA_SUCCESS", "CUDA_ERROR_INVALID_VALUE", "CUDA_ERROR_UNKNOWN",
+                                           "unmap_refused", "new", "CUDA_")] == [
+        "SUCCESS", "INVALID_VALUE", "UNKNOWN", "unmap_refused", "new", "CUDA_"]
+    long = plots.short_label("an_outcome_name_far_longer_than_any_real_one")
+    assert len(long) == plots.LABEL_MAX and long == "an_outcome_n…l_one"
 
 
 def test_undefined_cases_show_weak_rate(h200_html, h200_doc_frozen):
     rows = case_rows(h200_html)
     undefined = [r for r in h200_doc_frozen["results"] if r["expectation"] == "undefined"]
-    assert len(undefined) == 98
+    assert len(undefined) == 107
     for r in undefined:
         shown = f'<td class="num">{fmt.percent(r["weak"] / r["instances"])}<div class="muted">{fmt.count(r["weak"])} weak'
         assert shown in rows[r["name"]], r["name"]
-    # Spot-check the arithmetic on one real case: 776013 of 10813440 instances were weak.
-    assert '<td class="num">7.18%<div class="muted">776k weak' in rows["alias.mp.alias.flagalias.nofence.cta"]
+    # Spot-check the arithmetic on one real case: 775818 of 10813440 instances were weak.
+    assert '<td class="num">7.17%<div class="muted">776k weak' in rows["alias.mp.alias.flagalias.nofence.cta"]
     required = [r["name"] for r in h200_doc_frozen["results"] if r["expectation"] == "required"]
     assert all("weak</div>" not in rows[name] for name in required)
 
@@ -117,8 +201,8 @@ def test_failures_first_and_open():
 
 def test_rule_citation_weak_rate_and_empty_histogram():
     html = render.render_html(failing_doc())
-    assert '<td class="rule">Either value may be read.</td>' in html
-    assert '<td class="citation">PTX ISA 8.5 §9.7.12.15</td>' in html
+    assert '<td class="rule">Either value may be read.<div class="citation">PTX ISA 8.5 §9.7.12.15</div></td>' in html
+    assert html.count('<td class="rule">—</td>') == 4  # results from before 0.2 have neither
     assert '<td class="num">25%<div class="muted">25 weak</div>' in html
     assert len(re.findall(r"<img ", html)) == 4  # the crash has an empty histogram: no plot
 
@@ -142,11 +226,14 @@ def test_all_not_supported():
 def test_markdown(h200_doc_frozen):
     md = render.render_markdown(h200_doc_frozen)
     assert md.startswith("# vmmcheck — NVIDIA H200, driver 580.159.04 (CUDA 13.0)\n")
-    case_rows = re.findall(r"^\| `(alias\.[^`]+)` \|.*\| (Pass|Fail) \|", md, re.M)
-    assert len(case_rows) == 216
+    case_rows = re.findall(r"^\| `([^`]+)` \|.*\| (Pass|Fail) \|", md, re.M)
+    assert len(case_rows) == 243
     for family, n in H200_FAMILIES.items():
         assert re.search(rf"^\| {re.escape(family)} \| {n} \| 0 \| 0 \| 0 \| 0 \| 0 \| {n} \|$", md, re.M)
-    assert "| 216 | 0 | 0 | 0 | 0 | 0 | 216 |" in md
+    assert "| 243 | 0 | 0 | 0 | 0 | 0 | 243 |" in md
+    assert ("| `api.granularity` | cuMemGetAllocationGranularity calculates the minimal or the recommended "
+            "granularity of a valid allocation description. | CUDA Driver API cuMemGetAllocationGranularity; "
+            "CUDA Programming Guide 4.17.3.1 | api | Pass |") in md
     assert "data:image" not in md
 
 
@@ -158,7 +245,7 @@ def test_markdown_escapes_pipes():
 def test_cli_writes_html_and_markdown(tmp_path, run_cli):
     rc, out, err = run_cli("render", H200, "-o", tmp_path / "r.html")
     assert (rc, out, err) == (0, "", "")
-    assert len(CASE_ROW.findall((tmp_path / "r.html").read_text())) == 216
+    assert len(CASE_ROW.findall((tmp_path / "r.html").read_text())) == 243
     rc, out, _ = run_cli("render", H200, "--markdown")
     assert rc == 0 and out.startswith("# vmmcheck — NVIDIA H200")
 

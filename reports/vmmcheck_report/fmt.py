@@ -14,7 +14,8 @@ def count(n: Optional[float]) -> str:
     for scale, suffix in _SI:
         if abs(n) >= scale:
             return f"{n / scale:.3g}{suffix}"
-    return f"{n:g}"
+    # Below 1000 a count is exact (12, 0); a fractional figure (a rate of 2.58676/s) gets three digits too.
+    return f"{n:g}" if float(n).is_integer() else f"{n:.3g}"
 
 
 def seconds(s: Optional[float]) -> str:

@@ -7,6 +7,7 @@ within a family the worst cases come first, so what needs attention is at the to
 
 from __future__ import annotations
 
+import re
 from typing import Mapping, Optional
 
 import jinja2
@@ -30,7 +31,7 @@ def environment() -> jinja2.Environment:
         )
         _ENV.filters.update(count=fmt.count, seconds=fmt.seconds, rate=fmt.rate, percent=fmt.percent,
                             signed_percent=fmt.signed_percent, mdcell=_markdown_cell,
-                            dotbreak=_dot_break)
+                            dotbreak=_dot_break, softbreak=_soft_break)
         _ENV.globals.update(STATUS=model.STATUS)
     return _ENV
 
@@ -38,6 +39,27 @@ def environment() -> jinja2.Environment:
 def _dot_break(name: str) -> markupsafe.Markup:
     """A dotted name that may wrap after its dots (and nowhere else): long names stay readable."""
     return markupsafe.Markup(".<wbr>").join(markupsafe.escape(part) for part in name.split("."))
+
+
+# After the _ of CUDA_ERROR_X, and the / or ( inside a/path or f(x) (not the "/" or "(" that opens one).
+_SOFT_BREAK = re.compile(r"(?<=_)(?=\w)|(?<=\w[/(])(?=\w)")
+# Only names too long for a narrow column get hump breaks: a browser fills lines greedily, so a break point in
+# cudaErrorIllegalAddress (23) would split it even where it fits on a line of its own.
+_LONG_WORD = re.compile(r"[A-Za-z0-9]{24,}")      # cuMemGetAllocationGranularity, cuMemImportFromShareableHandle
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _soft_break(text: str) -> markupsafe.Markup:
+    """Prose that may wrap inside its long identifiers at natural points: after the underscores, slashes and
+    parentheses (CUDA_ERROR_INVALID_VALUE, a source path, a call) and at the humps of a long camel-case name
+    (cuMemGetAllocationGranularity), so that a narrow column breaks them there rather than at an arbitrary
+    letter (the CSS allows that only as a last resort). The breaks are <wbr>: invisible, and not copied."""
+    text = str(text)
+    cuts = {m.start() for m in _SOFT_BREAK.finditer(text)}
+    for word in _LONG_WORD.finditer(text):
+        cuts.update(word.start() + m.start() for m in _CAMEL_HUMP.finditer(word.group()))
+    bounds = [0, *sorted(cuts), len(text)]
+    return markupsafe.Markup("<wbr>").join(markupsafe.escape(text[a:b]) for a, b in zip(bounds, bounds[1:]))
 
 
 def _markdown_cell(text: str) -> str:
@@ -50,7 +72,7 @@ def _case_view(r: Mapping, with_plots: bool) -> dict:
     view = {
         "name": r["name"],
         "rule": r.get("rule") or "—",
-        "citation": r.get("citation") or "—",
+        "citation": r.get("citation") or "",  # HTML: under the rule, only when there is one
         "expectation": r["expectation"],
         "status": r["status"],
         "kind": kind,
@@ -84,13 +106,16 @@ def view_model(doc: Mapping, with_plots: bool = True) -> dict:
     for name, rs in model.families(results).items():
         counts = model.count_statuses(rs)
         unexpected = sum(1 for r in rs if r["status"] in model.UNEXPECTED)
-        cases = sorted(rs, key=lambda r: model.severity(r["status"]))  # stable: run order within a status
+        cases = [_case_view(r, with_plots)
+                 for r in sorted(rs, key=lambda r: model.severity(r["status"]))]  # stable: run order within a status
         fams.append({
             "name": name,
             "counts": counts,
             "total": len(rs),
             "unexpected": unexpected,
-            "cases": [_case_view(r, with_plots) for r in cases],
+            "cases": cases,
+            # Only `undefined` cases have a weak rate: a family without one gets no (empty) column for it.
+            "has_weak": any(c["weak_rate"] is not None for c in cases),
         })
     fams.sort(key=lambda f: 0 if f["unexpected"] else 1)  # stable: run order otherwise
     ctx = doc["context"]
