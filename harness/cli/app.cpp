@@ -119,9 +119,14 @@ std::map<std::string, run::CaseResult> resumed_results(const Options& o) {
   std::map<std::string, run::CaseResult> kept;
   if (o.resume.empty()) return kept;
   run::StoredRun stored = run::read_results(o.resume);
+  // Resuming finishes the same run: the same cases, filter, device and budget. (Anything else would
+  // mix results of different runs in one file, or drop the ones outside a new filter.)
   if (stored.budget != o.budget)
     throw InputError(o.resume + ": that run used another budget; resume it with the same --iterations, --instances, "
                      "--op-words, --seed and --stress");
+  if (stored.cases_path != cases_path_text(o) || stored.filter != o.filter || stored.device != o.device)
+    throw InputError(o.resume + ": that run had --cases '" + stored.cases_path + "' --filter '" + stored.filter +
+                     "' --device " + std::to_string(stored.device) + "; resume it with the same");
   for (run::CaseResult& r : stored.results) {
     // A case the earlier run could not finish is run again, not kept.
     if (r.reason.rfind("not run:", 0) == 0) continue;
@@ -210,7 +215,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::List: return cmd_list(o, out);
       case Command::Explain: return cmd_explain(o, out);
       case Command::Probe: return cmd_probe(o, out);
-      case Command::IsolatedCase: return run::run_isolated_case_child(o.spec);
+      case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
       case Command::Run: return cmd_run(o, out, err);
     }
     return kExitFailure;

@@ -341,8 +341,12 @@ CaseTable load_cases(const std::vector<std::filesystem::path>& files_or_folders)
     std::error_code ec;
     if (fs::is_directory(file_or_folder, ec)) {
       std::vector<fs::path> in_folder;
-      for (const auto& entry : fs::directory_iterator(file_or_folder, ec))
-        if (entry.is_regular_file() && entry.path().extension() == ".toml") in_folder.push_back(entry.path());
+      try {
+        for (const auto& entry : fs::directory_iterator(file_or_folder))
+          if (entry.is_regular_file() && entry.path().extension() == ".toml") in_folder.push_back(entry.path());
+      } catch (const fs::filesystem_error& e) {
+        throw InputError(file_or_folder.string() + ": cannot list the folder: " + e.code().message());
+      }
       std::sort(in_folder.begin(), in_folder.end());
       if (in_folder.empty()) throw InputError(file_or_folder.string() + ": no .toml case files in this folder");
       files.insert(files.end(), in_folder.begin(), in_folder.end());

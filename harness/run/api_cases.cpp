@@ -37,22 +37,19 @@ CUresult misuse(const std::string& call, int dev, std::string& note) {
     if (st == CUDA_SUCCESS) d.cuMemRelease(h);
     return st;
   }
+  // Owners are declared in the reverse of the release order (mappings, then handles, then ranges).
   if (call == "map_over_mapped") {
-    vmm::PhysicalAllocation first(dev, g), second(dev, g);
     vmm::AddressRange range(g, g);
+    vmm::PhysicalAllocation first(dev, g), second(dev, g);
     vmm::Mapping mapped(range.base(), g, first, 0);
-    const CUresult st = d.cuMemMap(range.base(), g, 0, second.handle(), 0);
-    if (st == CUDA_SUCCESS) d.cuMemUnmap(range.base(), g);
-    return st;
+    return d.cuMemMap(range.base(), g, 0, second.handle(), 0);  // accepted or not, `mapped` unmaps va
   }
   if (call == "free_mapped_range") {
+    vmm::AddressRange range(g, g);
     vmm::PhysicalAllocation memory(dev, g);
-    CUdeviceptr base = 0;
-    VMM_CHECK(d.cuMemAddressReserve(&base, g, g, 0, 0));
-    VMM_CHECK(d.cuMemMap(base, g, 0, memory.handle(), 0));
-    const CUresult st = d.cuMemAddressFree(base, g);
-    const CUresult unmapped = d.cuMemUnmap(base, g);
-    if (st != CUDA_SUCCESS) d.cuMemAddressFree(base, g);
+    vmm::Mapping mapped(range.base(), g, memory, 0);
+    const CUresult st = range.free();  // refused: the owner keeps the range and frees it after the unmap
+    const CUresult unmapped = mapped.unmap();
     note = std::string("the unmap afterwards returned ") + driver_error_name(unmapped);
     return st;
   }
@@ -62,7 +59,7 @@ CUresult misuse(const std::string& call, int dev, std::string& note) {
     return d.cuMemSetAccess(range.base(), g, &desc, 1);
   }
   if (call == "export_without_type") {
-    vmm::PhysicalAllocation memory(dev, g, CU_MEM_HANDLE_TYPE_NONE);
+    vmm::PhysicalAllocation memory(dev, g, CU_MEM_HANDLE_TYPE_NONE);  // "Does not allow any export mechanism"
     int fd = -1;
     const CUresult st = d.cuMemExportToShareableHandle(&fd, memory.handle(), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
     if (st == CUDA_SUCCESS && fd >= 0) close(fd);

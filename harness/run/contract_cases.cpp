@@ -5,11 +5,10 @@
 #include <thread>
 #include <vector>
 
-#include "common/driver.hpp"
+#include "common/driver.hpp"  // driver_error_name
 #include "common/error.hpp"
 #include "contract.hpp"
 #include "litmus.hpp"
-#include "run/device_fault.hpp"
 #include "run/session.hpp"
 #include "vmm/owners.hpp"
 
@@ -25,6 +24,15 @@ using vmm::PhysicalAllocation;
 constexpr std::uint32_t kOld = 0x01d01d01u;   // what the memory holds before the access under test
 constexpr std::uint32_t kNew = 0x0e1e1e1eu;   // what the access under test writes
 constexpr std::uint32_t kFirst = 0x0f1f1f1fu;  // what the first kernel writes (read_after_rw)
+constexpr int kPoisonByte = 0xa5;             // fills output buffers first: a kernel that wrote nothing shows
+
+// A plain output buffer of `words` words, every byte kPoisonByte (cudaMalloc may hand back memory that
+// already holds the value a check expects).
+DeviceBuffer<std::uint32_t> poisoned(std::uint64_t words) {
+  DeviceBuffer<std::uint32_t> out(words);
+  CUDA_CHECK(cudaMemset(out.get(), kPoisonByte, out.bytes()));
+  return out;
+}
 
 std::uint32_t* words_at(CUdeviceptr address) { return reinterpret_cast<std::uint32_t*>(address); }
 
@@ -35,7 +43,7 @@ void fill(CUdeviceptr address, std::uint64_t words, std::uint32_t value, cudaStr
 
 // Reads `words` words through `address` with a kernel and returns them.
 std::vector<std::uint32_t> read_back(CUdeviceptr address, std::uint64_t words, cudaStream_t stream) {
-  DeviceBuffer<std::uint32_t> out(words);
+  DeviceBuffer<std::uint32_t> out = poisoned(words);
   kernels::launch_copy_words(words_at(address), out.get(), words, stream);
   std::vector<std::uint32_t> host(words);
   CUDA_CHECK(cudaMemcpyAsync(host.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost, stream));
@@ -66,8 +74,9 @@ void run_access(GpuSession& s, const model::Case& c, CaseResult& r) {
   const std::uint64_t words = g / sizeof(std::uint32_t);
 
   // Two allocations side by side in one range, so a grant can cover the first and not the second.
-  PhysicalAllocation first(dev, g), second(dev, g);
+  // Declared in the reverse of the release order: mappings go first, then handles, then ranges.
   AddressRange check_range(2 * g, g), test_range(2 * g, g);
+  PhysicalAllocation first(dev, g), second(dev, g);
   Mapping check_lo(check_range.base(), g, first, 0), check_hi(check_range.base() + g, g, second, 0);
   AccessGrant check_grant(check_range.base(), 2 * g, dev, Access::ReadWrite);
   Mapping test_lo(test_range.base(), g, first, 0), test_hi(test_range.base() + g, g, second, 0);
@@ -86,11 +95,11 @@ void run_access(GpuSession& s, const model::Case& c, CaseResult& r) {
   const CUdeviceptr target = test_range.base() + (grant == "subrange_outside" ? g : 0);
   const std::size_t target_word = grant == "subrange_outside" ? words : 0;
 
-  DeviceBuffer<std::uint32_t> out(words);
+  DeviceBuffer<std::uint32_t> out = poisoned(words);
   if (write) kernels::launch_fill(words_at(target), words, kNew, stream);
   else kernels::launch_copy_words(words_at(target), out.get(), words, stream);
   r.instances = 1;
-  if (const std::string fault = wait_or_fault(stream); !fault.empty()) {
+  if (const std::string fault = s.wait_or_fault(0); !fault.empty()) {
     add_outcome(r.histogram, "fault");
     r.reason = "the access faulted: " + fault;
     return;
@@ -123,16 +132,23 @@ void run_lifecycle(GpuSession& s, const model::Case& c, CaseResult& r) {
 
   if (scenario == "release_before_unmap") {
     // Guide 4.17.3.5 / cuMemRelease: the handle may go before the mapping; the memory stays until unmapped.
-    PhysicalAllocation memory(dev, g);
     AddressRange range(g, g);
+    PhysicalAllocation memory(dev, g);
     Mapping view(range.base(), g, memory, 0);
     AccessGrant grant(view, dev, Access::ReadWrite);
-    VMM_CHECK(memory.release());
     fill(view.address(), words, kNew, stream);
+    VMM_CHECK(memory.release());
+    // Pressure: fresh allocations, written with another value, would take the memory if the release
+    // had freed it while it was still mapped.
+    AddressRange other_range(4 * g, g);
+    PhysicalAllocation other(dev, 4 * g);
+    Mapping other_view(other_range.base(), 4 * g, other, 0);
+    AccessGrant other_grant(other_view, dev, Access::ReadWrite);
+    fill(other_view.address(), 4 * words, kOld, stream);
     tally(read_back(view.address(), words, stream), 0, words, kNew, r);
   } else if (scenario == "remap_same_va" || scenario == "remap_new_va") {
-    PhysicalAllocation memory(dev, g);
     AddressRange range(g, g), other(g, g);
+    PhysicalAllocation memory(dev, g);
     {
       Mapping view(range.base(), g, memory, 0);
       AccessGrant grant(view, dev, Access::ReadWrite);
@@ -144,8 +160,8 @@ void run_lifecycle(GpuSession& s, const model::Case& c, CaseResult& r) {
     tally(read_back(again.address(), words, stream), 0, words, kNew, r);
   } else if (scenario == "seam") {
     // Two allocations back to back in one range, granted by one call: one kernel reads across the seam.
-    PhysicalAllocation lo(dev, g), hi(dev, g);
     AddressRange joined(2 * g, g), lo_range(g, g), hi_range(g, g);
+    PhysicalAllocation lo(dev, g), hi(dev, g);
     Mapping joined_lo(joined.base(), g, lo, 0), joined_hi(joined.base() + g, g, hi, 0);
     AccessGrant joined_grant(joined.base(), 2 * g, dev, Access::ReadWrite);
     Mapping lo_view(lo_range.base(), g, lo, 0), hi_view(hi_range.base(), g, hi, 0);
@@ -186,13 +202,12 @@ void run_unmap_in_use(GpuSession& s, const model::Case& c, CaseResult& r) {
   const std::size_t g = vmm::allocation_granularity(dev, false);
   const std::uint64_t words = g / sizeof(std::uint32_t);
 
-  PhysicalAllocation memory(dev, g);
   AddressRange range(g, g);
+  PhysicalAllocation memory(dev, g);
   Mapping view(range.base(), g, memory, 0);
   AccessGrant grant(view, dev, Access::ReadWrite);
   fill(view.address(), words, kNew, stream);
-  DeviceBuffer<std::uint32_t> out(words);
-  CUDA_CHECK(cudaMemset(out.get(), 0, out.bytes()));
+  DeviceBuffer<std::uint32_t> out = poisoned(words);
   std::uint32_t* flag = s.flag();
   std::uint32_t* ready = s.ready();
   *reinterpret_cast<volatile std::uint32_t*>(flag) = 0;
@@ -207,13 +222,18 @@ void run_unmap_in_use(GpuSession& s, const model::Case& c, CaseResult& r) {
   const auto deadline = clock::now() + std::chrono::seconds(10);
   while (*reinterpret_cast<volatile std::uint32_t*>(ready) == 0 && clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::microseconds(50));
+  const auto seen_ready = clock::now();
+  // The observation means something only if the kernel is still held when the unmap starts.
+  if (*reinterpret_cast<volatile std::uint32_t*>(ready) == 0)
+    throw std::runtime_error("the kernel that uses the mapping never started (10 s); nothing was observed");
 
-  const CUdeviceptr address = view.address();
   const auto before = clock::now();
-  const CUresult unmapped = view.unmap();
+  if (std::chrono::duration<double, std::nano>(before - seen_ready).count() > 0.25 * kHoldNs)
+    throw std::runtime_error("the host was too slow to unmap while the kernel was held; nothing was observed");
+  const CUresult unmapped = view.unmap();  // on failure `view` keeps the mapping and unmaps it at the end
   const double unmap_ms = std::chrono::duration<double, std::milli>(clock::now() - before).count();
   *reinterpret_cast<volatile std::uint32_t*>(flag) = 1;
-  const std::string fault = wait_or_fault(stream);
+  const std::string fault = s.wait_or_fault(0);
 
   r.instances = 1;
   r.reason = std::string("cuMemUnmap returned ") + driver_error_name(unmapped) + " after " +
@@ -221,7 +241,6 @@ void run_unmap_in_use(GpuSession& s, const model::Case& c, CaseResult& r) {
              (unmap_ms * 1e6 >= 0.9 * kHoldNs ? " (it waited for the kernel)" : "");
   if (unmapped != CUDA_SUCCESS) {
     add_outcome(r.histogram, "unmap_refused");
-    if (fault.empty()) driver().cuMemUnmap(address, g);  // the mapping is still there: remove it now
     return;
   }
   if (!fault.empty()) {

@@ -23,12 +23,4 @@ bool is_device_fault(int e) {
   }
 }
 
-std::string wait_or_fault(cudaStream_t stream) {
-  const cudaError_t e = cudaStreamSynchronize(stream);
-  if (e == cudaSuccess) return "";
-  if (is_device_fault(e)) return cudaGetErrorName(e);
-  CUDA_CHECK(e);
-  return "";
-}
-
 }  // namespace vmmcheck::run

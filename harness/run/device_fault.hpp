@@ -11,8 +11,4 @@ namespace vmmcheck::run {
 // True for the sticky errors: the context that saw one is unusable until the process exits.
 bool is_device_fault(int cuda_error);
 
-// Waits for `stream`. Returns the error's name when a kernel faulted, "" when all went well; throws
-// CudaError for any other failure.
-std::string wait_or_fault(cudaStream_t stream);
-
 }  // namespace vmmcheck::run

@@ -5,9 +5,11 @@
 #include <signal.h>
 #include <spawn.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <iostream>
 
@@ -17,6 +19,11 @@ namespace vmmcheck::run {
 namespace {
 
 constexpr std::size_t kLogTail = 8192;
+constexpr std::size_t kMaxResult = 64u << 20;                 // a result is a few KiB; never hold more
+constexpr auto kDrainAfterKill = std::chrono::seconds(5);     // pipes held open by a stray grandchild
+constexpr auto kReapAfterKill = std::chrono::seconds(30);     // a process stuck in the driver
+
+int result_fd = -1;  // the child side's choice (claim_result_fd)
 
 // A file descriptor closed on scope exit.
 struct Fd {
@@ -36,8 +43,8 @@ struct Fd {
 // spawn's dup2 never meets an end already sitting on its target number.
 bool make_pipe(Fd& read_end, Fd& write_end, std::string& error) {
   int p[2];
-  if (pipe(p) != 0) {
-    error = std::string("pipe: ") + strerror(errno);
+  if (pipe2(p, O_CLOEXEC) != 0) {
+    error = std::string("pipe2: ") + strerror(errno);
     return false;
   }
   read_end.fd = fcntl(p[0], F_DUPFD_CLOEXEC, 10);
@@ -80,8 +87,18 @@ ChildRun run_child(const std::vector<std::string>& argv, std::chrono::millisecon
   posix_spawn_file_actions_adddup2(&actions, result_w.fd, kResultFd);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);  // its own group: a timeout kills all of it
+  // Its own process group (a timeout kills all of it), no blocked signals, default signal actions.
+  sigset_t none, all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
   posix_spawnattr_setpgroup(&attr, 0);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setsigdefault(&attr, &all);
+  // An ignored SIGCHLD (inherited from some launchers) makes the kernel reap children at once, and
+  // waitpid could not report how the child ended.
+  struct sigaction current {};
+  if (sigaction(SIGCHLD, nullptr, &current) == 0 && current.sa_handler == SIG_IGN) signal(SIGCHLD, SIG_DFL);
 
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -99,25 +116,25 @@ ChildRun run_child(const std::vector<std::string>& argv, std::chrono::millisecon
 
   // Drain both pipes until the child closes them, or until the deadline.
   const auto deadline = start + timeout;
+  std::chrono::steady_clock::time_point killed_at{};
   bool killed = false;
+  auto kill_group = [&] {
+    kill(-pid, SIGKILL);
+    killed = true;
+    killed_at = std::chrono::steady_clock::now();
+  };
   char buf[4096];
   while (result_r.fd >= 0 || log_r.fd >= 0) {
     pollfd fds[2] = {{result_r.fd, POLLIN, 0}, {log_r.fd, POLLIN, 0}};
-    const auto left = deadline - std::chrono::steady_clock::now();
-    if (!killed && left <= std::chrono::steady_clock::duration::zero()) {
-      kill(-pid, SIGKILL);
-      killed = true;
-    }
-    // Never before the deadline: round the wait up. After the kill, wait a little for the pipes to
-    // close (a stray grandchild could hold them).
-    const long long left_ms = std::chrono::ceil<std::chrono::milliseconds>(left).count();
-    const int wait_ms = killed ? 2000 : static_cast<int>(std::min<long long>(left_ms, 1000));
+    const auto now = std::chrono::steady_clock::now();
+    if (!killed && now >= deadline) kill_group();
+    if (killed && now - killed_at >= kDrainAfterKill) break;
+    // Never before the deadline: round the wait up.
+    const long long left_ms = std::chrono::ceil<std::chrono::milliseconds>(deadline - now).count();
+    const int wait_ms = killed ? 200 : static_cast<int>(std::clamp<long long>(left_ms, 0, 1000));
     const int ready = poll(fds, 2, wait_ms);
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) {
-      if (killed) break;
-      continue;
-    }
+    if (ready <= 0) continue;
     for (int i = 0; i < 2; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       Fd& fd = i == 0 ? result_r : log_r;
@@ -128,33 +145,45 @@ ChildRun run_child(const std::vector<std::string>& argv, std::chrono::millisecon
         continue;
       }
       if (i == 0) {
-        run.result.append(buf, static_cast<std::size_t>(n));
+        if (run.result.size() < kMaxResult) run.result.append(buf, static_cast<std::size_t>(n));
       } else {
         run.log_tail.append(buf, static_cast<std::size_t>(n));
         if (run.log_tail.size() > 2 * kLogTail) run.log_tail.erase(0, run.log_tail.size() - kLogTail);
       }
     }
   }
-  // The pipes are closed: the child has exited or is about to. Reap it, still within the deadline.
+  // The pipes are closed: the child has exited or is about to. Reap it, still within the deadline,
+  // and after a kill for a bounded time: a process stuck in the driver may never go.
   int status = 0;
+  bool reaped = false;
   for (;;) {
-    const pid_t done = waitpid(pid, &status, killed ? 0 : WNOHANG);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) break;
-    if (!killed && std::chrono::steady_clock::now() >= deadline) {
-      kill(-pid, SIGKILL);
-      killed = true;
-      continue;
+    const pid_t done = waitpid(pid, &status, WNOHANG);
+    if (done == pid) {
+      reaped = true;
+      break;
     }
-    if (!killed) usleep(1000);
+    if (done < 0 && errno != EINTR) {
+      run.error = std::string("waitpid: ") + strerror(errno);
+      break;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (!killed && now >= deadline) kill_group();
+    if (killed && now - killed_at >= kReapAfterKill) {
+      run.unreaped = true;
+      break;
+    }
+    usleep(1000);
   }
   if (run.log_tail.size() > kLogTail) run.log_tail.erase(0, run.log_tail.size() - kLogTail);
   run.seconds = seconds_since(start);
-  if (killed) {
-    run.end = ChildRun::End::TimedOut;
+  // How it ended comes from the wait status: a child that exited on its own before the kill landed
+  // exited, whatever the clock says.
+  if (!reaped) {
+    run.end = killed ? ChildRun::End::TimedOut : ChildRun::End::Exited;
+    run.code = -1;
   } else if (WIFSIGNALED(status)) {
-    run.end = ChildRun::End::Signalled;
     run.code = WTERMSIG(status);
+    run.end = killed && run.code == SIGKILL ? ChildRun::End::TimedOut : ChildRun::End::Signalled;
   } else {
     run.end = ChildRun::End::Exited;
     run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -162,8 +191,19 @@ ChildRun run_child(const std::vector<std::string>& argv, std::chrono::millisecon
   return run;
 }
 
+void claim_result_fd() {
+  struct stat st {};
+  if (fstat(kResultFd, &st) == 0 && S_ISFIFO(st.st_mode)) {
+    result_fd = kResultFd;
+    fcntl(kResultFd, F_SETFD, FD_CLOEXEC);  // not inherited by anything the case might start
+  } else {
+    result_fd = STDOUT_FILENO;
+  }
+}
+
 void write_result(const std::string& text) {
-  const int fd = fcntl(kResultFd, F_GETFD) >= 0 ? kResultFd : STDOUT_FILENO;
+  if (result_fd < 0) claim_result_fd();
+  const int fd = result_fd;
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);

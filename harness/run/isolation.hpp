@@ -15,19 +15,23 @@ struct ChildRun {
   std::string result;    // everything the child wrote to fd 3
   std::string log_tail;  // the last few KiB of its stdout and stderr
   double seconds = 0;
-  std::string error;     // why it did not start (NotStarted)
+  std::string error;     // why it did not start (NotStarted), or why it could not be waited for
+  bool unreaped = false; // still not gone 30 s after SIGKILL: stuck in the kernel (a wedged driver?)
 };
 
 // Starts argv[0] (a path) with argv, in its own process group, and waits at most `timeout` for it to
-// exit. On the timeout the whole group gets SIGKILL. Never throws for what the child does.
+// exit. On the timeout the whole group gets SIGKILL. Never throws for what the child does. Sets SIGCHLD
+// to its default action if it was ignored (children could not be waited for otherwise).
 ChildRun run_child(const std::vector<std::string>& argv, std::chrono::milliseconds timeout);
 
 // "SIGSEGV", "SIGKILL", ... or "signal N".
 std::string signal_name(int signal);
 
-// The file descriptor a child writes its result to, and a helper for the child side: writes `text`
-// there in full (to stdout when fd 3 is not open, so a person can run the child command by hand).
+// The child side. The result goes to fd 3 when the parent gave it a pipe there, else to stdout (a
+// person running the child command by hand). claim_result_fd() decides, and must run before anything
+// (CUDA) opens files and could take the free number 3; write_result() writes `text` in full.
 constexpr int kResultFd = 3;
+void claim_result_fd();
 void write_result(const std::string& text);
 
 }  // namespace vmmcheck::run

@@ -1,6 +1,8 @@
 #include "run/report_json.hpp"
 
 #include <ctime>
+#include <limits>
+#include <type_traits>
 #include <fstream>
 #include <regex>
 
@@ -80,14 +82,25 @@ json to_json(const CaseResult& r) {
 
 namespace {
 
-// Reads j[key] as T, or throws InputError naming the source and the field.
+// Reads j[key] as T, or throws InputError naming the source and the field. Counts must be
+// non-negative integers that fit T (nlohmann would wrap -1, or truncate 1.9, without a word).
 template <typename T>
 T field(const json& j, const char* key, const std::string& source) {
   if (!j.is_object() || !j.contains(key)) throw InputError(source + ": missing '" + key + "'");
+  const json& v = j.at(key);
+  const auto wrong = [&](const std::string& what) {
+    return InputError(source + ": '" + key + "' " + what + " (" + v.dump(-1, ' ', false, json::error_handler_t::replace) + ")");
+  };
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!v.is_number_unsigned()) throw wrong("must be a non-negative integer");
+    if (v.get<std::uint64_t>() > std::numeric_limits<T>::max()) throw wrong("is too large");
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!v.is_number()) throw wrong("must be a number");
+  }
   try {
-    return j.at(key).get<T>();
+    return v.get<T>();
   } catch (const json::exception&) {
-    throw InputError(source + ": '" + key + "' has the wrong type (" + j.at(key).dump() + ")");
+    throw wrong("has the wrong type");
   }
 }
 
@@ -143,7 +156,12 @@ StoredRun read_results(const std::filesystem::path& path) {
     throw InputError(source + ": not a JSON results file (" + e.what() + ")");
   }
   StoredRun run;
-  run.budget = budget_from_json(field<json>(field<json>(doc, "context", source), "budget", source), source + ": context.budget");
+  if (field<int>(doc, "schema_version", source) != 1) throw InputError(source + ": schema_version is not 1");
+  const json context = field<json>(doc, "context", source);
+  run.budget = budget_from_json(field<json>(context, "budget", source + ": context"), source + ": context.budget");
+  run.cases_path = field<std::string>(context, "cases_path", source + ": context");
+  run.filter = field<std::string>(context, "filter", source + ": context");
+  run.device = field<int>(context, "device", source + ": context");
   const json results = field<json>(doc, "results", source);
   if (!results.is_array()) throw InputError(source + ": 'results' is not a list");
   for (const json& r : results) run.results.push_back(result_from_json(r, source));
@@ -165,7 +183,8 @@ void write_results(const std::filesystem::path& path, const json& document) {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(path.string() + ": cannot write the JSON results");
-    out << document.dump(2) << '\n';
+    // Invalid UTF-8 (from a child's output, a path) is replaced rather than failing the whole file.
+    out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
     out.flush();  // then the rename: a reader (or a resumed run) sees the old file or the new, never half
     if (!out) throw InputError(path.string() + ": writing the JSON results failed");
   }

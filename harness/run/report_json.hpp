@@ -45,6 +45,9 @@ Budget budget_from_json(const nlohmann::json& j, const std::string& source);
 // file and the problem when it cannot be read or is not a results document.
 struct StoredRun {
   Budget budget;
+  std::string cases_path;  // as the context block gives them
+  std::string filter;
+  int device = 0;
   std::vector<CaseResult> results;
 };
 StoredRun read_results(const std::filesystem::path& path);

@@ -73,7 +73,8 @@ void classify(const model::Case& c, const model::Pattern& pattern, CaseResult& r
     std::string allowed;
     for (const std::string& o : c.verdict.outcomes) allowed += (allowed.empty() ? "" : ", ") + o;
     r.status = Status::Fail;
-    r.reason = why.str() + " (the rules allow only: " + allowed + ")";
+    // Keep what the runner observed (e.g. which error a fault raised) after the verdict.
+    r.reason = why.str() + " (the rules allow only: " + allowed + ")" + (r.reason.empty() ? "" : "; " + r.reason);
   } else {
     r.status = Status::Pass;
   }

@@ -102,6 +102,17 @@ kernels::Stress GpuSession::stress() const {
   return s;
 }
 
+std::string GpuSession::wait_or_fault(int i) {
+  const cudaError_t e = cudaStreamSynchronize(streams_.at(i));
+  if (e == cudaSuccess) return "";
+  if (is_device_fault(e)) {
+    lost_ = true;
+    return cudaGetErrorName(e);
+  }
+  CUDA_CHECK(e);
+  return "";
+}
+
 void GpuSession::synchronize() {
   for (const Stream& s : streams_) CUDA_CHECK(cudaStreamSynchronize(s));
 }
@@ -109,6 +120,11 @@ void GpuSession::synchronize() {
 CaseResult GpuSession::run(const model::Case& c) {
   const auto start = std::chrono::steady_clock::now();
   CaseResult r = begin_result(c);
+  if (lost_) {
+    r.status = Status::Error;
+    r.reason = "not run in this session: an earlier device fault ended its context";
+    return r;
+  }
   const model::Pattern* pattern = model::find_pattern(c.pattern);
   try {
     if (c.pattern == "same_thread") run_same_thread(*this, c, r);

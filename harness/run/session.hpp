@@ -44,6 +44,9 @@ class GpuSession {
   std::uint32_t* flag() const { return host_flags_.get(); }      // host-mapped
   std::uint32_t* ready() const { return host_flags_.get() + 32; }  // host-mapped, another cache line
   cudaStream_t stream(int i) const { return streams_.at(i); }
+  // Waits for stream i. Returns the error's name when a kernel faulted -- the session is lost() from
+  // then on -- or "" when all went well; throws CudaError for any other failure.
+  std::string wait_or_fault(int i);
   cudaEvent_t event(int i) const { return events_.at(i); }
   void synchronize();
 

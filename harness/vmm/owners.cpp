@@ -46,9 +46,18 @@ AddressRange& AddressRange::operator=(AddressRange&& other) noexcept {
 }
 
 void AddressRange::reset() noexcept {
-  if (base_ != 0) driver().cuMemAddressFree(base_, size_);  // nothing useful to do on failure
+  free();  // nothing useful to do on failure
   base_ = 0;
   size_ = 0;
+}
+
+CUresult AddressRange::free() noexcept {
+  const CUresult status = base_ != 0 ? driver().cuMemAddressFree(base_, size_) : CUDA_SUCCESS;
+  if (status == CUDA_SUCCESS) {
+    base_ = 0;
+    size_ = 0;
+  }
+  return status;
 }
 
 // --- PhysicalAllocation -------------------------------------------------------------------------
@@ -78,13 +87,20 @@ PhysicalAllocation& PhysicalAllocation::operator=(PhysicalAllocation&& other) no
   return *this;
 }
 
-void PhysicalAllocation::reset() noexcept { release(); }
-
-CUresult PhysicalAllocation::release() noexcept {
-  const CUresult status = handle_ != 0 ? driver().cuMemRelease(handle_) : CUDA_SUCCESS;
+void PhysicalAllocation::reset() noexcept {
+  release();  // nothing useful to do on failure
   handle_ = 0;
   size_ = 0;
   device_ = -1;
+}
+
+CUresult PhysicalAllocation::release() noexcept {
+  const CUresult status = handle_ != 0 ? driver().cuMemRelease(handle_) : CUDA_SUCCESS;
+  if (status == CUDA_SUCCESS) {
+    handle_ = 0;
+    size_ = 0;
+    device_ = -1;
+  }
   return status;
 }
 
@@ -115,13 +131,20 @@ Mapping& Mapping::operator=(Mapping&& other) noexcept {
   return *this;
 }
 
-void Mapping::reset() noexcept { unmap(); }
-
-CUresult Mapping::unmap() noexcept {
-  const CUresult status = address_ != 0 ? driver().cuMemUnmap(address_, size_) : CUDA_SUCCESS;
+void Mapping::reset() noexcept {
+  unmap();  // nothing useful to do on failure
   address_ = 0;
   size_ = 0;
   offset_ = 0;
+}
+
+CUresult Mapping::unmap() noexcept {
+  const CUresult status = address_ != 0 ? driver().cuMemUnmap(address_, size_) : CUDA_SUCCESS;
+  if (status == CUDA_SUCCESS) {
+    address_ = 0;
+    size_ = 0;
+    offset_ = 0;
+  }
   return status;
 }
 

@@ -25,6 +25,10 @@ class AddressRange {
   CUdeviceptr base() const noexcept { return base_; }
   std::size_t size() const noexcept { return size_; }
 
+  // Frees the range now and returns the driver's status. On success the owner is empty; on failure it
+  // still owns the range, and its destructor tries again.
+  CUresult free() noexcept;
+
  private:
   void reset() noexcept;
   CUdeviceptr base_ = 0;
@@ -47,8 +51,8 @@ class PhysicalAllocation {
   std::size_t size() const noexcept { return size_; }
   int device() const noexcept { return device_; }
 
-  // Releases the handle now and returns the driver's status; the owner is empty afterwards. The guide
-  // allows this while mappings remain: the memory lives until its last mapping is gone.
+  // Releases the handle now and returns the driver's status (on failure the owner keeps the handle).
+  // The guide allows this while mappings remain: the memory lives until its last mapping is gone.
   CUresult release() noexcept;
 
  private:
@@ -75,7 +79,8 @@ class Mapping {
   std::size_t size() const noexcept { return size_; }
   std::size_t offset() const noexcept { return offset_; }
 
-  // Unmaps now and returns the driver's status; the owner is empty afterwards.
+  // Unmaps now and returns the driver's status. On success the owner is empty; on failure it still
+  // owns the mapping, and its destructor tries again.
   CUresult unmap() noexcept;
 
  private:

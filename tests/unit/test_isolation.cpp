@@ -3,6 +3,7 @@
 // resumed gives the same results as one uninterrupted run.
 #include <gtest/gtest.h>
 #include <cuda_runtime_api.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "model/select.hpp"
 #include "run/executor.hpp"
 #include "run/isolation.hpp"
+#include "run/report_json.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -106,6 +108,75 @@ TEST(Isolation, ResumeRefusesAnotherBudget) {
   const ChildRun r = vmmcheck({"run", "--cases", kPlanted, "--seed", "7", "--resume", part.string()});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.log_tail.find("another budget"), std::string::npos) << r.log_tail;
+}
+
+TEST(Isolation, ResumeRefusesAnotherFilter) {
+  const auto part = fresh("filter");
+  ASSERT_EQ(vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.ok", "--json", part.string()}).end,
+            ChildRun::End::Exited);
+  const ChildRun r = vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.c*", "--resume", part.string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.log_tail.find("resume it with the same"), std::string::npos) << r.log_tail;
+  EXPECT_EQ(statuses(part).size(), 1u) << "the refused resume left the file alone";
+}
+
+TEST(Isolation, AnIgnoredSigchldDoesNotHideHowTheChildEnded) {
+  struct sigaction before {};
+  sigaction(SIGCHLD, nullptr, &before);
+  signal(SIGCHLD, SIG_IGN);
+  const ChildRun r = run_child({"/bin/sh", "-c", "exit 3"}, 10s);
+  sigaction(SIGCHLD, &before, nullptr);
+  EXPECT_EQ(r.end, ChildRun::End::Exited);
+  EXPECT_EQ(r.code, 3);
+}
+
+// The child command run by a person (no fd 3 from a parent) prints its result on stdout.
+TEST(Isolation, TheChildCommandByHandPrintsItsResult) {
+  const std::string spec = "{\"case\":\"planted.host.ok\",\"cases\":[\"" + kPlanted +
+                           "\"],\"device\":0,\"budget\":" + to_json(Budget{}).dump() + "}";
+  const ChildRun r = run_child({"/bin/sh", "-c", "exec 3>&-; exec \"$0\" isolated-case --spec \"$1\"", VMMCHECK_BINARY, spec}, 30s);
+  EXPECT_EQ(r.end, ChildRun::End::Exited);
+  EXPECT_TRUE(r.result.empty());
+  EXPECT_NE(r.log_tail.find("\"name\":\"planted.host.ok\""), std::string::npos) << r.log_tail;
+  EXPECT_NE(r.log_tail.find("\"status\":\"Pass\""), std::string::npos) << r.log_tail;
+}
+
+// A stand-in for vmmcheck's child side: a script that does what the test needs, whatever it is asked.
+std::string fake_child(const std::string& name, const std::string& body) {
+  const auto p = std::filesystem::temp_directory_path() / ("vmmcheck_fake_" + name + ".sh");
+  std::ofstream(p) << "#!/bin/sh\n" << body << "\n";
+  std::filesystem::permissions(p, std::filesystem::perms::owner_all);
+  return p.string();
+}
+
+CaseResult run_with(const std::string& program, const std::string& case_name, std::chrono::milliseconds timeout) {
+  const model::CaseTable table = model::load_cases(std::filesystem::path(kPlanted));
+  ExecutorOptions o;
+  o.program = program;
+  o.cases_paths = {kPlanted};
+  o.timeout = timeout;
+  Executor executor(o, nullptr);
+  return executor.run(model::find_case(table.cases, case_name));
+}
+
+TEST(Isolation, AResultThatArrivedBeforeTheKillIsKept) {
+  const std::string result =
+      R"({"name":"planted.host.ok","family":"planted.host","status":"Pass","expectation":"required",)"
+      R"("histogram":{"done":1},"weak":0,"instances":1,"seconds":0.0,"gpu_seconds":0.0,"reason":""})";
+  const std::string slow = fake_child("slow_exit", "printf '%s' '" + result + "' >&3; exec 3>&-; sleep 5");
+  const CaseResult r = run_with(slow, "planted.host.ok", 500ms);
+  EXPECT_EQ(r.status, Status::Pass) << r.reason;
+  EXPECT_NE(r.reason.find("reported, then was killed"), std::string::npos) << r.reason;
+}
+
+TEST(Isolation, AChildsBinaryOutputCannotBreakTheResultsFile) {
+  const std::string noisy = fake_child("noisy", "printf 'half a character: \\303\\n' >&2; kill -SEGV $$");
+  const CaseResult r = run_with(noisy, "planted.host.ok", 10s);
+  EXPECT_EQ(r.status, Status::Crash);
+  EXPECT_NE(r.reason.find("half a character: \\xC3"), std::string::npos) << r.reason;
+  const auto file = fresh("noisy");
+  EXPECT_NO_THROW(write_results(file, results_document(RunContext{}, {r})));
+  EXPECT_EQ(statuses(file).at("planted.host.ok"), "Crash");
 }
 
 // After a Crash the executor asks a child whether the GPU still answers. Here the "GPU" is one this
