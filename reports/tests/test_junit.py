@@ -24,7 +24,7 @@ def test_h200_structure(tmp_path, run_cli):
                    for c in suite.findall("testcase"))
     assert not root.findall(".//failure") and not root.findall(".//skipped")
     first = cases[0]
-    assert first.get("name") == "access.none.read" and first.get("time") == "0.386578"
+    assert first.get("name") == "access.none.read" and first.get("time") == "0.370967"
 
 
 def test_statuses_map_to_elements(tmp_path):
