@@ -50,6 +50,7 @@ struct ContractStructure {
   bool write = false;              // the access is a store
   bool write_permitted = true;     // the grant there is read-write
   bool mapping_outlives_access = true;  // no unmap while the accessing work is queued or running
+  bool checks_words = false;       // the case checks every word it wrote ("intact"), not one access
 };
 ContractStructure contract_of(const Case& c);
 Derivation derive(const ContractStructure& s);

@@ -1,6 +1,7 @@
 // Runners for the VMM-contract families: access rights (access.*), the lifecycle of handles, mappings
 // and ranges (lifecycle.*), and unmapping memory a kernel still uses (lifecycle.unmap.*). Each builds
 // its own allocations with the RAII owners, so a case leaves nothing behind -- even one that faults.
+#include <algorithm>
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -41,21 +42,31 @@ void fill(CUdeviceptr address, std::uint64_t words, std::uint32_t value, cudaStr
   CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-// Reads `words` words through `address` with a kernel and returns them.
-std::vector<std::uint32_t> read_back(CUdeviceptr address, std::uint64_t words, cudaStream_t stream) {
-  DeviceBuffer<std::uint32_t> out = poisoned(words);
-  kernels::launch_copy_words(words_at(address), out.get(), words, stream);
-  std::vector<std::uint32_t> host(words);
+// The buffer's words, on the host, once the work queued on `stream` is done.
+std::vector<std::uint32_t> to_host(const DeviceBuffer<std::uint32_t>& out, cudaStream_t stream) {
+  std::vector<std::uint32_t> host(out.count());
   CUDA_CHECK(cudaMemcpyAsync(host.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost, stream));
   CUDA_CHECK(cudaStreamSynchronize(stream));
   return host;
 }
 
+// Reads `words` words through `address` with a kernel and returns them.
+std::vector<std::uint32_t> read_back(CUdeviceptr address, std::uint64_t words, cudaStream_t stream) {
+  DeviceBuffer<std::uint32_t> out = poisoned(words);
+  kernels::launch_copy_words(words_at(address), out.get(), words, stream);
+  return to_host(out, stream);
+}
+
+// How many of words[begin, end) equal `expected`.
+std::uint64_t matching(const std::vector<std::uint32_t>& words, std::size_t begin, std::size_t end,
+                       std::uint32_t expected) {
+  return static_cast<std::uint64_t>(std::count(words.begin() + begin, words.begin() + end, expected));
+}
+
 // Counts words[begin, end) as intact (== expected) or corrupt into the case's histogram.
 void tally(const std::vector<std::uint32_t>& words, std::size_t begin, std::size_t end, std::uint32_t expected,
            CaseResult& r) {
-  std::uint64_t intact = 0;
-  for (std::size_t i = begin; i < end; ++i) intact += words[i] == expected;
+  const std::uint64_t intact = matching(words, begin, end, expected);
   add_outcome(r.histogram, "intact", intact);
   add_outcome(r.histogram, "corrupt", (end - begin) - intact);
   r.instances += end - begin;
@@ -104,17 +115,9 @@ void run_access(GpuSession& s, const model::Case& c, CaseResult& r) {
     r.reason = "the access faulted: " + fault;
     return;
   }
-  std::vector<std::uint32_t> seen;
-  std::uint32_t expected = expected_read;
-  if (write) {
-    seen = read_back(check_range.base() + target_word * sizeof(std::uint32_t), words, stream);
-    expected = kNew;
-  } else {
-    seen.resize(words);
-    CUDA_CHECK(cudaMemcpy(seen.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
-  }
-  std::uint64_t right = 0;
-  for (std::uint32_t w : seen) right += w == expected;
+  const std::vector<std::uint32_t> seen =
+      write ? read_back(check_range.base() + target_word * sizeof(std::uint32_t), words, stream) : to_host(out, stream);
+  const std::uint64_t right = matching(seen, 0, words, write ? kNew : expected_read);
   add_outcome(r.histogram, right == words ? "completed" : "wrong");
   if (right != words)
     r.reason = std::to_string(words - right) + " of " + std::to_string(words) + " words " +
@@ -248,10 +251,7 @@ void run_unmap_in_use(GpuSession& s, const model::Case& c, CaseResult& r) {
     r.reason += "; the kernel faulted: " + fault;
     return;
   }
-  std::vector<std::uint32_t> seen(words);
-  CUDA_CHECK(cudaMemcpy(seen.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
-  std::uint64_t right = 0;
-  for (std::uint32_t w : seen) right += w == kNew;
+  const std::uint64_t right = matching(to_host(out, stream), 0, words, kNew);
   add_outcome(r.histogram, right == words ? "completed" : "wrong");
   if (right != words) r.reason += "; " + std::to_string(words - right) + " words read other data";
 }

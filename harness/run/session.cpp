@@ -136,7 +136,6 @@ CaseResult GpuSession::run(const model::Case& c) {
     else if (c.pattern == "unmap_in_use") run_unmap_in_use(*this, c, r);
     else if (c.pattern == "api") run_api(*this, c, r);
     else if (c.pattern == "planted_gpu") run_planted_gpu(*this, c, r);
-    else if (c.pattern == "planted_host") run_planted_host(c, r);
     else throw std::invalid_argument("no runner for pattern '" + c.pattern + "'");
     classify(c, *pattern, r);
   } catch (const NotSupportedError& e) {

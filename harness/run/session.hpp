@@ -74,7 +74,7 @@ void run_lifecycle(GpuSession& s, const model::Case& c, CaseResult& r);
 void run_unmap_in_use(GpuSession& s, const model::Case& c, CaseResult& r);
 void run_api(GpuSession& s, const model::Case& c, CaseResult& r);
 void run_planted_gpu(GpuSession& s, const model::Case& c, CaseResult& r);
-// The one pattern that needs no GPU (Pattern::needs_gpu false).
+// The one pattern that needs no GPU (Pattern::needs_gpu false): the executor runs it, without a session.
 void run_planted_host(const model::Case& c, CaseResult& r);
 
 // A seeded, case-specific 64-bit value (placements and written values differ per case and iteration).
