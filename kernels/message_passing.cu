@@ -2,16 +2,19 @@
 // flag; then, as the reader of another CTA's instance, it acquires that flag (a bounded spin) and reads
 // the data. Values grow by one each round, so a data value below the round's is the weak outcome.
 #include "device/histogram.cuh"
+#include "device/launch.cuh"
 #include "device/memory_ops.cuh"
 #include "device/placement.cuh"
-#include "launch_check.hpp"
+#include "device/wait.cuh"
+#include "kernels/message_passing.hpp"
 
 namespace vmmcheck::kernels {
 namespace {
 
 using namespace device;
+using Bin = patterns::MessagePassing::Bin;
 
-template <ScopeKind S, bool WriterFence, bool ReaderFence>
+template <Scope S, bool WriterFence, bool ReaderFence>
 __global__ void message_passing_litmus(MessagePassingArgs a) {
   const std::uint32_t t = global_thread();
   const std::uint32_t n = thread_count();
@@ -29,29 +32,20 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
     // Reader of the partner's instance, in another CTA.
     const std::uint32_t theirs = word_of(partner_of(t, r, a.placement), a.placement, n);
     std::uint32_t* const flag = a.flag_read + theirs;
-    bool seen = false;
-    const std::uint64_t start = now_ns();
-    for (std::uint32_t spin = 0;; ++spin) {
-      if (load_acquire<S>(flag) >= v) {
-        seen = true;
-        break;
-      }
-      if ((spin & 63u) == 63u && now_ns() - start > a.spin_timeout_ns) break;  // never hang
-    }
-    if (!seen) {
-      ++c.bin[kTimeout];
+    if (!wait_until([&] { return load_acquire<S>(flag) >= v; }, a.spin_timeout_ns)) {
+      ++c.bin[Bin::Timeout];
       continue;
     }
     if constexpr (ReaderFence) proxy_alias_fence();
-    const std::uint32_t d = load<LoadKind::Weak>(a.data_read + theirs);
-    ++c.bin[d >= v ? kNew : kStale];
+    const std::uint32_t d = load<Load::Weak>(a.data_read + theirs);
+    ++c.bin[d >= v ? Bin::New : Bin::Stale];
   }
   flush(c, a.histogram);
 }
 
 using Kernel = void (*)(MessagePassingArgs);
 
-template <ScopeKind S>
+template <Scope S>
 Kernel select_fences(const MessagePassingArgs& a) {
   if (a.writer_fence) return a.reader_fence ? &message_passing_litmus<S, true, true> : &message_passing_litmus<S, true, false>;
   return a.reader_fence ? &message_passing_litmus<S, false, true> : &message_passing_litmus<S, false, false>;
@@ -59,9 +53,9 @@ Kernel select_fences(const MessagePassingArgs& a) {
 
 Kernel select(const MessagePassingArgs& a) {
   switch (a.scope) {
-    case ScopeKind::Cta: return select_fences<ScopeKind::Cta>(a);
-    case ScopeKind::Gpu: return select_fences<ScopeKind::Gpu>(a);
-    case ScopeKind::Sys: return select_fences<ScopeKind::Sys>(a);
+    case Scope::Cta: return select_fences<Scope::Cta>(a);
+    case Scope::Gpu: return select_fences<Scope::Gpu>(a);
+    case Scope::Sys: return select_fences<Scope::Sys>(a);
   }
   return nullptr;
 }
@@ -73,8 +67,7 @@ LaunchShape message_passing_shape(const MessagePassingArgs& args, int threads_pe
 }
 
 void launch_message_passing(const MessagePassingArgs& args, LaunchShape shape, cudaStream_t stream) {
-  select(args)<<<shape.blocks, shape.threads, 0, stream>>>(args);
-  check_launch("message_passing_litmus");
+  launch(VMMCHECK_HERE, "message_passing_litmus", select(args), shape.blocks, shape.threads, stream, args);
 }
 
 }  // namespace vmmcheck::kernels

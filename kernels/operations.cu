@@ -1,25 +1,18 @@
-// Kernels for the operation-level families (alias.kernels, alias.resident): fill a range (the writer),
-// read it once to warm caches (the primer), and count what a reader sees.
+// Kernels for the operation-level families (alias.kernels, and the setup of every runner): fill a range
+// (the writer), read it once to warm caches (the primer), and count what a reader sees.
 #include "device/histogram.cuh"
+#include "device/launch.cuh"
 #include "device/memory_ops.cuh"
 #include "device/placement.cuh"
-#include "launch_check.hpp"
+#include "kernels/operations.hpp"
+#include "kernels/resident.hpp"
+#include "patterns/kernel_pair.hpp"
 
 namespace vmmcheck::kernels {
 namespace {
 
 using namespace device;
-
-constexpr int kThreads = 256;
-
-int grid_for(std::uint64_t count) {
-  int device = 0, sms = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  const std::uint64_t wanted = (count + kThreads - 1) / kThreads;
-  const std::uint64_t cap = static_cast<std::uint64_t>(sms > 0 ? sms : 1) * 8;
-  return static_cast<int>(wanted < cap ? wanted : cap);
-}
+using Bin = patterns::KernelPair::Bin;
 
 __global__ void fill_words(std::uint32_t* words, std::uint64_t count, std::uint32_t value) {
   for (std::uint64_t i = global_thread(); i < count; i += thread_count()) store_weak(words + i, value);
@@ -27,51 +20,50 @@ __global__ void fill_words(std::uint32_t* words, std::uint64_t count, std::uint3
 
 __global__ void prime_words(const std::uint32_t* words, std::uint64_t count, std::uint32_t* sink) {
   std::uint32_t keep = 0;
-  for (std::uint64_t i = global_thread(); i < count; i += thread_count()) keep ^= load<LoadKind::Weak>(words + i);
+  for (std::uint64_t i = global_thread(); i < count; i += thread_count()) keep ^= load<Load::Weak>(words + i);
   if (keep == 0xFFFFFFFFu && sink) *sink = keep;
 }
 
-template <LoadKind L>
+template <Load L>
 __global__ void count_words(const std::uint32_t* words, std::uint64_t count, std::uint32_t new_value,
                             std::uint32_t old_value, unsigned long long* histogram) {
   Counters c;
   for (std::uint64_t i = global_thread(); i < count; i += thread_count()) {
     const std::uint32_t v = load<L>(words + i);
-    ++c.bin[v == new_value ? kNew : v == old_value ? kOld : kOther];
+    ++c.bin[v == new_value ? Bin::New : v == old_value ? Bin::Old : Bin::Other];
   }
   flush(c, histogram);
 }
 
+template <typename Kernel>
+void preload(Kernel kernel, const char* name) {
+  cudaFuncAttributes attributes;
+  check_call(cudaFuncGetAttributes(&attributes, kernel), name, VMMCHECK_HERE);
+}
+
 }  // namespace
 
-void preload_resident_kernels();  // resident.cu
-
 void preload_operation_kernels() {
-  cudaFuncAttributes attributes;
-  check_runtime_call(cudaFuncGetAttributes(&attributes, fill_words), "cudaFuncGetAttributes(fill_words)");
-  check_runtime_call(cudaFuncGetAttributes(&attributes, prime_words), "cudaFuncGetAttributes(prime_words)");
-  check_runtime_call(cudaFuncGetAttributes(&attributes, count_words<LoadKind::Weak>), "cudaFuncGetAttributes(count_words)");
-  check_runtime_call(cudaFuncGetAttributes(&attributes, count_words<LoadKind::NonCoherent>), "cudaFuncGetAttributes(count_words)");
+  preload(fill_words, "cudaFuncGetAttributes(fill_words)");
+  preload(prime_words, "cudaFuncGetAttributes(prime_words)");
+  preload(count_words<Load::Weak>, "cudaFuncGetAttributes(count_words)");
+  preload(count_words<Load::NonCoherent>, "cudaFuncGetAttributes(count_words)");
   preload_resident_kernels();
 }
 
 void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream) {
-  fill_words<<<grid_for(count), kThreads, 0, stream>>>(words, count, value);
-  check_launch("fill_words");
+  launch(VMMCHECK_HERE, "fill_words", fill_words, grid_for(count), kStrideThreads, stream, words, count, value);
 }
 
 void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t* sink, cudaStream_t stream) {
-  prime_words<<<grid_for(count), kThreads, 0, stream>>>(words, count, sink);
-  check_launch("prime_words");
+  launch(VMMCHECK_HERE, "prime_words", prime_words, grid_for(count), kStrideThreads, stream, words, count, sink);
 }
 
-void launch_count(const std::uint32_t* words, std::uint64_t count, LoadKind load, std::uint32_t new_value,
+void launch_count(const std::uint32_t* words, std::uint64_t count, Load load, std::uint32_t new_value,
                   std::uint32_t old_value, unsigned long long* histogram, cudaStream_t stream) {
-  if (load == LoadKind::NonCoherent)
-    count_words<LoadKind::NonCoherent><<<grid_for(count), kThreads, 0, stream>>>(words, count, new_value, old_value, histogram);
-  else
-    count_words<LoadKind::Weak><<<grid_for(count), kThreads, 0, stream>>>(words, count, new_value, old_value, histogram);
-  check_launch("count_words");
+  auto* kernel = load == Load::NonCoherent ? count_words<Load::NonCoherent> : count_words<Load::Weak>;
+  launch(VMMCHECK_HERE, "count_words", kernel, grid_for(count), kStrideThreads, stream, words, count, new_value,
+         old_value, histogram);
 }
 
 }  // namespace vmmcheck::kernels

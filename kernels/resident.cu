@@ -1,19 +1,22 @@
 // alias.resident: the resident-grid clause. The reader grid is running before the writer starts; it
 // primes its words, reports itself ready, and waits (bounded) for a flag raised only after the writing
-// operation completed. Guide §4.17.5.3: through other aliases, such a grid is still incoherent.
+// operation completed. Guide 4.17.5.3: through other aliases, such a grid is still incoherent.
 #include "device/histogram.cuh"
+#include "device/launch.cuh"
 #include "device/memory_ops.cuh"
 #include "device/placement.cuh"
-#include "launch_check.hpp"
+#include "device/wait.cuh"
+#include "kernels/resident.hpp"
 
 namespace vmmcheck::kernels {
 namespace {
 
 using namespace device;
+using Bin = patterns::Resident::Bin;
 
 constexpr int kThreads = 256;
 
-template <LoadKind L>
+template <Load L>
 __global__ void resident_reader(ResidentArgs a) {
   const std::uint64_t per_block = (a.count + gridDim.x - 1) / gridDim.x;
   const std::uint64_t begin = blockIdx.x * per_block;
@@ -27,64 +30,58 @@ __global__ void resident_reader(ResidentArgs a) {
   if (threadIdx.x == 0) {
     cuda::atomic_ref<std::uint32_t, cuda::thread_scope_system>(*const_cast<std::uint32_t*>(a.ready))
         .fetch_add(1, cuda::memory_order_release);
-    seen = false;
-    const std::uint64_t start = now_ns();
-    for (std::uint32_t spin = 0;; ++spin) {
-      if (load_acquire<ScopeKind::Sys>(a.flag) != 0) {
-        seen = true;
-        break;
-      }
-      if ((spin & 63u) == 63u && now_ns() - start > a.spin_timeout_ns) break;
-      __nanosleep(200);
-    }
+    seen = wait_until([&] { return load_acquire<Scope::Sys>(a.flag) != 0; }, a.spin_timeout_ns, /*backoff_ns=*/200);
   }
   __syncthreads();  // with thread 0's acquire, orders every thread's reads after the flag
 
   Counters c;
   for (std::uint64_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
     if (!seen) {
-      ++c.bin[kResidentTimeout];
+      ++c.bin[Bin::Timeout];
       continue;
     }
     const std::uint32_t v = load<L>(a.view + i);
-    ++c.bin[v == a.new_value ? kNew : v == a.old_value ? kOld : kOther];
+    ++c.bin[v == a.new_value ? Bin::New : v == a.old_value ? Bin::Old : Bin::Other];
     keep ^= v;
   }
   if (keep == 0xFFFFFFFFu) *a.sink = keep;  // the priming loads must happen: they warm the caches
   flush(c, a.histogram);
 }
 
-__global__ void raise_flag(std::uint32_t* flag) { store_release<ScopeKind::Sys>(flag, 1); }
+__global__ void raise_flag(std::uint32_t* flag) { store_release<Scope::Sys>(flag, 1); }
+
+using Kernel = void (*)(ResidentArgs);
+
+constexpr Load kLoads[] = {Load::Weak, Load::Volatile, Load::RelaxedGpu, Load::AcquireGpu, Load::NonCoherent};
+
+Kernel select(Load load) {
+  switch (load) {
+    case Load::Weak: return &resident_reader<Load::Weak>;
+    case Load::Volatile: return &resident_reader<Load::Volatile>;
+    case Load::RelaxedGpu: return &resident_reader<Load::RelaxedGpu>;
+    case Load::AcquireGpu: return &resident_reader<Load::AcquireGpu>;
+    case Load::NonCoherent: return &resident_reader<Load::NonCoherent>;
+  }
+  return nullptr;
+}
 
 }  // namespace
 
 void preload_resident_kernels() {
   cudaFuncAttributes attributes;
-  check_runtime_call(cudaFuncGetAttributes(&attributes, raise_flag), "cudaFuncGetAttributes(raise_flag)");
-  check_runtime_call(cudaFuncGetAttributes(&attributes, resident_reader<LoadKind::Weak>), "cudaFuncGetAttributes(resident_reader)");
-  check_runtime_call(cudaFuncGetAttributes(&attributes, resident_reader<LoadKind::Volatile>), "cudaFuncGetAttributes(resident_reader)");
-  check_runtime_call(cudaFuncGetAttributes(&attributes, resident_reader<LoadKind::NonCoherent>), "cudaFuncGetAttributes(resident_reader)");
+  check_call(cudaFuncGetAttributes(&attributes, raise_flag), "cudaFuncGetAttributes(raise_flag)", VMMCHECK_HERE);
+  for (Load load : kLoads)
+    check_call(cudaFuncGetAttributes(&attributes, select(load)), "cudaFuncGetAttributes(resident_reader)", VMMCHECK_HERE);
 }
 
-int resident_blocks() {
-  int device = 0, sms = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  return sms > 0 ? sms : 1;  // one block per SM: resident, and leaves room for the writer
-}
+int resident_blocks() { return sm_count(); }
 
 void launch_resident_reader(const ResidentArgs& args, int blocks, cudaStream_t stream) {
-  switch (args.load) {
-    case LoadKind::NonCoherent: resident_reader<LoadKind::NonCoherent><<<blocks, kThreads, 0, stream>>>(args); break;
-    case LoadKind::Volatile: resident_reader<LoadKind::Volatile><<<blocks, kThreads, 0, stream>>>(args); break;
-    default: resident_reader<LoadKind::Weak><<<blocks, kThreads, 0, stream>>>(args); break;
-  }
-  check_launch("resident_reader");
+  launch(VMMCHECK_HERE, "resident_reader", select(args.load), blocks, kThreads, stream, args);
 }
 
 void launch_signal(std::uint32_t* flag, cudaStream_t stream) {
-  raise_flag<<<1, 1, 0, stream>>>(flag);
-  check_launch("raise_flag");
+  launch(VMMCHECK_HERE, "raise_flag", raise_flag, 1, 1, stream, flag);
 }
 
 }  // namespace vmmcheck::kernels

@@ -1,17 +1,19 @@
 // alias.same_thread: one thread reads a word through view B, writes it through view A, and reads it
 // through B again. Without fence.proxy.alias, the second read may return the value B's first read
-// cached (guide §4.17.5.3): the weak outcome this kernel counts.
+// cached (guide 4.17.5.3): the weak outcome this kernel counts.
 #include "device/histogram.cuh"
+#include "device/launch.cuh"
 #include "device/memory_ops.cuh"
 #include "device/placement.cuh"
-#include "launch_check.hpp"
+#include "kernels/same_thread.hpp"
 
 namespace vmmcheck::kernels {
 namespace {
 
 using namespace device;
+using Bin = patterns::SameThread::Bin;
 
-template <LoadKind L, bool Fence>
+template <Load L, bool Fence>
 __global__ void same_thread_litmus(SameThreadArgs a) {
   const std::uint32_t t = global_thread();
   const std::uint32_t word = word_of(t, a.placement, thread_count());
@@ -26,25 +28,27 @@ __global__ void same_thread_litmus(SameThreadArgs a) {
     store_weak(write, v);
     if constexpr (Fence) proxy_alias_fence();
     const std::uint32_t r1 = load<L>(read);
-    ++c.bin[r1 == v ? kNew : kStale];
+    ++c.bin[r1 == v ? Bin::New : Bin::Stale];
     keep ^= r0;
   }
   if (keep == 0xFFFFFFFFu) *a.sink = keep;  // r0 must be loaded: it is what warms B's cache line
   flush(c, a.histogram);
 }
 
-template <LoadKind L, bool Fence>
-auto kernel_for() { return &same_thread_litmus<L, Fence>; }
-
 using Kernel = void (*)(SameThreadArgs);
+
+template <Load L>
+Kernel with_fence(bool fence) {
+  return fence ? &same_thread_litmus<L, true> : &same_thread_litmus<L, false>;
+}
 
 Kernel select(const SameThreadArgs& a) {
   switch (a.load) {
-    case LoadKind::Weak: return a.proxy_fence ? kernel_for<LoadKind::Weak, true>() : kernel_for<LoadKind::Weak, false>();
-    case LoadKind::Volatile: return a.proxy_fence ? kernel_for<LoadKind::Volatile, true>() : kernel_for<LoadKind::Volatile, false>();
-    case LoadKind::RelaxedGpu: return a.proxy_fence ? kernel_for<LoadKind::RelaxedGpu, true>() : kernel_for<LoadKind::RelaxedGpu, false>();
-    case LoadKind::AcquireGpu: return a.proxy_fence ? kernel_for<LoadKind::AcquireGpu, true>() : kernel_for<LoadKind::AcquireGpu, false>();
-    case LoadKind::NonCoherent: return a.proxy_fence ? kernel_for<LoadKind::NonCoherent, true>() : kernel_for<LoadKind::NonCoherent, false>();
+    case Load::Weak: return with_fence<Load::Weak>(a.proxy_fence);
+    case Load::Volatile: return with_fence<Load::Volatile>(a.proxy_fence);
+    case Load::RelaxedGpu: return with_fence<Load::RelaxedGpu>(a.proxy_fence);
+    case Load::AcquireGpu: return with_fence<Load::AcquireGpu>(a.proxy_fence);
+    case Load::NonCoherent: return with_fence<Load::NonCoherent>(a.proxy_fence);
   }
   return nullptr;
 }
@@ -56,8 +60,7 @@ LaunchShape same_thread_shape(const SameThreadArgs& args, int threads_per_block)
 }
 
 void launch_same_thread(const SameThreadArgs& args, LaunchShape shape, cudaStream_t stream) {
-  select(args)<<<shape.blocks, shape.threads, 0, stream>>>(args);
-  check_launch("same_thread_litmus");
+  launch(VMMCHECK_HERE, "same_thread_litmus", select(args), shape.blocks, shape.threads, stream, args);
 }
 
 }  // namespace vmmcheck::kernels

@@ -12,14 +12,17 @@
 #include "cli/command_line.hpp"
 #include "cli/console.hpp"
 #include "cli/explain.hpp"
+#include "cli/list_json.hpp"
 #include "cli/options.hpp"
 #include "cli/version.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
+#include "device/machine.hpp"
 #include "device/probe.hpp"
 #include "model/loader.hpp"
 #include "model/select.hpp"
 #include "run/executor.hpp"
+#include "run/isolated_child.hpp"
 #include "run/report_json.hpp"
 #include "run/session.hpp"
 
@@ -55,11 +58,7 @@ int cmd_list(const Options& o, std::ostream& out) {
   const model::CaseTable table = load(o);
   const auto selected = model::select_cases(table.cases, o.filter);
   if (o.json_given) {
-    nlohmann::json list = nlohmann::json::array();
-    for (const model::Case* c : selected)
-      list.push_back({{"name", c->name}, {"family", c->family}, {"expectation", model::to_string(c->verdict.expectation)},
-                      {"labels", c->labels}, {"rule", c->verdict.rule}});
-    emit_json(o, list, out);
+    emit_json(o, list_document(table, selected), out);
     return kExitOk;
   }
   std::size_t width = 0;
@@ -95,23 +94,12 @@ int cmd_probe(const Options& o, std::ostream& out) {
 
 // Fills what the context block says about the machine; leaves devices empty when there is no GPU.
 void describe_machine(run::RunContext& ctx, std::string& gpu_note) {
-  cudaDriverGetVersion(&ctx.driver_version);
-  std::ostringstream proc;
-  proc << std::ifstream("/proc/driver/nvidia/version").rdbuf();
-  ctx.driver_release = run::driver_release_from(proc.str());
-  cudaRuntimeGetVersion(&ctx.runtime_version);
-  int count = 0;
-  const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess || count == 0) {
-    cudaGetLastError();
-    gpu_note = std::string("no CUDA GPU here: ") + (err != cudaSuccess ? cudaGetErrorName(err) : "0 devices");
-    return;
-  }
-  for (int i = 0; i < count; ++i) {
-    cudaDeviceProp p{};
-    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
-    ctx.devices.push_back({i, p.name, std::to_string(p.major) + "." + std::to_string(p.minor)});
-  }
+  const device::Machine m = device::describe_machine();
+  ctx.driver_version = m.driver_version;
+  ctx.driver_release = m.driver_release;
+  ctx.runtime_version = m.runtime_version;
+  ctx.devices = m.devices;
+  gpu_note = m.no_gpu_reason;
 }
 
 // Results of an earlier, interrupted run that this one keeps (run --resume FILE).
@@ -178,17 +166,26 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
       eo.no_gpu_reason = std::string("the GPU could not be set up: ") + e.what();
     }
   }
+  const bool executor_has_gpu = eo.gpu_present;
+  const std::string gpu_reason = eo.no_gpu_reason;
   run::Executor executor(std::move(eo), std::move(session));
 
   std::vector<run::CaseResult> results;
   results.reserve(selected.size());
   bool told_lost = false;
+  // Without a GPU every GPU case is skipped for the same reason: say it once, not once per case (the
+  // JSON still records every case; --verbose lists them).
+  const bool quiet_skips = !executor_has_gpu && !o.verbose;
+  std::size_t quietly_skipped = 0;
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const model::Case& c = *selected[i];
     const auto earlier = kept.find(c.name);
     const bool resumed = earlier != kept.end();
     results.push_back(resumed ? earlier->second : executor.run(c));
-    out << case_line(i + 1, selected.size(), results.back()) << (resumed ? "  (resumed)" : "") << "\n" << std::flush;
+    const bool skipped_for_no_gpu = quiet_skips && !resumed && c.pattern().needs_gpu &&
+                                    results.back().status == run::Status::NotSupported;
+    if (skipped_for_no_gpu) ++quietly_skipped;
+    else out << case_line(i + 1, selected.size(), results.back()) << (resumed ? "  (resumed)" : "") << "\n" << std::flush;
     if (!executor.device_lost().empty() && !told_lost) {
       err << "vmmcheck: " << executor.device_lost() << "; the remaining cases are recorded as not run\n";
       told_lost = true;
@@ -196,10 +193,15 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
     if (!json_file.empty()) run::write_results(json_file, run::results_document(ctx, results));
   }
   const Tally t = tally(results);
+  if (quietly_skipped > 0)
+    out << quietly_skipped << " case" << (quietly_skipped == 1 ? "" : "s") << " skipped for want of a GPU"
+        << (ctx.devices.empty() ? "" : " (" + gpu_reason + ")") << "; --verbose lists them\n";
   out << tally_line(t) << "\n";
   if (t.failed > 0) return kExitFailure;
   if (t.passed == 0) {
-    err << "vmmcheck: nothing ran here" << (gpu_note.empty() ? "" : ": " + gpu_note) << "\n";
+    // The header names the reason when there is no GPU at all; say it here only if it has not.
+    const bool told = ctx.devices.empty() || quietly_skipped > 0;
+    err << "vmmcheck: nothing ran here" << (gpu_reason.empty() || told ? "" : ": " + gpu_reason) << "\n";
     return kExitNothingRunnable;
   }
   return kExitOk;

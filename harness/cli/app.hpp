@@ -7,7 +7,7 @@
 
 namespace vmmcheck::cli {
 
-// DESIGN.md exit codes.
+// Exit codes (docs/design.md).
 constexpr int kExitOk = 0;
 constexpr int kExitFailure = 1;
 constexpr int kExitUsage = 2;

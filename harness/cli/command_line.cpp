@@ -45,7 +45,8 @@ void add_isolation(CLI::App& cmd, Options& o) {
 }  // namespace
 
 int parse_command_line(const std::vector<std::string>& args, Options& o, std::ostream& out, std::ostream& err) {
-  CLI::App app{"vmmcheck: conformance harness for CUDA virtual memory management and virtual-alias ordering"};
+  CLI::App app{"vmmcheck: conformance harness for CUDA virtual memory management and virtual-alias ordering",
+               "vmmcheck"};
   app.set_version_flag("--version", std::string(VMMCHECK_VERSION) + " (git " + VMMCHECK_GIT_SHA + ")");
   app.require_subcommand(1);
 
@@ -58,6 +59,8 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   add_json(*run_cmd, o, "write JSON results to FILE, updated after every case");
   add_budget(*run_cmd, o);
   add_isolation(*run_cmd, o);
+  run_cmd->add_flag("--verbose,-v", o.verbose, "list every case, also those skipped because there is no GPU")
+      ->envname("VMMCHECK_VERBOSE");
 
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);

@@ -56,9 +56,9 @@ std::string case_line(std::size_t index, std::size_t total, const run::CaseResul
 std::string header(const run::RunContext& c, std::size_t selected, std::size_t total, const std::string& gpu_note) {
   std::ostringstream o;
   o << "vmmcheck " << c.tool_version << " (git " << c.git_sha << ")";
-  if (c.driver_version) o << "  driver " << run::format_version(c.driver_version);
+  if (c.driver_version) o << "  driver " << device::format_version(c.driver_version);
   if (!c.driver_release.empty()) o << " (" << c.driver_release << ")";
-  if (c.runtime_version) o << "  runtime " << run::format_version(c.runtime_version);
+  if (c.runtime_version) o << "  runtime " << device::format_version(c.runtime_version);
   o << "\n";
   if (c.devices.empty()) o << "device: none (" << gpu_note << ")\n";
   for (const run::DeviceSummary& d : c.devices)

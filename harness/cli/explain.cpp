@@ -7,7 +7,6 @@
 
 #include "cli/console.hpp"
 #include "model/oracle.hpp"
-#include "model/patterns.hpp"
 
 #ifndef VMMCHECK_RESULTS_DIR
 #define VMMCHECK_RESULTS_DIR "ci/results"
@@ -71,15 +70,14 @@ std::string explain(const model::Case& c, const std::vector<std::filesystem::pat
     o << "Oracle:    " << model::to_string(d.expectation) << ", derived from the case's structure:\n";
     for (const std::string& step : d.steps) o << "  - " << step << "\n";
   } else {
-    o << "Oracle:    none -- a driver status can come only from the driver API documentation (see Citation)\n";
+    o << "Oracle:    none -- " << model::not_modelled_because(c) << "\n";
   }
   o << "\nAxes:\n";
   for (const model::PathStep& step : c.path)
     o << "  " << step.axis << " = " << step.value.name << ": " << step.value.description << "\n";
-  if (const model::Pattern* p = model::find_pattern(c.pattern)) {
-    o << "\nOutcomes:\n";
-    for (const model::Outcome& out : p->outcomes) o << "  " << out.name << (out.weak ? " (weak)" : "") << ": " << out.description << "\n";
-  }
+  o << "\nOutcomes (pattern " << c.pattern().name << "):\n";
+  for (const patterns::Outcome& out : c.pattern().outcomes)
+    o << "  " << out.name << (out.weak ? " (weak)" : "") << ": " << out.description << "\n";
   o << "\nThe pattern:\n" << c.snippet;
   if (!c.snippet.empty() && c.snippet.back() != '\n') o << "\n";
   const std::string seen = observed(c.name, results);

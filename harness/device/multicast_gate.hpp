@@ -1,5 +1,5 @@
 #pragma once
-// The multicast safety policy (DESIGN.md): cuMulticastCreate may be called only when the device reports
+// The multicast safety policy (docs/design.md): cuMulticastCreate may be called only when the device reports
 // MULTICAST_SUPPORTED, the user opted in, and the site has not switched NVLink multicast off. On a shared
 // multi-GPU host a multicast program can take every GPU out of service, so the default is "refuse".
 #include <string>

@@ -24,10 +24,10 @@ bool parse_expectation(const std::string& text, Expectation& out) {
   return false;
 }
 
-const std::string& Case::axis(const std::string& name) const {
-  auto it = axes.find(name);
-  if (it == axes.end()) throw std::out_of_range("case " + this->name + " has no axis '" + name + "'");
-  return it->second;
+const std::string& Case::axis(const std::string& axis_name) const {
+  for (const PathStep& step : path)
+    if (step.axis == axis_name) return step.value.value;
+  throw std::out_of_range("case " + name + " has no axis '" + axis_name + "'");
 }
 
 }  // namespace vmmcheck::model

@@ -1,21 +1,23 @@
 #pragma once
-// A case is plain data: a stable dotted name, the axis values it was generated from, and the verdict a
-// person wrote for it. Nothing here touches the GPU.
-#include <map>
+// A case is plain data: a stable dotted name, its typed definition (one alternative of the pattern
+// registry), the axis values it was generated from, and the verdict a person wrote for it. Nothing here
+// touches the GPU.
 #include <string>
 #include <vector>
 
+#include "model/registry.hpp"
+
 namespace vmmcheck::model {
 
-// What the rules say about a case (DESIGN.md, "Expectation classes").
+// What the rules say about a case (docs/design.md, "Expectation classes").
 enum class Expectation { Required, Undefined, Fault, Api };
 
 const char* to_string(Expectation e);
 bool parse_expectation(const std::string& text, Expectation& out);
 
 struct AxisValue {
-  std::string value;        // the token the harness acts on (e.g. "alias")
-  std::string name;         // the segment it contributes to the dotted name
+  std::string value;        // the token: the one spelling tables use for it, in values and `when` clauses
+  std::string name;         // the segment it contributes to the dotted name (defaults to the token)
   std::string description;  // one line, for `list` and `explain`
   std::string code;         // the fragment it puts into the family's code snippet
 };
@@ -43,18 +45,20 @@ struct Verdict {
 };
 
 struct Case {
-  std::string name;     // e.g. alias.mp.alias.same.writer.gpu
-  std::string family;   // e.g. alias.mp
-  std::string pattern;  // which litmus pattern runs it (see patterns.hpp)
-  std::string title;    // the family's one-line title
+  std::string name;    // e.g. alias.mp.alias.same.writer.gpu
+  std::string family;  // e.g. alias.mp
+  std::string title;   // the family's one-line title
+  patterns::CaseDef def;  // the typed definition runners, oracle and kernels act on
   std::vector<std::string> labels;
-  std::map<std::string, std::string> axes;  // axis name -> value token
-  std::vector<PathStep> path;               // the axis values, in name order
-  std::string snippet;                      // the family's snippet with this case's fragments filled in
+  bool isolate = false;        // labelled `isolate`: it may hang or crash, so it always runs in a child
+  std::vector<PathStep> path;  // the axis values, in name order
+  std::string snippet;         // the family's snippet with this case's fragments filled in
   Verdict verdict;
   std::string source;  // the case file it came from
 
-  const std::string& axis(const std::string& name) const;  // throws std::out_of_range
+  const PatternInfo& pattern() const { return pattern_of(def); }
+  // The token of `axis` (for display and JSON); throws std::out_of_range for an axis the case lacks.
+  const std::string& axis(const std::string& axis_name) const;
 };
 
 }  // namespace vmmcheck::model

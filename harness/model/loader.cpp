@@ -9,7 +9,7 @@
 #include <toml++/toml.h>
 
 #include "common/error.hpp"
-#include "model/patterns.hpp"
+#include "model/registry.hpp"
 
 #ifndef VMMCHECK_CASES_DIR
 #define VMMCHECK_CASES_DIR "cases"
@@ -81,7 +81,14 @@ struct Context {
   }
 };
 
-// A `when = { axis = ["name", ...] }` condition: every listed axis must take one of the listed names.
+std::string joined(const std::vector<std::string_view>& tokens) {
+  std::string out;
+  for (std::string_view t : tokens) out += (out.empty() ? "" : ", ") + std::string(t);
+  return out;
+}
+
+// A `when = { axis = ["value", ...] }` condition: every listed axis must take one of the listed values.
+// Values are spelled as in the axis' `value` (the token code acts on), never as name segments.
 using Condition = std::map<std::string, std::set<std::string>>;
 
 Condition parse_condition(const Context& ctx, const toml::table& entry, const std::vector<Axis>& axes,
@@ -90,33 +97,36 @@ Condition parse_condition(const Context& ctx, const toml::table& entry, const st
   const toml::node* n = entry.get("when");
   if (!n) return cond;  // matches every case
   const toml::table* t = n->as_table();
-  if (!t) ctx.fail(n, "'when' of " + what + " must be a table of axis = [names]");
+  if (!t) ctx.fail(n, "'when' of " + what + " must be a table of axis = [values]");
   for (auto&& [key, value] : *t) {
     const std::string axis_name(key.str());
     auto axis = std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == axis_name; });
     if (axis == axes.end()) ctx.fail(&value, what + " names axis '" + axis_name + "', which the family does not have");
-    std::set<std::string> names;
-    for (const std::string& name : ctx.strings(value, "'when." + axis_name + "'")) {
-      const bool known = std::any_of(axis->values.begin(), axis->values.end(),
-                                     [&](const AxisValue& v) { return v.name == name; });
-      if (!known) ctx.fail(&value, what + " names value '" + name + "' of axis '" + axis_name + "', which does not exist");
-      names.insert(name);
+    std::set<std::string> tokens;
+    for (const std::string& token : ctx.strings(value, "'when." + axis_name + "'")) {
+      const auto known = std::find_if(axis->values.begin(), axis->values.end(),
+                                      [&](const AxisValue& v) { return v.value == token; });
+      if (known == axis->values.end()) {
+        // The name segment is not a second spelling: say which value it belongs to.
+        const auto by_name = std::find_if(axis->values.begin(), axis->values.end(),
+                                          [&](const AxisValue& v) { return v.name == token; });
+        ctx.fail(&value, what + " names value '" + token + "' of axis '" + axis_name + "', which does not exist" +
+                             (by_name != axis->values.end()
+                                  ? " ('" + token + "' is the name segment of value '" + by_name->value + "'; `when` matches values)"
+                                  : ""));
+      }
+      tokens.insert(token);
     }
-    cond[axis_name] = std::move(names);
+    cond[axis_name] = std::move(tokens);
   }
   return cond;
 }
 
-bool matches(const Condition& cond, const std::map<std::string, std::string>& names_by_axis) {
-  for (const auto& [axis, names] : cond)
-    if (!names.count(names_by_axis.at(axis))) return false;
+bool matches(const Condition& cond, const std::map<std::string, std::string>& tokens_by_axis) {
+  for (const auto& [axis, tokens] : cond)
+    if (!tokens.count(tokens_by_axis.at(axis))) return false;
   return true;
 }
-
-struct Prune {
-  std::string name;
-  Condition when;
-};
 
 struct VerdictEntry {
   Condition when;
@@ -125,7 +135,7 @@ struct VerdictEntry {
   const toml::node* at = nullptr;
 };
 
-std::vector<Axis> parse_axes(const Context& ctx, const toml::table& root, const Pattern& pattern) {
+std::vector<Axis> parse_axes(const Context& ctx, const toml::table& root, const PatternInfo& pattern) {
   std::vector<Axis> axes;
   for (const toml::node& node : ctx.tables(root, "axis", "the family", true)) {
     const toml::table& t = *node.as_table();
@@ -133,8 +143,8 @@ std::vector<Axis> parse_axes(const Context& ctx, const toml::table& root, const 
     Axis axis;
     axis.name = ctx.text(t, "name", "an [[axis]]");
     axis.doc = ctx.text(t, "doc", "axis '" + axis.name + "'");
-    const PatternAxis* known = pattern.find_axis(axis.name);
-    if (!known) ctx.fail(&t, "pattern '" + pattern.name + "' has no axis '" + axis.name + "'");
+    const AxisInfo* known = pattern.find_axis(axis.name);
+    if (!known) ctx.fail(&t, "pattern '" + std::string(pattern.name) + "' has no axis '" + axis.name + "'");
     for (const Axis& other : axes)
       if (other.name == axis.name) ctx.fail(&t, "axis '" + axis.name + "' is declared twice");
     const toml::node& values = ctx.need(t, "values", "axis '" + axis.name + "'");
@@ -150,25 +160,28 @@ std::vector<Axis> parse_axes(const Context& ctx, const toml::table& root, const 
       if (v.name.empty()) v.name = v.value;
       v.description = ctx.text(*vt, "description", "value '" + v.value + "'");
       v.code = ctx.text(*vt, "code", "value '" + v.value + "'", false);
-      if (std::find(known->values.begin(), known->values.end(), v.value) == known->values.end())
-        ctx.fail(vt, "axis '" + axis.name + "' has no value '" + v.value + "' in pattern '" + pattern.name + "'");
+      if (std::find(known->tokens.begin(), known->tokens.end(), v.value) == known->tokens.end())
+        ctx.fail(vt, "axis '" + axis.name + "' has no value '" + v.value + "' in pattern '" + std::string(pattern.name) +
+                         "' (it has: " + joined(known->tokens) + ")");
       if (v.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
         ctx.fail(vt, "name '" + v.name + "' may hold only a-z, 0-9 and _ (it is a segment of a dotted name)");
-      for (const AxisValue& other : axis.values)
+      for (const AxisValue& other : axis.values) {
         if (other.name == v.name) ctx.fail(vt, "axis '" + axis.name + "' has two values named '" + v.name + "'");
+        if (other.value == v.value) ctx.fail(vt, "axis '" + axis.name + "' lists value '" + v.value + "' twice");
+      }
       axis.values.push_back(std::move(v));
     }
     axes.push_back(std::move(axis));
   }
-  for (const PatternAxis& needed : pattern.axes) {
+  for (const AxisInfo& needed : pattern.axes) {
     const bool present = std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == needed.name; });
-    if (!present) ctx.fail(&root, "pattern '" + pattern.name + "' needs an axis '" + needed.name + "'");
+    if (!present) ctx.fail(&root, "pattern '" + std::string(pattern.name) + "' needs an axis '" + std::string(needed.name) + "'");
   }
   return axes;
 }
 
 VerdictEntry parse_verdict(const Context& ctx, const toml::table& t, const std::vector<Axis>& axes,
-                           const Pattern& pattern) {
+                           const PatternInfo& pattern) {
   ctx.only_keys(t, {"when", "expect", "outcomes", "rule", "cite", "why"}, "a [[verdict]]");
   VerdictEntry e;
   e.at = &t;
@@ -179,7 +192,7 @@ VerdictEntry parse_verdict(const Context& ctx, const toml::table& t, const std::
   if (const toml::node* o = t.get("outcomes")) e.verdict.outcomes = ctx.strings(*o, "'outcomes'");
   for (const std::string& o : e.verdict.outcomes)
     if (!pattern.accepts_outcome(o))
-      ctx.fail(t.get("outcomes"), "pattern '" + pattern.name + "' has no outcome '" + o + "'");
+      ctx.fail(t.get("outcomes"), "pattern '" + std::string(pattern.name) + "' has no outcome '" + o + "'");
   if (e.verdict.expectation != Expectation::Undefined && e.verdict.outcomes.empty())
     ctx.fail(&t, std::string("a ") + to_string(e.verdict.expectation) +
                      " verdict must list the outcomes the rules allow (a fault case: [\"fault\"]; an api case: the status)");
@@ -212,56 +225,63 @@ void parse_family(const Context& ctx, const toml::table& root, CaseTable& out) {
   fam.name = ctx.text(root, "family", "the case file");
   fam.pattern = ctx.text(root, "pattern", "the family");
   fam.title = ctx.text(root, "title", "the family");
-  const Pattern* pattern = find_pattern(fam.pattern);
+  const PatternInfo* pattern = find_pattern(fam.pattern);
   if (!pattern) ctx.fail(root.get("pattern"), "unknown pattern '" + fam.pattern + "'");
-  std::vector<std::string> labels;
-  if (const toml::node* l = root.get("labels")) labels = ctx.strings(*l, "'labels'");
+  if (const toml::node* l = root.get("labels")) fam.labels = ctx.strings(*l, "'labels'");
   const std::string snippet = ctx.text(root, "snippet", "the family");
   fam.axes = parse_axes(ctx, root, *pattern);
 
-  std::vector<Prune> prunes;
+  std::vector<Condition> prune_conditions;
   for (const toml::node& node : ctx.tables(root, "prune", "the family", false)) {
     const toml::table& t = *node.as_table();
     ctx.only_keys(t, {"name", "why", "when"}, "a [[prune]]");
-    Prune p;
+    PruneRule p;
     p.name = ctx.text(t, "name", "a [[prune]]");
-    ctx.text(t, "why", "prune rule '" + p.name + "'");
+    p.why = ctx.text(t, "why", "prune rule '" + p.name + "'");
+    p.source = ctx.source + ":" + std::to_string(t.source().begin.line);
     if (!t.get("when")) ctx.fail(&t, "prune rule '" + p.name + "' needs a 'when'");
-    p.when = parse_condition(ctx, t, fam.axes, "prune rule '" + p.name + "'");
-    prunes.push_back(std::move(p));
+    prune_conditions.push_back(parse_condition(ctx, t, fam.axes, "prune rule '" + p.name + "'"));
+    for (const auto& [axis, tokens] : prune_conditions.back()) p.when[axis].assign(tokens.begin(), tokens.end());
+    fam.prunes.push_back(std::move(p));
   }
   std::vector<VerdictEntry> verdicts;
   for (const toml::node& node : ctx.tables(root, "verdict", "the family", true))
     verdicts.push_back(parse_verdict(ctx, *node.as_table(), fam.axes, *pattern));
 
   out.families.push_back(std::move(fam));
-  const Family& family = out.families.back();  // `fam` was moved into it
+  Family& family = out.families.back();  // `fam` was moved into it
+  const bool isolate = std::find(family.labels.begin(), family.labels.end(), "isolate") != family.labels.end();
 
   // Cross the axes: an odometer over value indices, first axis slowest.
   std::vector<std::size_t> index(family.axes.size(), 0);
   for (bool done = false; !done;) {
     Case c;
     c.family = family.name;
-    c.pattern = family.pattern;
     c.title = family.title;
-    c.labels = labels;
+    c.labels = family.labels;
+    c.isolate = isolate;
     c.source = family.source;
     c.name = family.name;
-    std::map<std::string, std::string> names_by_axis;
+    std::map<std::string, std::string> tokens_by_axis;
     for (std::size_t i = 0; i < family.axes.size(); ++i) {
       const AxisValue& v = family.axes[i].values[index[i]];
       c.path.push_back({family.axes[i].name, v});
-      c.axes[family.axes[i].name] = v.value;
-      names_by_axis[family.axes[i].name] = v.name;
+      tokens_by_axis[family.axes[i].name] = v.value;
       c.name += "." + v.name;
     }
-    auto prune = std::find_if(prunes.begin(), prunes.end(), [&](const Prune& p) { return matches(p.when, names_by_axis); });
-    if (prune != prunes.end()) {
-      out.families.back().pruned.push_back(c.name + ": " + prune->name);
+    const auto prune = std::find_if(prune_conditions.begin(), prune_conditions.end(),
+                                    [&](const Condition& when) { return matches(when, tokens_by_axis); });
+    if (prune != prune_conditions.end()) {
+      family.pruned.push_back(c.name + ": " + family.prunes[prune - prune_conditions.begin()].name);
     } else {
-      auto v = std::find_if(verdicts.begin(), verdicts.end(), [&](const VerdictEntry& e) { return matches(e.when, names_by_axis); });
+      auto v = std::find_if(verdicts.begin(), verdicts.end(), [&](const VerdictEntry& e) { return matches(e.when, tokens_by_axis); });
       if (v == verdicts.end()) ctx.fail(&root, "no [[verdict]] matches case " + c.name);
       v->used = true;
+      try {
+        c.def = pattern->make(tokens_by_axis);  // every token was checked against the pattern above
+      } catch (const InputError& e) {
+        ctx.fail(&root, e.what());
+      }
       c.verdict = v->verdict;
       c.snippet = fill_snippet(snippet, family.axes, c.path);
       out.cases.push_back(std::move(c));

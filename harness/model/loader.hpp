@@ -3,6 +3,7 @@
 // prune rules drop invalid combinations; ordered verdict entries (first match wins) give every case its
 // hand-written expectation. Errors name the file and line and are thrown as InputError.
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,12 +12,22 @@
 
 namespace vmmcheck::model {
 
+// A named rule that drops axis combinations a family does not test.
+struct PruneRule {
+  std::string name;
+  std::string why;
+  std::map<std::string, std::vector<std::string>> when;  // axis -> the values it drops (all must match)
+  std::string source;                                    // file:line
+};
+
 struct Family {
   std::string name;
   std::string pattern;
   std::string title;
   std::string source;
+  std::vector<std::string> labels;
   std::vector<Axis> axes;
+  std::vector<PruneRule> prunes;
   std::vector<std::string> pruned;  // "case.name: rule" for every combination a prune rule removed
 };
 

@@ -1,61 +1,15 @@
 #include "model/oracle.hpp"
 
 #include <stdexcept>
+#include <variant>
 
 namespace vmmcheck::model {
-namespace {
 
-Load load_of(const std::string& token) {
-  if (token == "weak") return Load::Weak;
-  if (token == "volatile") return Load::Volatile;
-  if (token == "relaxed_gpu") return Load::Relaxed;
-  if (token == "acquire_gpu") return Load::Acquire;
-  if (token == "nc" || token == "kernel_nc") return Load::NonCoherent;
-  return Load::Weak;
-}
-
-Scope scope_of(const std::string& token) {
-  if (token == "cta") return Scope::Cta;
-  if (token == "sys") return Scope::Sys;
-  return Scope::Gpu;
-}
-
-}  // namespace
-
-AccessStructure structure_of(const Case& c) {
-  AccessStructure s;
-  if (c.pattern == "same_thread") {
-    // r0 = ld [B]; st [A]; (fence.proxy.alias); r1 = ld [B] -- the write is A, the read is B.
-    s.same_proxy = c.axis("view") == "same";
-    s.proxy_fence = c.axis("fence") == "proxy_alias";
-    s.load = load_of(c.axis("load"));
-    s.write_in_reader_lifetime = true;
-    s.sync = Sync::ProgramOrder;
-  } else if (c.pattern == "message_passing") {
-    // writer: st data[A]; st.release flag[A]   reader: ld.acquire flag[view]; ld data[view]
-    const std::string& fence = c.axis("fence");
-    s.same_proxy = c.axis("data") == "same";
-    s.flag_same_proxy = c.axis("flag") == "same";
-    s.proxy_fence = fence != "none";
-    s.scope = scope_of(c.axis("scope"));
-    s.write_in_reader_lifetime = true;
-    s.sync = Sync::ReleaseAcquire;
-  } else if (c.pattern == "kernel_pair") {
-    const std::string& order = c.axis("order");
-    s.same_proxy = c.axis("view") == "same";
-    s.load = load_of(c.axis("reader"));
-    s.sync = order == "none" ? Sync::None : Sync::OperationBoundary;
-    s.write_in_reader_lifetime = order == "none";
-  } else if (c.pattern == "resident") {
-    s.same_proxy = c.axis("view") == "same";
-    s.load = load_of(c.axis("load"));
-    s.write_in_reader_lifetime = true;
-    s.sync = Sync::ResidentSignal;
-  } else {
-    throw std::invalid_argument("the oracle has no model of pattern '" + c.pattern + "'");
-  }
-  return s;
-}
+using patterns::AccessStructure;
+using patterns::ContractStructure;
+using patterns::Load;
+using patterns::Scope;
+using patterns::Sync;
 
 Derivation derive(const AccessStructure& s) {
   Derivation d;
@@ -106,29 +60,6 @@ Derivation derive(const AccessStructure& s) {
   return undefined("unknown synchronisation");
 }
 
-namespace {
-
-bool is_contract_pattern(const std::string& p) { return p == "access" || p == "lifecycle" || p == "unmap_in_use"; }
-
-}  // namespace
-
-ContractStructure contract_of(const Case& c) {
-  ContractStructure s;
-  if (c.pattern == "access") {
-    const std::string& grant = c.axis("grant");
-    s.granted = grant != "none" && grant != "subrange_outside";
-    s.write = c.axis("op") == "write";
-    s.write_permitted = grant != "read" && grant != "read_after_rw";
-  } else if (c.pattern == "unmap_in_use") {
-    s.mapping_outlives_access = false;
-  } else if (c.pattern == "lifecycle") {
-    s.checks_words = true;
-  } else {
-    throw std::invalid_argument("pattern '" + c.pattern + "' is not a VMM contract pattern");
-  }
-  return s;
-}
-
 Derivation derive(const ContractStructure& s) {
   Derivation d;
   if (!s.mapping_outlives_access) {
@@ -151,11 +82,30 @@ Derivation derive(const ContractStructure& s) {
   return d;
 }
 
-bool oracle_models(const Case& c) { return c.pattern != "api" && c.pattern.rfind("planted", 0) != 0; }
+namespace {
+
+// The structure a case's pattern gives it (patterns/<pattern>.hpp), as one of the oracle's inputs.
+using Structure = std::variant<AccessStructure, ContractStructure, patterns::NotModelled>;
+
+Structure structure(const Case& c) {
+  return std::visit([](const auto& def) -> Structure { return structure_of(def); }, c.def);
+}
+
+}  // namespace
+
+bool oracle_models(const Case& c) { return !std::holds_alternative<patterns::NotModelled>(structure(c)); }
+
+std::string not_modelled_because(const Case& c) {
+  const Structure s = structure(c);
+  const auto* none = std::get_if<patterns::NotModelled>(&s);
+  return none ? std::string(none->why) : std::string();
+}
 
 Derivation derive(const Case& c) {
-  if (is_contract_pattern(c.pattern)) return derive(contract_of(c));
-  return derive(structure_of(c));
+  const Structure s = structure(c);
+  if (const auto* access = std::get_if<AccessStructure>(&s)) return derive(*access);
+  if (const auto* contract = std::get_if<ContractStructure>(&s)) return derive(*contract);
+  throw std::invalid_argument("the oracle has no model of case " + c.name + ": " + not_modelled_because(c));
 }
 
 }  // namespace vmmcheck::model

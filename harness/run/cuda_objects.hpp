@@ -1,69 +1,59 @@
 #pragma once
-// Move-only owners for the CUDA runtime objects the executor uses. Destructors never throw.
+// Owners of the CUDA runtime objects the runners use, on the same template as the VMM owners
+// (common/unique_handle.hpp): move-only, destructors never throw.
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <memory>
-#include <utility>
 
 #include "common/error.hpp"
+#include "common/unique_handle.hpp"
 
 namespace vmmcheck::run {
 
 template <typename Handle, cudaError_t (*Destroy)(Handle)>
+struct RuntimeTraits {
+  using State = Handle;
+  using Status = cudaError_t;
+  static constexpr cudaError_t kOk = cudaSuccess;
+  static bool held(Handle h) noexcept { return h != Handle{}; }
+  static cudaError_t release(Handle h) noexcept { return Destroy(h); }
+};
+
+// A runtime handle owner that converts to the handle, for passing straight to the runtime API.
+template <typename Handle, cudaError_t (*Destroy)(Handle)>
 class Owned {
  public:
   Owned() = default;
-  explicit Owned(Handle h) : h_(h) {}
-  ~Owned() {
-    if (h_) Destroy(h_);
-  }
-  Owned(Owned&& o) noexcept : h_(std::exchange(o.h_, Handle{})) {}
-  Owned& operator=(Owned&& o) noexcept {
-    if (this != &o) {
-      if (h_) Destroy(h_);
-      h_ = std::exchange(o.h_, Handle{});
-    }
-    return *this;
-  }
-  Owned(const Owned&) = delete;
-  Owned& operator=(const Owned&) = delete;
-  Handle get() const noexcept { return h_; }
-  operator Handle() const noexcept { return h_; }
+  explicit Owned(Handle h) : owner_(h) {}
+  Handle get() const noexcept { return owner_.get(); }
+  operator Handle() const noexcept { return owner_.get(); }
 
  private:
-  Handle h_{};
+  UniqueHandle<RuntimeTraits<Handle, Destroy>> owner_;
 };
 
 class Stream : public Owned<cudaStream_t, cudaStreamDestroy> {
  public:
+  using Owned::Owned;
   static Stream create() {
     cudaStream_t s = nullptr;
     CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     return Stream(s);
   }
-  using Owned::Owned;
 };
 
 class Event : public Owned<cudaEvent_t, cudaEventDestroy> {
  public:
+  using Owned::Owned;
   static Event create(bool timing) {
     cudaEvent_t e = nullptr;
     CUDA_CHECK(cudaEventCreateWithFlags(&e, timing ? cudaEventDefault : cudaEventDisableTiming));
     return Event(e);
   }
-  using Owned::Owned;
 };
 
-class GraphExec : public Owned<cudaGraphExec_t, cudaGraphExecDestroy> {
- public:
-  using Owned::Owned;
-};
-
-class Graph : public Owned<cudaGraph_t, cudaGraphDestroy> {
- public:
-  using Owned::Owned;
-};
+using Graph = Owned<cudaGraph_t, cudaGraphDestroy>;
+using GraphExec = Owned<cudaGraphExec_t, cudaGraphExecDestroy>;
 
 // Plain device memory (cudaMalloc), for histograms, scratch and copy buffers: never aliased.
 template <typename T>
@@ -73,17 +63,14 @@ class DeviceBuffer {
   explicit DeviceBuffer(std::size_t count) : count_(count) {
     void* p = nullptr;
     CUDA_CHECK(cudaMalloc(&p, count * sizeof(T)));
-    p_.reset(p);
+    memory_ = Owned<void*, cudaFree>(p);
   }
-  T* get() const noexcept { return static_cast<T*>(p_.get()); }
+  T* get() const noexcept { return static_cast<T*>(memory_.get()); }
   std::size_t count() const noexcept { return count_; }
   std::size_t bytes() const noexcept { return count_ * sizeof(T); }
 
  private:
-  struct Free {
-    void operator()(void* p) const noexcept { cudaFree(p); }
-  };
-  std::unique_ptr<void, Free> p_;
+  Owned<void*, cudaFree> memory_;
   std::size_t count_ = 0;
 };
 
@@ -95,15 +82,12 @@ class MappedHostBuffer {
   explicit MappedHostBuffer(std::size_t count) {
     void* p = nullptr;
     CUDA_CHECK(cudaHostAlloc(&p, count * sizeof(T), cudaHostAllocMapped));
-    p_.reset(p);
+    memory_ = Owned<void*, cudaFreeHost>(p);
   }
-  T* get() const noexcept { return static_cast<T*>(p_.get()); }  // valid on host and device (UVA)
+  T* get() const noexcept { return static_cast<T*>(memory_.get()); }  // valid on host and device (UVA)
 
  private:
-  struct Free {
-    void operator()(void* p) const noexcept { cudaFreeHost(p); }
-  };
-  std::unique_ptr<void, Free> p_;
+  Owned<void*, cudaFreeHost> memory_;
 };
 
 }  // namespace vmmcheck::run

@@ -1,23 +1,14 @@
 #include "run/executor.hpp"
 
-#include <signal.h>
-#include <sys/prctl.h>
-
-#include <unistd.h>
-
 #include <cstdio>
-#include <cstdlib>
 #include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
-#include "model/loader.hpp"
-#include "model/patterns.hpp"
-#include "model/select.hpp"
 #include "run/device_fault.hpp"
+#include "run/isolated_child.hpp"
 #include "run/isolation.hpp"
 #include "run/report_json.hpp"
-#include "run/cuda_objects.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -25,12 +16,6 @@ namespace {
 using nlohmann::json;
 
 constexpr auto kAliveTimeout = std::chrono::seconds(60);
-
-bool has_label(const model::Case& c, const std::string& label) {
-  for (const std::string& l : c.labels)
-    if (l == label) return true;
-  return false;
-}
 
 std::string tail_lines(const std::string& log, std::size_t lines) {
   std::size_t at = log.size();
@@ -40,25 +25,6 @@ std::string tail_lines(const std::string& log, std::size_t lines) {
     if (at + 1 < log.size()) --lines;
   }
   return log.substr(at == 0 ? 0 : at + 1);
-}
-
-// A case of a pattern that needs no GPU (the planted host cases), run in this process.
-CaseResult run_host_case(const model::Case& c) {
-  const model::Pattern* pattern = model::find_pattern(c.pattern);
-  CaseResult r = begin_result(c);
-  run_planted_host(c, r);
-  classify(c, *pattern, r);
-  return r;
-}
-
-// What the child reports when the harness itself failed before or around the case.
-CaseResult child_failure(const std::string& name, const std::exception& e) {
-  CaseResult r;
-  r.name = name;
-  const auto* cuda = dynamic_cast<const CudaError*>(&e);
-  r.status = cuda && is_device_fault(cuda->code()) ? Status::Crash : Status::Error;
-  r.reason = std::string("in the isolated child: ") + e.what();
-  return r;
 }
 
 // Bytes that are not printable ASCII (a child's output may hold anything, even half a UTF-8 sequence)
@@ -78,95 +44,25 @@ std::string printable(const std::string& text) {
   return out;
 }
 
-// The alive check: a small allocation, a memset and a copy back must work within the timeout.
-int check_alive(int device) {
-  try {
-    CUDA_CHECK(cudaSetDevice(device));
-    DeviceBuffer<std::uint32_t> words(1 << 20);
-    CUDA_CHECK(cudaMemset(words.get(), 0x5a, words.bytes()));
-    std::uint32_t first = 0;
-    CUDA_CHECK(cudaMemcpy(&first, words.get(), sizeof first, cudaMemcpyDeviceToHost));
-    if (first != 0x5a5a5a5au) throw std::runtime_error("a memset read back wrong");
-    write_result("alive");
-    return 0;
-  } catch (const std::exception& e) {
-    write_result(std::string("dead: ") + e.what());
-    return 1;
-  }
-}
-
 }  // namespace
-
-std::string child_spec(const ExecutorOptions& o, const std::string& case_name) {
-  return json{{"case", case_name}, {"cases", o.cases_paths}, {"device", o.device}, {"budget", to_json(o.budget)},
-              {"parent", static_cast<long long>(getpid())}}
-      .dump();
-}
-
-std::string alive_spec(int device) {
-  return json{{"alive", true}, {"device", device}, {"parent", static_cast<long long>(getpid())}}.dump();
-}
-
-void run_isolated_case_child(const std::string& spec_json) {
-  claim_result_fd();  // before CUDA opens anything
-  json spec;
-  try {
-    spec = json::parse(spec_json);
-  } catch (const json::exception& e) {
-    throw InputError(std::string("isolated-case: the spec is not JSON: ") + e.what());
-  }
-  // A child never outlives the run that started it: if vmmcheck is killed, so is the case it ran. (If
-  // the parent died before this line, the death signal would never come: check.)
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (spec.contains("parent") && getppid() != spec.value("parent", 0LL)) std::_Exit(1);
-  const int device = spec.value("device", 0);
-  if (spec.value("alive", false)) std::_Exit(check_alive(device));
-
-  const std::string name = spec.value("case", std::string());
-  CaseResult r;
-  try {
-    const Budget budget = budget_from_json(spec.at("budget"), "isolated-case spec");
-    std::vector<std::filesystem::path> paths;
-    for (const std::string& path : spec.at("cases").get<std::vector<std::string>>()) paths.emplace_back(path);
-    const model::CaseTable table = model::load_cases(paths);
-    const model::Case& c = model::find_case(table.cases, name);
-    if (!model::find_pattern(c.pattern)->needs_gpu) {
-      r = run_host_case(c);
-    } else {
-      try {
-        // Never destroyed: the process ends right after the result is out (below).
-        auto* session = new GpuSession(device, budget);
-        r = session->run(c);
-      } catch (const NotSupportedError& e) {
-        r = not_run(c, Status::NotSupported, e.what());
-      }
-    }
-  } catch (const std::exception& e) {
-    r = child_failure(name, e);
-  }
-  write_result(to_json(r).dump(-1, ' ', false, json::error_handler_t::replace));
-  // The result is out. Ending here skips the context's teardown, which after a device fault can itself
-  // misbehave or take long; the driver frees what the process held.
-  std::_Exit(0);
-}
 
 Executor::Executor(ExecutorOptions options, std::unique_ptr<GpuSession> session)
     : options_(std::move(options)), session_(std::move(session)) {}
 
 bool Executor::isolates(const model::Case& c) const {
   return options_.isolate_all || !session_ || session_->lost() || c.verdict.expectation == model::Expectation::Fault ||
-         has_label(c, "isolate");
+         c.isolate;
 }
 
 CaseResult Executor::run(const model::Case& c) {
-  const model::Pattern* pattern = model::find_pattern(c.pattern);
+  const bool needs_gpu = c.pattern().needs_gpu;
   if (!device_lost_.empty()) return not_run(c, Status::NotSupported, "not run: " + device_lost_);
-  if (pattern->needs_gpu && !options_.gpu_present) return not_run(c, Status::NotSupported, options_.no_gpu_reason);
+  if (needs_gpu && !options_.gpu_present) return not_run(c, Status::NotSupported, options_.no_gpu_reason);
   CaseResult r;
   if (isolates(c)) {
     r = run_isolated(c);
-  } else if (!pattern->needs_gpu) {
-    r = run_host_case(c);
+  } else if (!needs_gpu) {
+    r = run_without_session(c);
   } else {
     r = session_->run(c);
   }
@@ -190,6 +86,8 @@ CaseResult Executor::run_isolated(const model::Case& c) {
       if (got.name != c.name) throw std::runtime_error("the child reported case '" + got.name + "'");
       if (got.family.empty()) {  // a harness failure in the child: it knew only the name
         got.family = r.family;
+        got.pattern = r.pattern;
+        got.axes = r.axes;
         got.expectation = r.expectation;
         got.rule = r.rule;
         got.citation = r.citation;

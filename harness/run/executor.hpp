@@ -48,13 +48,4 @@ class Executor {
   std::string unreaped_;  // a child that SIGKILL did not remove
 };
 
-// The child side: `vmmcheck isolated-case --spec JSON`. Runs one case (or, with "alive", checks that
-// the device answers), writes the result JSON to fd 3 and ends the process. Harness failures become an
-// Error (or, for a device fault, Crash) result; only a spec that is not JSON throws (InputError).
-[[noreturn]] void run_isolated_case_child(const std::string& spec_json);
-
-// The spec a parent passes to its child.
-std::string child_spec(const ExecutorOptions& o, const std::string& case_name);
-std::string alive_spec(int device);
-
 }  // namespace vmmcheck::run

@@ -4,17 +4,13 @@
 #include <limits>
 #include <type_traits>
 #include <fstream>
-#include <regex>
 
 #include "common/error.hpp"
 
 namespace vmmcheck::run {
 
+using device::format_version;
 using nlohmann::json;
-
-std::string format_version(int v) {
-  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
-}
 
 std::string utc_now_iso8601() {
   const std::time_t now = std::time(nullptr);
@@ -23,13 +19,6 @@ std::string utc_now_iso8601() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
-}
-
-std::string driver_release_from(const std::string& text) {
-  // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu ..." (open modules say "Open Kernel Module")
-  static const std::regex release(R"(Kernel Module[^\n]*?\s(\d+\.\d+(\.\d+)?)\s)");
-  std::smatch m;
-  return std::regex_search(text, m, release) ? m[1].str() : "";
 }
 
 json to_json(const Budget& b) {
@@ -66,8 +55,12 @@ json to_json(const RunContext& c) {
 json to_json(const CaseResult& r) {
   json histogram = json::object();
   for (const auto& [outcome, count] : r.histogram) histogram[outcome] = count;
+  json axes = json::object();
+  for (const auto& [axis, value] : r.axes) axes[axis] = value;
   return json{{"name", r.name},
               {"family", r.family},
+              {"pattern", r.pattern},
+              {"axes", axes},
               {"status", to_string(r.status)},
               {"expectation", model::to_string(r.expectation)},
               {"histogram", histogram},
@@ -111,6 +104,15 @@ CaseResult result_from_json(const json& j, const std::string& source) {
   r.name = field<std::string>(j, "name", source);
   const std::string where = source + ": " + r.name;
   r.family = field<std::string>(j, "family", where);
+  if (j.contains("pattern")) r.pattern = field<std::string>(j, "pattern", where);  // version 2
+  if (j.contains("axes")) {
+    const json axes = field<json>(j, "axes", where);
+    if (!axes.is_object()) throw InputError(where + ": 'axes' is not an object");
+    for (const auto& [axis, value] : axes.items()) {
+      if (!value.is_string()) throw InputError(where + ": axis '" + axis + "' is not a string");
+      r.axes.emplace_back(axis, value.get<std::string>());
+    }
+  }
   if (!parse_status(field<std::string>(j, "status", where), r.status))
     throw InputError(where + ": unknown status '" + j.at("status").get<std::string>() + "'");
   if (!model::parse_expectation(field<std::string>(j, "expectation", where), r.expectation))
@@ -156,7 +158,10 @@ StoredRun read_results(const std::filesystem::path& path) {
     throw InputError(source + ": not a JSON results file (" + e.what() + ")");
   }
   StoredRun run;
-  if (field<int>(doc, "schema_version", source) != 1) throw InputError(source + ": schema_version is not 1");
+  const int version = field<int>(doc, "schema_version", source);
+  if (version < 1 || version > kSchemaVersion)
+    throw InputError(source + ": schema_version " + std::to_string(version) + " is not one this vmmcheck reads (1 to " +
+                     std::to_string(kSchemaVersion) + ")");
   const json context = field<json>(doc, "context", source);
   run.budget = budget_from_json(field<json>(context, "budget", source + ": context"), source + ": context.budget");
   run.cases_path = field<std::string>(context, "cases_path", source + ": context");
@@ -175,7 +180,7 @@ json results_document(const RunContext& c, const std::vector<CaseResult>& result
     list.push_back(to_json(r));
     totals[to_string(r.status)] = totals[to_string(r.status)].get<int>() + 1;
   }
-  return json{{"schema_version", 1}, {"context", to_json(c)}, {"totals", totals}, {"results", list}};
+  return json{{"schema_version", kSchemaVersion}, {"context", to_json(c)}, {"totals", totals}, {"results", list}};
 }
 
 void write_results(const std::filesystem::path& path, const json& document) {

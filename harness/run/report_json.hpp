@@ -1,21 +1,21 @@
 #pragma once
-// JSON results (schema/results.schema.json): a context block that says what ran where, then one record
+// JSON results (schema/results.schema.json, version kSchemaVersion): a context block that says what ran where, then one record
 // per case. The file is rewritten after every case, so a run that dies keeps what it finished.
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "device/machine.hpp"
 #include "run/budget.hpp"
 #include "run/result.hpp"
 
 namespace vmmcheck::run {
 
-struct DeviceSummary {
-  int index = 0;
-  std::string name;
-  std::string compute_capability;
-};
+// Version 2 adds each record's `pattern` and `axes`; files of version 1 are still read (resume, reports).
+constexpr int kSchemaVersion = 2;
+
+using device::DeviceSummary;
 
 struct RunContext {
   std::string tool_version;
@@ -56,8 +56,5 @@ StoredRun read_results(const std::filesystem::path& path);
 void write_results(const std::filesystem::path& path, const nlohmann::json& document);
 
 std::string utc_now_iso8601();
-// The kernel-module release ("580.159.04") from /proc/driver/nvidia/version text; empty if not found.
-std::string driver_release_from(const std::string& proc_version_text);
-std::string format_version(int cuda_version);  // 13000 -> "13.0"
 
 }  // namespace vmmcheck::run

@@ -27,11 +27,13 @@ bool parse_status(const std::string& text, Status& out) {
   return false;
 }
 
-Histogram empty_histogram(const model::Pattern& pattern) {
+Histogram empty_histogram(const model::PatternInfo& pattern) {
   Histogram h;
-  for (const model::Outcome& o : pattern.outcomes) h.emplace_back(o.name, 0);
+  for (const patterns::Outcome& o : pattern.outcomes) h.emplace_back(std::string(o.name), 0);
   return h;
 }
+
+void add_bin(Histogram& h, int bin, std::uint64_t count) { h.at(static_cast<std::size_t>(bin)).second += count; }
 
 void add_outcome(Histogram& h, const std::string& outcome, std::uint64_t count) {
   for (auto& [name, n] : h) {
@@ -43,7 +45,8 @@ void add_outcome(Histogram& h, const std::string& outcome, std::uint64_t count) 
   h.emplace_back(outcome, count);
 }
 
-void classify(const model::Case& c, const model::Pattern& pattern, CaseResult& r) {
+void classify(const model::Case& c, CaseResult& r) {
+  const model::PatternInfo& pattern = c.pattern();
   r.expectation = c.verdict.expectation;
   std::uint64_t total = 0;
   r.weak = 0;
@@ -84,10 +87,12 @@ CaseResult begin_result(const model::Case& c) {
   CaseResult r;
   r.name = c.name;
   r.family = c.family;
+  r.pattern = std::string(c.pattern().name);
+  for (const model::PathStep& step : c.path) r.axes.emplace_back(step.axis, step.value.value);
   r.expectation = c.verdict.expectation;
   r.rule = c.verdict.rule;
   r.citation = c.verdict.citation;
-  if (const model::Pattern* p = model::find_pattern(c.pattern)) r.histogram = empty_histogram(*p);
+  r.histogram = empty_histogram(c.pattern());
   return r;
 }
 

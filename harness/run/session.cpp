@@ -2,28 +2,27 @@
 
 #include <chrono>
 #include <stdexcept>
+#include <type_traits>
 
 #include "common/driver.hpp"
 #include "common/error.hpp"
-#include "model/patterns.hpp"
-#include "outcomes.hpp"
+#include "kernels/operations.hpp"
 #include "run/device_fault.hpp"
 
 namespace vmmcheck::run {
 namespace {
 
-constexpr int kStreams = 3;
-constexpr int kEvents = 4;
 constexpr std::uint32_t kScratchWords = 1u << 20;
 
-}  // namespace
-
-ViewId view_of(const std::string& token) {
-  if (token == "same") return ViewId::A;
-  if (token == "alias") return ViewId::B;
-  if (token == "offset") return ViewId::Offset;
-  throw std::invalid_argument("unknown view '" + token + "'");
+// The alias set maps its views in the order of patterns::View, so a view's index is its enum value.
+const std::vector<vmm::ViewSpec> view_specs(std::size_t granularity) {
+  static_assert(static_cast<int>(patterns::View::Same) == 0 && static_cast<int>(patterns::View::Alias) == 1 &&
+                static_cast<int>(patterns::View::Offset) == 2);
+  // View A and view B map the allocation at the start of their ranges; the offset view one granularity in.
+  return {{0}, {0}, {granularity}};
 }
+
+}  // namespace
 
 std::uint64_t case_seed(const Budget& b, const std::string& case_name, std::uint64_t iteration) {
   std::uint64_t h = 1469598103934665603ull ^ b.seed;  // FNV-1a over the name, then a mix
@@ -56,40 +55,42 @@ GpuSession::GpuSession(int device, const Budget& budget) : device_(device), budg
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::uint64_t litmus_words = 2ull * 2048 * static_cast<std::uint64_t>(sms) + 1024;
   region_words_ = std::max<std::uint64_t>(budget_.op_words, litmus_words);
-  // View A and view B map the allocation at the start of their ranges; the offset view maps it one
-  // granularity into its range. The test region starts one granularity into the allocation.
+  // The test region starts one granularity into the allocation.
   const std::size_t granularity = vmm::allocation_granularity(device, false);
   region_offset_ = granularity;
-  alias_.emplace(device, region_offset_ + region_words_ * sizeof(std::uint32_t),
-                 std::vector<vmm::ViewSpec>{{0}, {0}, {granularity}});
+  alias_.emplace(device, region_offset_ + region_words_ * sizeof(std::uint32_t), view_specs(granularity));
 
-  histogram_ = DeviceBuffer<unsigned long long>(kernels::kMaxBins);
+  histogram_ = DeviceBuffer<unsigned long long>(patterns::kMaxBins);
   CUDA_CHECK(cudaMemset(histogram_.get(), 0, histogram_.bytes()));
   scratch_ = DeviceBuffer<std::uint32_t>(kScratchWords);
   CUDA_CHECK(cudaMemset(scratch_.get(), 0, scratch_.bytes()));
   sink_ = DeviceBuffer<std::uint32_t>(1);
   plain_ = DeviceBuffer<std::uint32_t>(2 * budget_.op_words);
   host_flags_ = MappedHostBuffer<std::uint32_t>(64);
-  for (int i = 0; i < kStreams; ++i) streams_.push_back(Stream::create());
-  for (int i = 0; i < kEvents; ++i) events_.push_back(Event::create(true));
+  work_ = Stream::create();
+  second_ = Stream::create();
+  signal_ = Stream::create();
+  timing_start_ = Event::create(true);
+  timing_stop_ = Event::create(true);
+  handoff_ = Event::create(false);
   kernels::preload_operation_kernels();
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 GpuSession::~GpuSession() { cudaDeviceSynchronize(); }
 
-std::uint32_t* GpuSession::words(ViewId v) const {
+std::uint32_t* GpuSession::words(patterns::View v) const {
   return reinterpret_cast<std::uint32_t*>(alias_->address_of(static_cast<std::size_t>(v), region_offset_));
 }
 
 void GpuSession::read_histogram(Histogram& h) {
-  unsigned long long bins[kernels::kMaxBins] = {};
-  // On stream 0 (non-blocking streams do not wait for the legacy default stream), after everything.
+  unsigned long long bins[patterns::kMaxBins] = {};
+  // On work() (non-blocking streams do not wait for the legacy default stream), after everything.
   synchronize();
-  CUDA_CHECK(cudaMemcpyAsync(bins, histogram_.get(), sizeof(bins), cudaMemcpyDeviceToHost, streams_[0]));
-  CUDA_CHECK(cudaMemsetAsync(histogram_.get(), 0, histogram_.bytes(), streams_[0]));
-  CUDA_CHECK(cudaStreamSynchronize(streams_[0]));
-  for (std::size_t i = 0; i < h.size() && i < static_cast<std::size_t>(kernels::kMaxBins); ++i) h[i].second += bins[i];
+  CUDA_CHECK(cudaMemcpyAsync(bins, histogram_.get(), sizeof(bins), cudaMemcpyDeviceToHost, work()));
+  CUDA_CHECK(cudaMemsetAsync(histogram_.get(), 0, histogram_.bytes(), work()));
+  CUDA_CHECK(cudaStreamSynchronize(work()));
+  for (std::size_t i = 0; i < h.size() && i < static_cast<std::size_t>(patterns::kMaxBins); ++i) h[i].second += bins[i];
 }
 
 kernels::Stress GpuSession::stress() const {
@@ -102,8 +103,8 @@ kernels::Stress GpuSession::stress() const {
   return s;
 }
 
-std::string GpuSession::wait_or_fault(int i) {
-  const cudaError_t e = cudaStreamSynchronize(streams_.at(i));
+std::string GpuSession::wait_or_fault(cudaStream_t stream) {
+  const cudaError_t e = cudaStreamSynchronize(stream);
   if (e == cudaSuccess) return "";
   if (is_device_fault(e)) {
     lost_ = true;
@@ -114,7 +115,7 @@ std::string GpuSession::wait_or_fault(int i) {
 }
 
 void GpuSession::synchronize() {
-  for (const Stream& s : streams_) CUDA_CHECK(cudaStreamSynchronize(s));
+  for (cudaStream_t s : {work(), second(), signal()}) CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
 CaseResult GpuSession::run(const model::Case& c) {
@@ -125,19 +126,17 @@ CaseResult GpuSession::run(const model::Case& c) {
     r.reason = "not run in this session: an earlier device fault ended its context";
     return r;
   }
-  const model::Pattern* pattern = model::find_pattern(c.pattern);
   try {
-    if (c.pattern == "same_thread") run_same_thread(*this, c, r);
-    else if (c.pattern == "message_passing") run_message_passing(*this, c, r);
-    else if (c.pattern == "kernel_pair") run_kernel_pair(*this, c, r);
-    else if (c.pattern == "resident") run_resident(*this, c, r);
-    else if (c.pattern == "access") run_access(*this, c, r);
-    else if (c.pattern == "lifecycle") run_lifecycle(*this, c, r);
-    else if (c.pattern == "unmap_in_use") run_unmap_in_use(*this, c, r);
-    else if (c.pattern == "api") run_api(*this, c, r);
-    else if (c.pattern == "planted_gpu") run_planted_gpu(*this, c, r);
-    else throw std::invalid_argument("no runner for pattern '" + c.pattern + "'");
-    classify(c, *pattern, r);
+    // The runner of the case's pattern, found by the type of its definition (patterns/registry.hpp): a
+    // pattern without one does not compile.
+    std::visit(
+        [&](const auto& def) {
+          using Pattern = std::decay_t<decltype(def)>;
+          if constexpr (Pattern::kNeedsGpu) run_pattern(*this, def, c, r);
+          else throw std::logic_error("pattern '" + std::string(Pattern::kName) + "' runs without a GPU session");
+        },
+        c.def);
+    classify(c, r);
   } catch (const NotSupportedError& e) {
     r.status = Status::NotSupported;
     r.reason = e.what();
@@ -150,6 +149,19 @@ CaseResult GpuSession::run(const model::Case& c) {
     r.reason = e.what();
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+CaseResult run_without_session(const model::Case& c) {
+  CaseResult r = begin_result(c);
+  std::visit(
+      [&](const auto& def) {
+        using Pattern = std::decay_t<decltype(def)>;
+        if constexpr (!Pattern::kNeedsGpu) run_pattern(def, c, r);
+        else throw std::logic_error("pattern '" + std::string(Pattern::kName) + "' needs a GPU session");
+      },
+      c.def);
+  classify(c, r);
   return r;
 }
 

@@ -6,6 +6,10 @@
 // same byte sits at a different offset from its range's start. (cuMemMap's own `offset` into the
 // allocation must be zero: drivers return CUDA_ERROR_NOT_SUPPORTED otherwise -- seen on an H200 with
 // driver 580 / CUDA 13.0.)
+//
+// Release order, whole (docs/design.md, "Owners and release order"): every mapping is unmapped, last
+// view first; then the allocation is released; then every range is freed, last view first. A
+// constructor that fails half-way unwinds what it built in the same order.
 #include <cuda.h>
 
 #include <cstddef>
@@ -19,13 +23,11 @@ struct ViewSpec {
   std::size_t range_offset = 0;  // where in its reserved range the allocation is mapped (granularity multiple)
 };
 
+// Where one view sits.
 struct View {
-  AddressRange range;
-  Mapping mapping;
-  AccessGrant grant;
-
-  CUdeviceptr address() const noexcept { return mapping.address(); }  // allocation byte 0
-  std::size_t size() const noexcept { return mapping.size(); }
+  CUdeviceptr range_base = 0;  // its reserved range
+  CUdeviceptr address = 0;     // allocation byte 0 through this view
+  std::size_t size = 0;        // the allocation's size
 };
 
 class AliasSet {
@@ -33,9 +35,10 @@ class AliasSet {
   // Allocates at least `min_size` bytes on `device` (rounded up to the granularity) and maps one view
   // per spec. On any failure, everything built so far is released before the error propagates.
   AliasSet(int device, std::size_t min_size, const std::vector<ViewSpec>& views);
+  ~AliasSet();
 
   AliasSet(AliasSet&&) noexcept = default;
-  AliasSet& operator=(AliasSet&&) noexcept = default;
+  AliasSet& operator=(AliasSet&&) = delete;  // the release order of a replaced set would be the members'
 
   std::size_t granularity() const noexcept { return granularity_; }
   std::size_t size() const noexcept { return allocation_.size(); }
@@ -48,8 +51,11 @@ class AliasSet {
 
  private:
   std::size_t granularity_ = 0;
-  // Declared before views_: destroyed after them, so every view is unmapped before the release.
+  // Declared in the reverse of the release order, so a constructor that throws unwinds in that order:
+  // the mappings go first, then the allocation, then the ranges. (Grants go with their mappings.)
+  std::vector<AddressRange> ranges_;
   PhysicalAllocation allocation_;
+  std::vector<Mapping> mappings_;
   std::vector<View> views_;
 };
 

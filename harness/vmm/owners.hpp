@@ -1,93 +1,114 @@
 #pragma once
-// Move-only owners of the four VMM steps. Each releases what it owns in its destructor, never throws
-// there, and leaves a moved-from owner empty, so a failure half-way through building an alias set
-// unwinds exactly what was built: no leak, no double release.
+// Move-only owners of the four VMM steps, each a UniqueHandle (common/unique_handle.hpp): the destructor
+// releases without throwing, release on request returns the driver's status, and a moved-from owner is
+// empty, so a failure half-way through building an alias set unwinds exactly what was built: no leak,
+// no double release.
 //
-// Release order (guide §4.17.3.5): unmap, then release the handle, then free the address range. The
-// owners do not enforce it among themselves; AliasSet declares its members so destruction follows it.
+// Release order (guide 4.17.3.5; docs/design.md, "Owners and release order"): unmap every mapping, then
+// release the handle, then free the address range. The owners do not enforce it among themselves:
+// whoever holds several declares them so that destruction follows it (AliasSet does, and says so).
 #include <cuda.h>
 
 #include <cstddef>
 
+#include "common/unique_handle.hpp"
+
 namespace vmmcheck::vmm {
+
+namespace detail {
+
+struct Range {
+  CUdeviceptr base = 0;
+  std::size_t size = 0;
+};
+struct RangeTraits {
+  using State = Range;
+  using Status = CUresult;
+  static constexpr CUresult kOk = CUDA_SUCCESS;
+  static bool held(const Range& r) noexcept { return r.base != 0; }
+  static CUresult release(const Range& r) noexcept;  // cuMemAddressFree
+};
+
+struct Allocation {
+  CUmemGenericAllocationHandle handle = 0;
+  std::size_t size = 0;
+  int device = -1;
+};
+struct AllocationTraits {
+  using State = Allocation;
+  using Status = CUresult;
+  static constexpr CUresult kOk = CUDA_SUCCESS;
+  static bool held(const Allocation& a) noexcept { return a.handle != 0; }
+  static CUresult release(const Allocation& a) noexcept;  // cuMemRelease
+};
+
+struct Mapped {
+  CUdeviceptr address = 0;
+  std::size_t size = 0;
+  std::size_t offset = 0;
+};
+struct MappedTraits {
+  using State = Mapped;
+  using Status = CUresult;
+  static constexpr CUresult kOk = CUDA_SUCCESS;
+  static bool held(const Mapped& m) noexcept { return m.address != 0; }
+  static CUresult release(const Mapped& m) noexcept;  // cuMemUnmap
+};
+
+}  // namespace detail
 
 // A reserved virtual address range (cuMemAddressReserve / cuMemAddressFree). No memory behind it.
 class AddressRange {
  public:
   AddressRange() = default;
   AddressRange(std::size_t size, std::size_t alignment);
-  ~AddressRange();
-  AddressRange(AddressRange&& other) noexcept;
-  AddressRange& operator=(AddressRange&& other) noexcept;
-  AddressRange(const AddressRange&) = delete;
-  AddressRange& operator=(const AddressRange&) = delete;
 
-  CUdeviceptr base() const noexcept { return base_; }
-  std::size_t size() const noexcept { return size_; }
+  CUdeviceptr base() const noexcept { return owner_.get().base; }
+  std::size_t size() const noexcept { return owner_.get().size; }
 
   // Frees the range now and returns the driver's status. On success the owner is empty; on failure it
   // still owns the range, and its destructor tries again.
-  CUresult free() noexcept;
+  CUresult free() noexcept { return owner_.release(); }
 
  private:
-  void reset() noexcept;
-  CUdeviceptr base_ = 0;
-  std::size_t size_ = 0;
+  UniqueHandle<detail::RangeTraits> owner_;
 };
 
 // Physical memory on one device (cuMemCreate / cuMemRelease). A handle, not a pointer.
 class PhysicalAllocation {
  public:
   PhysicalAllocation() = default;
-  PhysicalAllocation(int device, std::size_t size,
-                     CUmemAllocationHandleType handle_types = CU_MEM_HANDLE_TYPE_NONE);
-  ~PhysicalAllocation();
-  PhysicalAllocation(PhysicalAllocation&& other) noexcept;
-  PhysicalAllocation& operator=(PhysicalAllocation&& other) noexcept;
-  PhysicalAllocation(const PhysicalAllocation&) = delete;
-  PhysicalAllocation& operator=(const PhysicalAllocation&) = delete;
+  PhysicalAllocation(int device, std::size_t size, CUmemAllocationHandleType handle_types = CU_MEM_HANDLE_TYPE_NONE);
 
-  CUmemGenericAllocationHandle handle() const noexcept { return handle_; }
-  std::size_t size() const noexcept { return size_; }
-  int device() const noexcept { return device_; }
+  CUmemGenericAllocationHandle handle() const noexcept { return owner_.get().handle; }
+  std::size_t size() const noexcept { return owner_.get().size; }
+  int device() const noexcept { return owner_.get().device; }
 
   // Releases the handle now and returns the driver's status (on failure the owner keeps the handle).
   // The guide allows this while mappings remain: the memory lives until its last mapping is gone.
-  CUresult release() noexcept;
+  CUresult release() noexcept { return owner_.release(); }
 
  private:
-  void reset() noexcept;
-  CUmemGenericAllocationHandle handle_ = 0;
-  std::size_t size_ = 0;
-  int device_ = -1;
+  UniqueHandle<detail::AllocationTraits> owner_;
 };
 
 // `size` bytes of an allocation, starting `offset` bytes into it, mapped at `address`
-// (cuMemMap / cuMemUnmap). Mapping grants no access: see grant_access().
+// (cuMemMap / cuMemUnmap). Mapping grants no access: see AccessGrant.
 class Mapping {
  public:
   Mapping() = default;
-  Mapping(CUdeviceptr address, std::size_t size, const PhysicalAllocation& allocation,
-          std::size_t offset);
-  ~Mapping();
-  Mapping(Mapping&& other) noexcept;
-  Mapping& operator=(Mapping&& other) noexcept;
-  Mapping(const Mapping&) = delete;
-  Mapping& operator=(const Mapping&) = delete;
+  Mapping(CUdeviceptr address, std::size_t size, const PhysicalAllocation& allocation, std::size_t offset);
 
-  CUdeviceptr address() const noexcept { return address_; }
-  std::size_t size() const noexcept { return size_; }
-  std::size_t offset() const noexcept { return offset_; }
+  CUdeviceptr address() const noexcept { return owner_.get().address; }
+  std::size_t size() const noexcept { return owner_.get().size; }
+  std::size_t offset() const noexcept { return owner_.get().offset; }
 
   // Unmaps now and returns the driver's status. On success the owner is empty; on failure it still
   // owns the mapping, and its destructor tries again.
-  CUresult unmap() noexcept;
+  CUresult unmap() noexcept { return owner_.release(); }
 
  private:
-  void reset() noexcept;
-  CUdeviceptr address_ = 0;
-  std::size_t size_ = 0;
-  std::size_t offset_ = 0;
+  UniqueHandle<detail::MappedTraits> owner_;
 };
 
 enum class Access { Read, ReadWrite };

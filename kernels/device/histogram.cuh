@@ -3,10 +3,13 @@
 // shared-memory add per warp and one global atomic per block and bin. Nothing per instance leaves the GPU.
 #include <cstdint>
 
-#include "outcomes.hpp"
+#include "patterns/pattern.hpp"
 
 namespace vmmcheck::kernels::device {
 
+using patterns::kMaxBins;
+
+// One thread's counts, indexed by a pattern's Bin enum (patterns/<pattern>.hpp).
 struct Counters {
   std::uint32_t bin[kMaxBins] = {};
 };

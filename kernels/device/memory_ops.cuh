@@ -7,20 +7,23 @@
 
 #include <cstdint>
 
-#include "litmus.hpp"
+#include "patterns/vocabulary.hpp"
 
 namespace vmmcheck::kernels::device {
 
-template <LoadKind L>
+using patterns::Load;
+using patterns::Scope;
+
+template <Load L>
 __device__ __forceinline__ std::uint32_t load(const std::uint32_t* p) {
-  if constexpr (L == LoadKind::Weak) {
+  if constexpr (L == Load::Weak) {
     return cuda::ptx::ld(cuda::ptx::space_global, p);  // ld.global.b32
-  } else if constexpr (L == LoadKind::Volatile) {
+  } else if constexpr (L == Load::Volatile) {
     return *reinterpret_cast<const volatile std::uint32_t*>(p);  // ld.volatile.global.u32
-  } else if constexpr (L == LoadKind::RelaxedGpu) {
+  } else if constexpr (L == Load::RelaxedGpu) {
     return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*const_cast<std::uint32_t*>(p))
         .load(cuda::memory_order_relaxed);  // ld.relaxed.gpu
-  } else if constexpr (L == LoadKind::AcquireGpu) {
+  } else if constexpr (L == Load::AcquireGpu) {
     return cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*const_cast<std::uint32_t*>(p))
         .load(cuda::memory_order_acquire);  // ld.acquire.gpu
   } else {
@@ -32,27 +35,27 @@ __device__ __forceinline__ void store_weak(std::uint32_t* p, std::uint32_t v) {
   cuda::ptx::st(cuda::ptx::space_global, p, v);  // st.global.b32
 }
 
-template <ScopeKind S>
+template <Scope S>
 struct ScopeOf;
 template <>
-struct ScopeOf<ScopeKind::Cta> {
+struct ScopeOf<Scope::Cta> {
   static constexpr cuda::thread_scope value = cuda::thread_scope_block;
 };
 template <>
-struct ScopeOf<ScopeKind::Gpu> {
+struct ScopeOf<Scope::Gpu> {
   static constexpr cuda::thread_scope value = cuda::thread_scope_device;
 };
 template <>
-struct ScopeOf<ScopeKind::Sys> {
+struct ScopeOf<Scope::Sys> {
   static constexpr cuda::thread_scope value = cuda::thread_scope_system;
 };
 
-template <ScopeKind S>
+template <Scope S>
 __device__ __forceinline__ void store_release(std::uint32_t* p, std::uint32_t v) {
   cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*p).store(v, cuda::memory_order_release);
 }
 
-template <ScopeKind S>
+template <Scope S>
 __device__ __forceinline__ std::uint32_t load_acquire(std::uint32_t* p) {
   return cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*p).load(cuda::memory_order_acquire);
 }

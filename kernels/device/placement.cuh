@@ -2,7 +2,7 @@
 // Parallel-instance placement: which memory word an instance uses and which thread is its partner.
 #include <cstdint>
 
-#include "litmus.hpp"
+#include "kernels/litmus.hpp"
 
 namespace vmmcheck::kernels::device {
 

@@ -46,12 +46,57 @@ TEST(Cli, ListNeedsNoGpuAndShowsAtLeastFortyCases) {
   EXPECT_GE(lines, 41u);
   const Outcome filtered = cli({"list", "--filter", "alias.resident.*", "--json"});
   EXPECT_EQ(filtered.code, kExitOk);
-  EXPECT_EQ(nlohmann::json::parse(filtered.out).size(), 18u);
+  EXPECT_EQ(nlohmann::json::parse(filtered.out)["cases"].size(), 18u);
+}
+
+// list --json describes itself: each case its pattern and axes; each family its axes' docs and value
+// descriptions, its outcomes and which are weak, and its prune rules with their reasons.
+TEST(Cli, ListJsonCarriesPatternsAxesOutcomesAndPrunes) {
+  const Outcome o = cli({"list", "--filter", "alias.mp.*", "--json"});
+  ASSERT_EQ(o.code, kExitOk) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["schema_version"], 2);
+  ASSERT_EQ(doc["families"].size(), 1u);
+  const auto& fam = doc["families"][0];
+  EXPECT_EQ(fam["name"], "alias.mp");
+  EXPECT_EQ(fam["pattern"], "message_passing");
+  ASSERT_EQ(fam["axes"].size(), 4u);
+  EXPECT_EQ(fam["axes"][1]["name"], "flag");
+  EXPECT_FALSE(fam["axes"][1]["doc"].get<std::string>().empty());
+  EXPECT_EQ(fam["axes"][1]["values"][1]["value"], "alias");
+  EXPECT_EQ(fam["axes"][1]["values"][1]["name"], "flagalias");
+  EXPECT_FALSE(fam["axes"][1]["values"][1]["description"].get<std::string>().empty());
+  ASSERT_EQ(fam["outcomes"].size(), 3u);
+  EXPECT_EQ(fam["outcomes"][1]["name"], "stale");
+  EXPECT_EQ(fam["outcomes"][1]["weak"], true);
+  EXPECT_EQ(fam["outcomes"][0]["weak"], false);
+  ASSERT_EQ(fam["prunes"].size(), 1u);
+  EXPECT_EQ(fam["prunes"][0]["name"], "fence_without_alias");
+  EXPECT_FALSE(fam["prunes"][0]["why"].get<std::string>().empty());
+  EXPECT_EQ(fam["prunes"][0]["when"]["fence"], nlohmann::json({"both", "reader", "writer"}));
+  EXPECT_EQ(fam["pruned"].size(), 9u);  // 3 fences x 3 scopes with data and flag through view A
+  ASSERT_EQ(doc["cases"].size(), 63u);
+  for (const auto& c : doc["cases"]) {
+    EXPECT_EQ(c["pattern"], "message_passing");
+    EXPECT_EQ(c["axes"].size(), 4u);
+  }
+  const auto& first = doc["cases"][0];
+  EXPECT_EQ(first["name"], "alias.mp.alias.flagalias.bothfence.cta");
+  EXPECT_EQ(first["axes"], nlohmann::json({{"data", "alias"}, {"flag", "alias"}, {"fence", "both"}, {"scope", "cta"}}));
+}
+
+TEST(Cli, HelpNamesTheProgram) {
+  const Outcome o = cli({"--help"});
+  EXPECT_EQ(o.code, kExitOk);
+  EXPECT_NE(o.out.find("Usage: vmmcheck "), std::string::npos) << o.out;
+  const Outcome run = cli({"run", "--help"});
+  EXPECT_NE(run.out.find("Usage: vmmcheck run "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("--verbose"), std::string::npos) << run.out;
 }
 
 TEST(Cli, ExplainWorksForEveryCase) {
   const Outcome names = cli({"list", "--json"});
-  for (const auto& c : nlohmann::json::parse(names.out)) {
+  for (const auto& c : nlohmann::json::parse(names.out)["cases"]) {
     const Outcome o = cli({"explain", c["name"].get<std::string>()});
     ASSERT_EQ(o.code, kExitOk) << c["name"] << o.err;
     EXPECT_NE(o.out.find("Rule:"), std::string::npos);
@@ -90,7 +135,7 @@ TEST(Cli, EnvironmentTwinsSetFlags) {
   const Outcome o = cli({"list", "--json"});
   unsetenv("VMMCHECK_FILTER");
   EXPECT_EQ(o.code, kExitOk);
-  for (const auto& c : nlohmann::json::parse(o.out)) EXPECT_EQ(c["family"], "alias.kernels");
+  for (const auto& c : nlohmann::json::parse(o.out)["cases"]) EXPECT_EQ(c["family"], "alias.kernels");
 }
 
 TEST(Cli, WithoutAGpuRunSkipsEveryCaseAndExits77) {
@@ -99,10 +144,26 @@ TEST(Cli, WithoutAGpuRunSkipsEveryCaseAndExits77) {
   const Outcome o = cli({"run", "--filter", "alias.mp.*", "--json", json.string()});
   EXPECT_EQ(o.code, kExitNothingRunnable);
   EXPECT_NE(o.out.find("0 passed, 0 failed, 63 skipped"), std::string::npos) << o.out;
+  // The reason once (in the header), not once per case; the tally; no case lines.
+  EXPECT_NE(o.out.find("device: none (no CUDA GPU here"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("no CUDA GPU here"), o.out.rfind("no CUDA GPU here")) << o.out;
+  EXPECT_EQ(o.err.find("no CUDA GPU here"), std::string::npos) << o.err;
+  EXPECT_EQ(o.out.find("SKIP"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("63 cases skipped for want of a GPU; --verbose lists them"), std::string::npos) << o.out;
   std::ifstream in(json);
   const auto doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc["schema_version"], 2);
   EXPECT_EQ(doc["results"].size(), 63u);
-  for (const auto& r : doc["results"]) EXPECT_EQ(r["status"], "NotSupported");
+  for (const auto& r : doc["results"]) {
+    EXPECT_EQ(r["status"], "NotSupported");
+    EXPECT_EQ(r["pattern"], "message_passing");
+    EXPECT_EQ(r["axes"].size(), 4u);
+  }
+  // --verbose lists every case, each with the reason.
+  const Outcome verbose = cli({"run", "--filter", "alias.mp.*", "--verbose"});
+  EXPECT_EQ(verbose.code, kExitNothingRunnable);
+  EXPECT_EQ(std::count(verbose.out.begin(), verbose.out.end(), '\n'), 4 + 63 + 1) << verbose.out;
+  EXPECT_NE(verbose.out.find("SKIP    alias.mp.alias.flagalias.bothfence.cta  (no CUDA GPU here"), std::string::npos);
   EXPECT_EQ(cli({"probe"}).code, kExitNothingRunnable);
 }
 

@@ -4,9 +4,16 @@
 
 #include "model/loader.hpp"
 #include "model/oracle.hpp"
+#include "patterns/registry.hpp"
 
 namespace vmmcheck::model {
 namespace {
+
+using patterns::AccessStructure;
+using patterns::ContractStructure;
+using patterns::Load;
+using patterns::Scope;
+using patterns::Sync;
 
 TEST(Oracle, AgreesWithEveryHandWrittenVerdict) {
   const CaseTable table = load_cases(default_cases_path());
@@ -26,7 +33,7 @@ TEST(Oracle, ApiVerdictsComeFromTheDriverDocumentation) {
   const CaseTable table = load_cases(default_cases_path());
   int api_cases = 0;
   for (const Case& c : table.cases) {
-    if (c.pattern != "api") continue;
+    if (!std::holds_alternative<patterns::Api>(c.def)) continue;
     ++api_cases;
     EXPECT_NE(c.verdict.citation.find("CUDA Driver API"), std::string::npos) << c.name;
     EXPECT_TRUE(c.verdict.expectation == Expectation::Api || c.verdict.expectation == Expectation::Undefined) << c.name;

@@ -1,7 +1,8 @@
 // Classification against verdicts, and the JSON records.
 #include <gtest/gtest.h>
 
-#include "model/patterns.hpp"
+#include "device/machine.hpp"
+#include "model/registry.hpp"
 #include "run/report_json.hpp"
 #include "run/result.hpp"
 
@@ -12,13 +13,13 @@ model::Case required_case() {
   model::Case c;
   c.name = "alias.mp.same.flagsame.nofence.gpu";
   c.family = "alias.mp";
-  c.pattern = "message_passing";
+  c.def = patterns::MessagePassing{};
   c.verdict.expectation = model::Expectation::Required;
   c.verdict.outcomes = {"new"};
   return c;
 }
 
-CaseResult result_with(const model::Pattern& p, std::uint64_t fresh, std::uint64_t stale, std::uint64_t timeout) {
+CaseResult result_with(const model::PatternInfo& p, std::uint64_t fresh, std::uint64_t stale, std::uint64_t timeout) {
   CaseResult r;
   r.histogram = empty_histogram(p);
   r.histogram[0].second = fresh;
@@ -29,39 +30,39 @@ CaseResult result_with(const model::Pattern& p, std::uint64_t fresh, std::uint64
 }
 
 TEST(Classify, RequiredPassesOnlyWithAllowedOutcomes) {
-  const model::Pattern& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("message_passing");
   const model::Case c = required_case();
   CaseResult ok = result_with(p, 100, 0, 0);
-  classify(c, p, ok);
+  classify(c, ok);
   EXPECT_EQ(ok.status, Status::Pass);
   EXPECT_EQ(ok.weak, 0u);
 
   CaseResult bad = result_with(p, 97, 2, 1);
-  classify(c, p, bad);
+  classify(c, bad);
   EXPECT_EQ(bad.status, Status::Fail);
   EXPECT_EQ(bad.weak, 3u);
   EXPECT_EQ(bad.reason, "2 of 100 instances saw 'stale'; 1 of 100 instances saw 'timeout' (the rules allow only: new)");
 }
 
 TEST(Classify, UndefinedNeverFailsButCountsWeakOutcomes) {
-  const model::Pattern& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("message_passing");
   model::Case c = required_case();
   c.verdict.expectation = model::Expectation::Undefined;
   c.verdict.outcomes.clear();
   CaseResult r = result_with(p, 10, 90, 0);
-  classify(c, p, r);
+  classify(c, r);
   EXPECT_EQ(r.status, Status::Pass);
   EXPECT_EQ(r.weak, 90u);
 }
 
 TEST(Classify, AHistogramThatDoesNotAddUpIsAnError) {
-  const model::Pattern& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("message_passing");
   CaseResult r = result_with(p, 10, 0, 0);
   r.instances = 11;
-  classify(required_case(), p, r);
+  classify(required_case(), r);
   EXPECT_EQ(r.status, Status::Error);
   CaseResult empty = result_with(p, 0, 0, 0);
-  classify(required_case(), p, empty);
+  classify(required_case(), empty);
   EXPECT_EQ(empty.status, Status::Error);
 }
 
@@ -73,7 +74,7 @@ TEST(Json, DocumentHasContextTotalsAndRecords) {
   ctx.runtime_version = 12080;
   ctx.devices = {{0, "NVIDIA H200", "9.0"}};
   ctx.budget.instances = 5;
-  const model::Pattern& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("message_passing");
   CaseResult r = result_with(p, 7, 1, 0);
   r.name = "alias.mp.x";
   r.family = "alias.mp";
@@ -93,9 +94,9 @@ TEST(Json, DocumentHasContextTotalsAndRecords) {
 }
 
 TEST(Json, DriverReleaseFromProcText) {
-  EXPECT_EQ(driver_release_from("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 2 2025\nGCC version: gcc 12\n"), "580.159.04");
-  EXPECT_EQ(driver_release_from("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  575.57.08  Release Build\n"), "575.57.08");
-  EXPECT_EQ(driver_release_from(""), "");
+  EXPECT_EQ(device::driver_release_from("NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Thu Oct 2 2025\nGCC version: gcc 12\n"), "580.159.04");
+  EXPECT_EQ(device::driver_release_from("NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  575.57.08  Release Build\n"), "575.57.08");
+  EXPECT_EQ(device::driver_release_from(""), "");
 }
 
 TEST(Budget, DefaultsCertifyAndLessDoesNot) {

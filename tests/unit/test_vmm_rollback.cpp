@@ -1,7 +1,9 @@
 // The VMM owners against a fake driver: a failure at any step of building an alias set releases exactly
-// what was built (no leak, no double release), and a finished set releases in the guide's order.
+// what was built (no leak, no double release), and a finished or a failed set releases in the guide's
+// order: every unmap, then the release, then every free.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +24,8 @@ struct FakeDriver {
   std::map<CUdeviceptr, int> reserved;           // base -> frees outstanding
   std::map<CUmemGenericAllocationHandle, int> handles;
   std::map<CUdeviceptr, int> mapped;
+  std::vector<CUdeviceptr> mapped_order, unmapped_order;
+  int refuse_release = 0;  // the next n releases fail (and change nothing)
   CUdeviceptr next_va = 0x100000000ull;
   CUmemGenericAllocationHandle next_handle = 1;
 
@@ -55,6 +59,10 @@ CUresult create(CUmemGenericAllocationHandle* h, size_t, const CUmemAllocationPr
   return CUDA_SUCCESS;
 }
 CUresult release(CUmemGenericAllocationHandle h) {
+  if (g_fake->refuse_release > 0) {
+    --g_fake->refuse_release;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
   g_fake->handles[h] -= 1;
   g_fake->log.push_back("release");
   return CUDA_SUCCESS;
@@ -63,11 +71,13 @@ CUresult map(CUdeviceptr p, size_t, size_t offset, CUmemGenericAllocationHandle,
   if (offset != 0) return CUDA_ERROR_NOT_SUPPORTED;
   if (g_fake->fail_now()) return CUDA_ERROR_INVALID_VALUE;
   g_fake->mapped[p] += 1;
+  g_fake->mapped_order.push_back(p);
   g_fake->log.push_back("map");
   return CUDA_SUCCESS;
 }
 CUresult unmap(CUdeviceptr p, size_t) {
   g_fake->mapped[p] -= 1;
+  g_fake->unmapped_order.push_back(p);
   g_fake->log.push_back("unmap");
   return CUDA_SUCCESS;
 }
@@ -111,19 +121,62 @@ class VmmRollback : public ::testing::Test {
 
 const std::vector<ViewSpec> kViews = {{0}, {0}, {kGranularity}};
 
-TEST_F(VmmRollback, FinishedSetReleasesEverythingOnceUnmappingFirst) {
+// The calls a teardown made, in order: the part of the log after `from`.
+std::vector<std::string> calls_after(const std::vector<std::string>& log, std::size_t from) {
+  return {log.begin() + static_cast<long>(from), log.end()};
+}
+
+// True when the calls follow the guide's release order: every unmap, then the release, then every free.
+bool in_release_order(const std::vector<std::string>& calls) {
+  auto rank = [](const std::string& call) { return call == "unmap" ? 0 : call == "release" ? 1 : call == "free" ? 2 : 3; };
+  for (std::size_t i = 1; i < calls.size(); ++i)
+    if (rank(calls[i - 1]) > rank(calls[i])) return false;
+  return true;
+}
+
+TEST_F(VmmRollback, FinishedSetReleasesEverythingOnceInTheGuidesOrder) {
+  std::size_t built = 0;
   {
     AliasSet set(0, 3 * kGranularity, kViews);
     EXPECT_EQ(set.view_count(), 3u);
     EXPECT_NE(set.address_of(0, 64), set.address_of(1, 64));
-    EXPECT_EQ(set.view(2).range.base() + kGranularity, set.view(2).address());
+    EXPECT_EQ(set.view(2).range_base + kGranularity, set.view(2).address);
+    EXPECT_EQ(fake_.log, (std::vector<std::string>{"create", "reserve", "map", "access", "reserve", "map", "access",
+                                                   "reserve", "map", "access"}));
+    built = fake_.log.size();
   }
   expect_nothing_held();
-  // The physical allocation goes last: every unmap comes before the release.
-  const auto release = std::find(fake_.log.begin(), fake_.log.end(), "release");
-  ASSERT_NE(release, fake_.log.end());
-  EXPECT_EQ(std::count(release, fake_.log.end(), "unmap"), 0);
-  EXPECT_EQ(std::count(fake_.log.begin(), fake_.log.end(), "unmap"), 3);
+  // The whole order, not only unmap before release: unmap every view (last first), release the
+  // allocation, then free every range (last first).
+  EXPECT_EQ(calls_after(fake_.log, built),
+            (std::vector<std::string>{"unmap", "unmap", "unmap", "release", "free", "free", "free"}));
+  EXPECT_EQ(fake_.unmapped_order, (std::vector<CUdeviceptr>{fake_.mapped_order[2], fake_.mapped_order[1], fake_.mapped_order[0]}));
+}
+
+TEST_F(VmmRollback, AFailedBuildUnwindsInTheGuidesOrderToo) {
+  for (int k = 2; k <= 10; ++k) {  // the create succeeded: there is something to unwind
+    fake_ = FakeDriver{};
+    fake_.fail_at = k;
+    EXPECT_THROW(AliasSet(0, 3 * kGranularity, kViews), CudaError) << "step " << k;
+    const std::size_t first_undo = static_cast<std::size_t>(std::find_if(fake_.log.begin(), fake_.log.end(), [](const std::string& c) {
+                                     return c == "unmap" || c == "release" || c == "free";
+                                   }) - fake_.log.begin());
+    const std::vector<std::string> undo = calls_after(fake_.log, first_undo);
+    EXPECT_TRUE(in_release_order(undo)) << "step " << k << ": " << ::testing::PrintToString(undo);
+    EXPECT_EQ(std::count(undo.begin(), undo.end(), "release"), 1) << "step " << k;
+    expect_nothing_held();
+  }
+}
+
+TEST_F(VmmRollback, AFailedReleaseKeepsTheHandleAndTheDestructorTriesAgain) {
+  {
+    PhysicalAllocation a(0, kGranularity);
+    fake_.refuse_release = 1;
+    EXPECT_EQ(a.release(), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_NE(a.handle(), 0u);  // still owned
+  }
+  expect_nothing_held();  // the destructor released it
+  EXPECT_EQ(std::count(fake_.log.begin(), fake_.log.end(), "release"), 1);
 }
 
 TEST_F(VmmRollback, FailureAtEveryStepLeaksNothingAndReleasesNothingTwice) {

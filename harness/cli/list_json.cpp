@@ -1,0 +1,62 @@
+#include "cli/list_json.hpp"
+
+#include <set>
+#include <string>
+
+#include "run/report_json.hpp"
+
+namespace vmmcheck::cli {
+namespace {
+
+using nlohmann::json;
+
+json axes_of(const model::Case& c) {
+  json axes = json::object();
+  for (const model::PathStep& step : c.path) axes[step.axis] = step.value.value;
+  return axes;
+}
+
+json family_json(const model::Family& f) {
+  json axes = json::array();
+  for (const model::Axis& a : f.axes) {
+    json values = json::array();
+    for (const model::AxisValue& v : a.values)
+      values.push_back({{"value", v.value}, {"name", v.name}, {"description", v.description}});
+    axes.push_back({{"name", a.name}, {"doc", a.doc}, {"values", values}});
+  }
+  json outcomes = json::array();
+  const model::PatternInfo* pattern = model::find_pattern(f.pattern);
+  if (pattern)
+    for (const patterns::Outcome& o : pattern->outcomes)
+      outcomes.push_back({{"name", std::string(o.name)}, {"weak", o.weak}, {"description", std::string(o.description)}});
+  json prunes = json::array();
+  for (const model::PruneRule& p : f.prunes) prunes.push_back({{"name", p.name}, {"why", p.why}, {"when", p.when}, {"source", p.source}});
+  return json{{"name", f.name},     {"pattern", f.pattern}, {"title", f.title},   {"source", f.source},
+              {"labels", f.labels}, {"axes", axes},         {"outcomes", outcomes}, {"prunes", prunes},
+              {"pruned", f.pruned}};
+}
+
+}  // namespace
+
+json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected) {
+  json cases = json::array();
+  std::set<std::string> families;
+  for (const model::Case* c : selected) {
+    cases.push_back({{"name", c->name},
+                     {"family", c->family},
+                     {"pattern", std::string(c->pattern().name)},
+                     {"axes", axes_of(*c)},
+                     {"expectation", model::to_string(c->verdict.expectation)},
+                     {"outcomes", c->verdict.outcomes},
+                     {"labels", c->labels},
+                     {"rule", c->verdict.rule},
+                     {"citation", c->verdict.citation}});
+    families.insert(c->family);
+  }
+  json family_list = json::array();
+  for (const model::Family& f : table.families)
+    if (families.count(f.name)) family_list.push_back(family_json(f));
+  return json{{"schema_version", run::kSchemaVersion}, {"families", family_list}, {"cases", cases}};
+}
+
+}  // namespace vmmcheck::cli

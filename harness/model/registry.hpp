@@ -1,0 +1,40 @@
+#pragma once
+// The parsing layer's view of the pattern registry (patterns/registry.hpp): for every pattern its name,
+// its axes with the tokens each may take, its outcomes, and the function that turns one token per axis
+// into the typed case definition. Everything here is derived from the pattern types at compile time;
+// this and the loader are the only code that reads axis tokens.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "patterns/registry.hpp"
+
+namespace vmmcheck::model {
+
+struct AxisInfo {
+  std::string_view name;
+  std::vector<std::string_view> tokens;  // the values this axis may take, in enum order
+};
+
+struct PatternInfo {
+  std::string_view name;
+  bool needs_gpu = true;
+  bool driver_status_outcomes = false;  // see patterns::PatternDefaults
+  std::vector<AxisInfo> axes;
+  std::vector<patterns::Outcome> outcomes;  // histogram bins, in kernel order
+  // The typed definition from one token per axis (axis name -> token). A missing axis or a token the
+  // axis does not allow throws InputError: never a default.
+  patterns::CaseDef (*make)(const std::map<std::string, std::string>& tokens_by_axis) = nullptr;
+
+  const AxisInfo* find_axis(std::string_view axis) const;
+  int outcome_index(std::string_view outcome) const;  // -1 when unknown
+  bool accepts_outcome(std::string_view outcome) const;
+};
+
+// One entry per alternative of patterns::CaseDef, in that order.
+const std::vector<PatternInfo>& all_patterns();
+const PatternInfo* find_pattern(std::string_view name);
+const PatternInfo& pattern_of(const patterns::CaseDef& def);
+
+}  // namespace vmmcheck::model

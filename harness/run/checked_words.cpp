@@ -1,0 +1,41 @@
+#include "run/checked_words.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "kernels/contract.hpp"
+#include "kernels/operations.hpp"
+
+namespace vmmcheck::run {
+
+DeviceBuffer<std::uint32_t> poisoned(std::uint64_t words) {
+  constexpr int kPoisonByte = 0xa5;
+  DeviceBuffer<std::uint32_t> out(words);
+  CUDA_CHECK(cudaMemset(out.get(), kPoisonByte, out.bytes()));
+  return out;
+}
+
+void fill(CUdeviceptr address, std::uint64_t words, std::uint32_t value, cudaStream_t stream) {
+  kernels::launch_fill(words_at(address), words, value, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+std::vector<std::uint32_t> to_host(const DeviceBuffer<std::uint32_t>& out, cudaStream_t stream) {
+  std::vector<std::uint32_t> host(out.count());
+  CUDA_CHECK(cudaMemcpyAsync(host.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost, stream));
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  return host;
+}
+
+std::vector<std::uint32_t> read_back(CUdeviceptr address, std::uint64_t words, cudaStream_t stream) {
+  DeviceBuffer<std::uint32_t> out = poisoned(words);
+  kernels::launch_copy_words(words_at(address), out.get(), words, stream);
+  return to_host(out, stream);
+}
+
+std::uint64_t matching(const std::vector<std::uint32_t>& words, std::size_t begin, std::size_t end,
+                       std::uint32_t expected) {
+  return static_cast<std::uint64_t>(std::count(words.begin() + begin, words.begin() + end, expected));
+}
+
+}  // namespace vmmcheck::run

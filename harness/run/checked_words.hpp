@@ -1,0 +1,33 @@
+#pragma once
+// What the VMM-contract runners share: words written or read through a mapping under test by a kernel,
+// brought back to the host and compared.
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "run/cuda_objects.hpp"
+#include "run/result.hpp"
+
+namespace vmmcheck::run {
+
+inline std::uint32_t* words_at(CUdeviceptr address) { return reinterpret_cast<std::uint32_t*>(address); }
+
+// A plain output buffer of `words` words, every byte 0xa5 (cudaMalloc may hand back memory that already
+// holds the value a check expects, and a kernel that wrote nothing must show).
+DeviceBuffer<std::uint32_t> poisoned(std::uint64_t words);
+
+// Fills `words` words at `address` with `value` by a kernel on `stream`, and waits.
+void fill(CUdeviceptr address, std::uint64_t words, std::uint32_t value, cudaStream_t stream);
+
+// The buffer's words, on the host, once the work queued on `stream` is done.
+std::vector<std::uint32_t> to_host(const DeviceBuffer<std::uint32_t>& out, cudaStream_t stream);
+
+// Reads `words` words through `address` with a kernel and returns them.
+std::vector<std::uint32_t> read_back(CUdeviceptr address, std::uint64_t words, cudaStream_t stream);
+
+// How many of words[begin, end) equal `expected`.
+std::uint64_t matching(const std::vector<std::uint32_t>& words, std::size_t begin, std::size_t end, std::uint32_t expected);
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,22 @@
+#pragma once
+// What the operation-level runners share: the write and the read are separate device operations, and
+// every repetition writes values of its own over a settled region.
+#include <cstdint>
+#include <string>
+
+#include "run/session.hpp"
+
+namespace vmmcheck::run {
+
+struct Values {
+  std::uint32_t old_value, new_value;
+};
+
+// Distinct, seeded old and new values per iteration, so nothing is left over from another case.
+Values values_for(const Budget& b, const std::string& case_name, std::uint32_t iteration);
+
+// Sets the first `words` words of the region to `value` through view A and waits, so each repetition
+// starts settled.
+void reset_region(GpuSession& s, std::uint64_t words, std::uint32_t value);
+
+}  // namespace vmmcheck::run

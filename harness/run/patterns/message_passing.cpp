@@ -1,0 +1,38 @@
+// Runner of alias.mp (patterns/message_passing.hpp): one instance per resident thread per round, the
+// thread writing one instance and reading another CTA's.
+#include "kernels/message_passing.hpp"
+#include "kernels/operations.hpp"
+#include "run/in_kernel.hpp"
+
+namespace vmmcheck::run {
+
+void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model::Case& c, CaseResult& r) {
+  using patterns::FencePlacement;
+  const Budget& b = s.budget();
+  kernels::MessagePassingArgs a;
+  a.scope = def.scope;
+  a.writer_fence = def.fence == FencePlacement::Writer || def.fence == FencePlacement::Both;
+  a.reader_fence = def.fence == FencePlacement::Reader || def.fence == FencePlacement::Both;
+  const kernels::LaunchShape shape = kernels::message_passing_shape(a, static_cast<int>(b.threads_per_block));
+  const std::uint32_t n = shape.instances();
+  // Data words first, flag words after them (in another part of the allocation).
+  const std::uint64_t flag_offset = (n + 1023u) / 1024u * 1024u;
+  std::uint32_t* const view_a = s.words(patterns::View::Same);
+  a.data_write = view_a;
+  a.flag_write = view_a + flag_offset;
+  a.data_read = s.words(def.data);
+  a.flag_read = s.words(def.flag) + flag_offset;
+  a.spin_timeout_ns = static_cast<std::uint64_t>(b.spin_timeout_ms * 1e6);
+  a.stress = s.stress();
+  a.histogram = s.histogram();
+  a.rounds = rounds_for(b, n);
+  kernels::launch_fill(view_a, flag_offset + n, 0, s.work());
+  timed_launches(s, a.rounds, r, [&](std::uint32_t it, std::uint32_t base) {
+    a.value_base = base;
+    a.placement = placement_for(case_seed(b, c.name, it), n);
+    kernels::launch_message_passing(a, shape, s.work());
+  });
+  r.instances = static_cast<std::uint64_t>(n) * a.rounds * b.iterations;
+}
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,23 @@
+#pragma once
+// The bounded device-side wait: every spin in vmmcheck's kernels ends, whatever the host or a partner
+// does, so a lost signal costs a timeout bin, never a hung GPU.
+#include <cstdint>
+
+#include "memory_ops.cuh"
+
+namespace vmmcheck::kernels::device {
+
+// Polls `ready()` until it returns true (then returns true) or `timeout_ns` of globaltimer time have
+// passed (then false). The clock is read every 64 polls: it is slower to read than a load. With
+// `backoff_ns`, the thread sleeps that long between polls (for long waits that share the SM).
+template <typename Ready>
+__device__ __forceinline__ bool wait_until(Ready ready, std::uint64_t timeout_ns, unsigned backoff_ns = 0) {
+  const std::uint64_t start = now_ns();
+  for (std::uint32_t poll = 0;; ++poll) {
+    if (ready()) return true;
+    if ((poll & 63u) == 63u && now_ns() - start > timeout_ns) return false;
+    if (backoff_ns) __nanosleep(backoff_ns);
+  }
+}
+
+}  // namespace vmmcheck::kernels::device

@@ -1,0 +1,25 @@
+#pragma once
+// Host-side interface of the operation-level kernels: the writer and the counting reader of
+// alias.kernels (patterns/kernel_pair.hpp), and the fill every runner uses to set words up.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "patterns/vocabulary.hpp"
+
+namespace vmmcheck::kernels {
+
+// Loads the operation-level kernels now. With lazy module loading (the CUDA 12+ default) a kernel's
+// first launch loads its module, and that load can wait for kernels already running: a writer or
+// signal kernel launched beside a spinning resident grid would then stall until the grid's bound.
+void preload_operation_kernels();
+
+// words[i] = value for i < count (st.global).
+void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream);
+// Reads every word once (through the view under test), so caches hold the old value.
+void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t* sink, cudaStream_t stream);
+// Counts new / old / other (patterns::KernelPair bins) over `count` words, with weak or .nc loads.
+void launch_count(const std::uint32_t* words, std::uint64_t count, patterns::Load load, std::uint32_t new_value,
+                  std::uint32_t old_value, unsigned long long* histogram, cudaStream_t stream);
+
+}  // namespace vmmcheck::kernels

@@ -1,0 +1,42 @@
+#pragma once
+// kernel_pair (alias.kernels): a writing operation through view A, then a reading operation through a
+// view, ordered by a stream, an event, the host, a graph edge, or nothing. Kernels: kernels/operations.cu.
+#include "patterns/pattern.hpp"
+
+namespace vmmcheck::patterns {
+
+struct KernelPair : PatternDefaults {
+  WriterOp writer = WriterOp::Kernel;
+  ReaderOp reader = ReaderOp::Kernel;
+  Order order = Order::Stream;
+  View view = View::Same;  // the view the reader uses
+
+  static constexpr std::string_view kName = "kernel_pair";
+  static constexpr auto kAxes = std::make_tuple(axis("writer", &KernelPair::writer), axis("reader", &KernelPair::reader),
+                                                axis("order", &KernelPair::order), axis("view", &KernelPair::view));
+  enum Bin : int { New, Old, Other, kBins };
+  static constexpr std::array<Outcome, kBins> kOutcomes{{
+      {New, "new", false, "the reader saw the writer's value"},
+      {Old, "old", true, "the reader saw the value from before the writer"},
+      {Other, "other", true, "the reader saw neither value"},
+  }};
+};
+static_assert(outcomes_match_bins<KernelPair>());
+
+// The load the reading operation makes: a copy engine reads like a weak load.
+constexpr Load load_of(ReaderOp reader) { return reader == ReaderOp::KernelNc ? Load::NonCoherent : Load::Weak; }
+
+constexpr AccessStructure structure_of(const KernelPair& c) {
+  AccessStructure s;
+  s.same_proxy = c.view == View::Same;
+  s.load = load_of(c.reader);
+  s.sync = c.order == Order::None ? Sync::None : Sync::OperationBoundary;
+  s.write_in_reader_lifetime = c.order == Order::None;  // unordered: the write may land while the reader runs
+  return s;
+}
+
+}  // namespace vmmcheck::patterns
+
+namespace vmmcheck::run {
+void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Case& c, CaseResult& r);
+}  // namespace vmmcheck::run

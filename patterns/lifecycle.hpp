@@ -1,0 +1,31 @@
+#pragma once
+// lifecycle (lifecycle.*): data belongs to the physical allocation, not to an address. Every word
+// checked is one instance. Runner: harness/run/patterns/contract.cpp.
+#include "patterns/pattern.hpp"
+
+namespace vmmcheck::patterns {
+
+struct Lifecycle : PatternDefaults {
+  Scenario scenario = Scenario::RemapSameVa;
+
+  static constexpr std::string_view kName = "lifecycle";
+  static constexpr auto kAxes = std::make_tuple(axis("scenario", &Lifecycle::scenario));
+  enum Bin : int { Intact, Corrupt, kBins };
+  static constexpr std::array<Outcome, kBins> kOutcomes{{
+      {Intact, "intact", false, "the word held the value written to the physical memory"},
+      {Corrupt, "corrupt", true, "the word held something else"},
+  }};
+};
+static_assert(outcomes_match_bins<Lifecycle>());
+
+constexpr ContractStructure structure_of(const Lifecycle&) {
+  ContractStructure s;
+  s.checks_words = true;
+  return s;
+}
+
+}  // namespace vmmcheck::patterns
+
+namespace vmmcheck::run {
+void run_pattern(GpuSession& s, const patterns::Lifecycle& def, const model::Case& c, CaseResult& r);
+}  // namespace vmmcheck::run

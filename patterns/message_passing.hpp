@@ -1,0 +1,44 @@
+#pragma once
+// message_passing (alias.mp): a writer stores data and releases a flag through view A; a reader in
+// another CTA acquires the flag and reads the data, each through the view its axis names.
+// Kernel: kernels/message_passing.cu.
+#include "patterns/pattern.hpp"
+
+namespace vmmcheck::patterns {
+
+struct MessagePassing : PatternDefaults {
+  View data = View::Same;  // the view the reader reads the data through
+  View flag = View::Same;  // the view the reader acquires the flag through
+  FencePlacement fence = FencePlacement::None;
+  Scope scope = Scope::Gpu;  // of the release and the acquire
+
+  static constexpr std::string_view kName = "message_passing";
+  static constexpr auto kAxes =
+      std::make_tuple(axis("data", &MessagePassing::data), axis("flag", &MessagePassing::flag, View::Same, View::Alias),
+                      axis("fence", &MessagePassing::fence), axis("scope", &MessagePassing::scope));
+  enum Bin : int { New, Stale, Timeout, kBins };
+  static constexpr std::array<Outcome, kBins> kOutcomes{{
+      {New, "new", false, "flag seen, data read returned the value written before the flag"},
+      {Stale, "stale", true, "flag seen, data read returned an older value"},
+      {Timeout, "timeout", true, "the bounded spin on the flag gave up before the flag was seen"},
+  }};
+};
+static_assert(outcomes_match_bins<MessagePassing>());
+
+// writer: st data[A]; st.release flag[A]   reader: ld.acquire flag[view]; ld data[view]
+constexpr AccessStructure structure_of(const MessagePassing& c) {
+  AccessStructure s;
+  s.same_proxy = c.data == View::Same;
+  s.flag_same_proxy = c.flag == View::Same;
+  s.proxy_fence = c.fence != FencePlacement::None;
+  s.scope = c.scope;
+  s.write_in_reader_lifetime = true;
+  s.sync = Sync::ReleaseAcquire;
+  return s;
+}
+
+}  // namespace vmmcheck::patterns
+
+namespace vmmcheck::run {
+void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model::Case& c, CaseResult& r);
+}  // namespace vmmcheck::run

@@ -1,0 +1,84 @@
+#pragma once
+// The building blocks of a pattern definition (docs/adding-a-pattern.md). A pattern is one struct: its
+// fields are the typed case definition (one enum per axis), and its static members say everything else
+// -- its name in case tables, its axes and the values each may take, its outcome bins in kernel order --
+// next to the oracle's view of it (structure_of) and the declaration of its runner. The compiler checks
+// the rest: a pattern without a runner or a structure does not build (harness/run/session.cpp,
+// harness/model/oracle.cpp), and outcome names are tied to bin indices by static_assert.
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <tuple>
+
+#include "patterns/structure.hpp"
+#include "patterns/vocabulary.hpp"
+
+// What a runner's declaration names; the definitions live in harness/ (host code).
+namespace vmmcheck::run {
+class GpuSession;
+struct CaseResult;
+}  // namespace vmmcheck::run
+namespace vmmcheck::model {
+struct Case;
+}  // namespace vmmcheck::model
+
+namespace vmmcheck::patterns {
+
+// One histogram bin: the kernel counts into index `bin`, case tables and results call it `name`.
+struct Outcome {
+  int bin;
+  std::string_view name;
+  bool weak;  // an outcome the rules allow only when the accesses are unordered
+  std::string_view description;
+};
+
+// The defaults every pattern inherits; a pattern overrides what differs.
+struct PatternDefaults {
+  static constexpr bool kNeedsGpu = true;  // false: runs on the host alone (the planted self-test)
+  // The outcomes are the CUresult names a driver call returns: kOutcomes lists the usual ones, and any
+  // other CUDA_* name is accepted and gets its own bin (api cases).
+  static constexpr bool kDriverStatusOutcomes = false;
+};
+
+// One axis: its name in case tables, the field of the definition it sets, the values it may take.
+template <typename Def, typename E, std::size_t N>
+struct Axis {
+  using Enum = E;
+  std::string_view name;
+  E Def::*field;
+  std::array<E, N> allowed;
+};
+
+// An axis that may take every value of its enum.
+template <typename Def, typename E>
+constexpr Axis<Def, E, Vocabulary<E>::words.size()> axis(std::string_view name, E Def::*field) {
+  Axis<Def, E, Vocabulary<E>::words.size()> a{name, field, {}};
+  for (std::size_t i = 0; i < a.allowed.size(); ++i) a.allowed[i] = Vocabulary<E>::words[i].value;
+  return a;
+}
+
+// An axis restricted to the values listed.
+template <typename Def, typename E, typename... More>
+constexpr Axis<Def, E, 1 + sizeof...(More)> axis(std::string_view name, E Def::*field, E first, More... more) {
+  return {name, field, {first, more...}};
+}
+
+// True when outcome i counts into bin i, for every i: the kernels and the histogram agree.
+template <std::size_t N>
+constexpr bool bins_in_order(const std::array<Outcome, N>& outcomes) {
+  for (std::size_t i = 0; i < N; ++i)
+    if (outcomes[i].bin != static_cast<int>(i)) return false;
+  return true;
+}
+
+// The most bins any in-kernel histogram has (kernels/device/histogram.cuh).
+constexpr int kMaxBins = 4;
+
+// Checks a pattern's outcome table at compile time: one entry per bin, in bin order.
+template <typename P>
+constexpr bool outcomes_match_bins() {
+  return P::kOutcomes.size() == static_cast<std::size_t>(P::kBins) && bins_in_order(P::kOutcomes) &&
+         P::kBins <= kMaxBins;
+}
+
+}  // namespace vmmcheck::patterns

@@ -1,0 +1,40 @@
+#pragma once
+// resident (alias.resident): the resident-grid clause. A reader grid runs before the writing operation
+// starts and reads after a signal says the writer completed. Kernel: kernels/resident.cu.
+#include "patterns/pattern.hpp"
+
+namespace vmmcheck::patterns {
+
+struct Resident : PatternDefaults {
+  View view = View::Same;  // the view the resident grid reads through
+  Load load = Load::Weak;
+  Signal signal = Signal::Kernel;
+
+  static constexpr std::string_view kName = "resident";
+  static constexpr auto kAxes =
+      std::make_tuple(axis("view", &Resident::view), axis("load", &Resident::load, Load::Weak, Load::Volatile, Load::NonCoherent),
+                      axis("signal", &Resident::signal));
+  enum Bin : int { New, Old, Other, Timeout, kBins };
+  static constexpr std::array<Outcome, kBins> kOutcomes{{
+      {New, "new", false, "the resident reader saw the writer's value"},
+      {Old, "old", true, "the resident reader saw the value from before the writer"},
+      {Other, "other", true, "the resident reader saw neither value"},
+      {Timeout, "timeout", true, "the resident reader never saw the signal within its bound"},
+  }};
+};
+static_assert(outcomes_match_bins<Resident>());
+
+constexpr AccessStructure structure_of(const Resident& c) {
+  AccessStructure s;
+  s.same_proxy = c.view == View::Same;
+  s.load = c.load;
+  s.write_in_reader_lifetime = true;
+  s.sync = Sync::ResidentSignal;
+  return s;
+}
+
+}  // namespace vmmcheck::patterns
+
+namespace vmmcheck::run {
+void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case& c, CaseResult& r);
+}  // namespace vmmcheck::run

@@ -1,0 +1,193 @@
+#pragma once
+// The axis vocabulary: one enum per concept a case table can name, shared by the harness (loader,
+// oracle, runners) and the kernels. Each enum has exactly one spelling per value in case tables, its
+// token; tokens are read only by the parsing layer (harness/model/registry.cpp), which refuses an
+// unknown one with file:line. Plain C++17, no device code: nvcc and the host compiler both read it.
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace vmmcheck::patterns {
+
+template <typename E>
+struct Word {
+  E value;
+  std::string_view token;
+};
+
+// Specialised once per enum below: `words` lists every value with its token, in declaration order.
+template <typename E>
+struct Vocabulary;
+
+// Which view of the allocation an access goes through (docs/design.md, "Alias sets").
+enum class View : int {
+  Same,    // view A, the writer's own address
+  Alias,   // a second mapping of the whole allocation
+  Offset,  // a mapping placed one granularity into a larger reserved range
+};
+template <>
+struct Vocabulary<View> {
+  static constexpr std::array<Word<View>, 3> words{{{View::Same, "same"}, {View::Alias, "alias"}, {View::Offset, "offset"}}};
+};
+
+// The PTX flavour of a load.
+enum class Load : int {
+  Weak,         // ld.global
+  Volatile,     // ld.volatile.global
+  RelaxedGpu,   // ld.relaxed.gpu.global
+  AcquireGpu,   // ld.acquire.gpu.global
+  NonCoherent,  // ld.global.nc
+};
+template <>
+struct Vocabulary<Load> {
+  static constexpr std::array<Word<Load>, 5> words{{{Load::Weak, "weak"},
+                                                    {Load::Volatile, "volatile"},
+                                                    {Load::RelaxedGpu, "relaxed_gpu"},
+                                                    {Load::AcquireGpu, "acquire_gpu"},
+                                                    {Load::NonCoherent, "nc"}}};
+};
+
+// The scope of a strong operation (release, acquire, atomic).
+enum class Scope : int { Cta, Gpu, Sys };
+template <>
+struct Vocabulary<Scope> {
+  static constexpr std::array<Word<Scope>, 3> words{{{Scope::Cta, "cta"}, {Scope::Gpu, "gpu"}, {Scope::Sys, "sys"}}};
+};
+
+// Whether one thread's write and its later read are separated by fence.proxy.alias.
+enum class Fence : int { None, ProxyAlias };
+template <>
+struct Vocabulary<Fence> {
+  static constexpr std::array<Word<Fence>, 2> words{{{Fence::None, "none"}, {Fence::ProxyAlias, "proxy_alias"}}};
+};
+
+// Where fence.proxy.alias stands in message passing: the writer's side, the reader's, both, neither.
+enum class FencePlacement : int { None, Writer, Reader, Both };
+template <>
+struct Vocabulary<FencePlacement> {
+  static constexpr std::array<Word<FencePlacement>, 4> words{{{FencePlacement::None, "none"},
+                                                              {FencePlacement::Writer, "writer"},
+                                                              {FencePlacement::Reader, "reader"},
+                                                              {FencePlacement::Both, "both"}}};
+};
+
+// The device operation that writes.
+enum class WriterOp : int { Kernel, Memcpy, Memset };
+template <>
+struct Vocabulary<WriterOp> {
+  static constexpr std::array<Word<WriterOp>, 3> words{
+      {{WriterOp::Kernel, "kernel"}, {WriterOp::Memcpy, "memcpy"}, {WriterOp::Memset, "memset"}}};
+};
+
+// The device operation that reads.
+enum class ReaderOp : int { Kernel, KernelNc, Memcpy };
+template <>
+struct Vocabulary<ReaderOp> {
+  static constexpr std::array<Word<ReaderOp>, 3> words{
+      {{ReaderOp::Kernel, "kernel"}, {ReaderOp::KernelNc, "kernel_nc"}, {ReaderOp::Memcpy, "memcpy"}}};
+};
+
+// What orders a reading operation after a writing one.
+enum class Order : int { Stream, Event, Host, Graph, None };
+template <>
+struct Vocabulary<Order> {
+  static constexpr std::array<Word<Order>, 5> words{{{Order::Stream, "stream"},
+                                                     {Order::Event, "event"},
+                                                     {Order::Host, "host"},
+                                                     {Order::Graph, "graph"},
+                                                     {Order::None, "none"}}};
+};
+
+// Who tells a resident grid that the writer completed.
+enum class Signal : int { Kernel, Host };
+template <>
+struct Vocabulary<Signal> {
+  static constexpr std::array<Word<Signal>, 2> words{{{Signal::Kernel, "kernel"}, {Signal::Host, "host"}}};
+};
+
+// The access granted to a mapping before the access under test (cuMemSetAccess).
+enum class Grant : int { None, Read, ReadWrite, ReadAfterRw, SubrangeInside, SubrangeOutside };
+template <>
+struct Vocabulary<Grant> {
+  static constexpr std::array<Word<Grant>, 6> words{{{Grant::None, "none"},
+                                                     {Grant::Read, "read"},
+                                                     {Grant::ReadWrite, "readwrite"},
+                                                     {Grant::ReadAfterRw, "read_after_rw"},
+                                                     {Grant::SubrangeInside, "subrange_inside"},
+                                                     {Grant::SubrangeOutside, "subrange_outside"}}};
+};
+
+// What a kernel does with the memory under test.
+enum class AccessOp : int { Read, Write };
+template <>
+struct Vocabulary<AccessOp> {
+  static constexpr std::array<Word<AccessOp>, 2> words{{{AccessOp::Read, "read"}, {AccessOp::Write, "write"}}};
+};
+
+// What happens to a handle, mapping or range between a write and the read that checks it.
+enum class Scenario : int { ReleaseBeforeUnmap, RemapSameVa, RemapNewVa, Seam, Grow };
+template <>
+struct Vocabulary<Scenario> {
+  static constexpr std::array<Word<Scenario>, 5> words{{{Scenario::ReleaseBeforeUnmap, "release_before_unmap"},
+                                                        {Scenario::RemapSameVa, "remap_same_va"},
+                                                        {Scenario::RemapNewVa, "remap_new_va"},
+                                                        {Scenario::Seam, "seam"},
+                                                        {Scenario::Grow, "grow"}}};
+};
+
+// Where a kernel that uses a mapping is when the host unmaps it.
+enum class KernelState : int { Queued, Running };
+template <>
+struct Vocabulary<KernelState> {
+  static constexpr std::array<Word<KernelState>, 2> words{{{KernelState::Queued, "queued"}, {KernelState::Running, "running"}}};
+};
+
+// The VMM call an api case makes (a misuse, or a documented query).
+enum class ApiCall : int {
+  SizeNotGranular,
+  MapOverMapped,
+  FreeMappedRange,
+  SetAccessUnmapped,
+  ExportWithoutType,
+  ImportInvalidFd,
+  DoubleRelease,
+  Granularity,
+};
+template <>
+struct Vocabulary<ApiCall> {
+  static constexpr std::array<Word<ApiCall>, 8> words{{{ApiCall::SizeNotGranular, "size_not_granular"},
+                                                       {ApiCall::MapOverMapped, "map_over_mapped"},
+                                                       {ApiCall::FreeMappedRange, "free_mapped_range"},
+                                                       {ApiCall::SetAccessUnmapped, "set_access_unmapped"},
+                                                       {ApiCall::ExportWithoutType, "export_without_type"},
+                                                       {ApiCall::ImportInvalidFd, "import_invalid_fd"},
+                                                       {ApiCall::DoubleRelease, "double_release"},
+                                                       {ApiCall::Granularity, "granularity"}}};
+};
+
+// What a planted self-test case does (tests/planted/).
+enum class Behaviour : int { Ok, Crash, Hang };
+template <>
+struct Vocabulary<Behaviour> {
+  static constexpr std::array<Word<Behaviour>, 3> words{
+      {{Behaviour::Ok, "ok"}, {Behaviour::Crash, "crash"}, {Behaviour::Hang, "hang"}}};
+};
+
+// The token of a value, as case tables spell it.
+template <typename E>
+constexpr std::string_view token(E value) {
+  for (const Word<E>& w : Vocabulary<E>::words)
+    if (w.value == value) return w.token;
+  return {};
+}
+
+// The value a token names, or nothing: never a default.
+template <typename E>
+constexpr std::optional<E> from_token(std::string_view text) {
+  for (const Word<E>& w : Vocabulary<E>::words)
+    if (w.token == text) return w.value;
+  return std::nullopt;
+}
+
+}  // namespace vmmcheck::patterns

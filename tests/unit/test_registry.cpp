@@ -1,0 +1,201 @@
+// The pattern registry: every pattern's definition is consistent, the shipped tables still generate the
+// suite as it was before the registry (same names, same cases), and a bad token on any axis of any
+// pattern -- in a value or in a `when` clause -- is refused with file:line, never read as a default.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "common/error.hpp"
+#include "model/loader.hpp"
+#include "model/registry.hpp"
+
+namespace vmmcheck::model {
+namespace {
+
+const std::filesystem::path kSource = VMMCHECK_SOURCE_DIR;
+
+TEST(Registry, PatternsHaveUniqueNamesAndOutcomesInBinOrder) {
+  std::set<std::string_view> names;
+  for (const PatternInfo& p : all_patterns()) {
+    EXPECT_TRUE(names.insert(p.name).second) << "two patterns are called " << p.name;
+    ASSERT_FALSE(p.outcomes.empty()) << p.name;
+    for (std::size_t i = 0; i < p.outcomes.size(); ++i) {
+      EXPECT_EQ(p.outcomes[i].bin, static_cast<int>(i)) << p.name << " outcome " << p.outcomes[i].name;
+      EXPECT_EQ(p.outcome_index(p.outcomes[i].name), static_cast<int>(i)) << p.name;
+    }
+    for (const AxisInfo& a : p.axes) EXPECT_FALSE(a.tokens.empty()) << p.name << "." << a.name;
+    EXPECT_EQ(find_pattern(p.name), &p);
+  }
+  EXPECT_EQ(find_pattern("no_such_pattern"), nullptr);
+}
+
+TEST(Registry, EveryTokenMakesTheDefinitionItNames) {
+  // For every pattern and axis, each allowed token builds a definition; the token the case table gives
+  // comes back out of the typed field (no token is silently read as another).
+  for (const PatternInfo& p : all_patterns()) {
+    std::map<std::string, std::string> tokens;
+    for (const AxisInfo& a : p.axes) tokens[std::string(a.name)] = std::string(a.tokens.front());
+    for (const AxisInfo& a : p.axes) {
+      std::set<std::size_t> seen;
+      for (std::string_view token : a.tokens) {
+        auto with = tokens;
+        with[std::string(a.name)] = std::string(token);
+        const patterns::CaseDef def = p.make(with);
+        EXPECT_EQ(&pattern_of(def), &p);
+        // Different tokens must give different definitions: hash them through their fields' tokens.
+        seen.insert(std::hash<std::string>{}(std::visit(
+            [](const auto& d) {
+              std::string key;
+              std::apply([&](const auto&... axis) { ((key += std::string(patterns::token(d.*(axis.field))) + "/"), ...); },
+                         std::decay_t<decltype(d)>::kAxes);
+              return key;
+            },
+            def)));
+      }
+      EXPECT_EQ(seen.size(), a.tokens.size()) << p.name << "." << a.name;
+      auto bad = tokens;
+      bad[std::string(a.name)] = "no_such_value";
+      EXPECT_THROW(p.make(bad), InputError) << p.name << "." << a.name;
+      auto missing = tokens;
+      missing.erase(std::string(a.name));
+      EXPECT_THROW(p.make(missing), InputError) << p.name << "." << a.name;
+    }
+  }
+}
+
+TEST(Registry, CasesCarryTheirTypedDefinition) {
+  const CaseTable t = load_cases(default_cases_path());
+  auto find = [&](const std::string& n) -> const Case& {
+    for (const Case& c : t.cases)
+      if (c.name == n) return c;
+    throw std::runtime_error("no case " + n);
+  };
+  const auto& mp = std::get<patterns::MessagePassing>(find("alias.mp.alias.flagsame.wfence.sys").def);
+  EXPECT_EQ(mp.data, patterns::View::Alias);
+  EXPECT_EQ(mp.flag, patterns::View::Same);
+  EXPECT_EQ(mp.fence, patterns::FencePlacement::Writer);
+  EXPECT_EQ(mp.scope, patterns::Scope::Sys);
+  const auto& kp = std::get<patterns::KernelPair>(find("alias.kernels.memset.kernel_nc.graph.offset").def);
+  EXPECT_EQ(kp.writer, patterns::WriterOp::Memset);
+  EXPECT_EQ(kp.reader, patterns::ReaderOp::KernelNc);
+  EXPECT_EQ(kp.order, patterns::Order::Graph);
+  EXPECT_EQ(kp.view, patterns::View::Offset);
+  const auto& r = std::get<patterns::Resident>(find("alias.resident.alias.volatile.hostsignal").def);
+  EXPECT_EQ(r.signal, patterns::Signal::Host);
+  EXPECT_EQ(r.load, patterns::Load::Volatile);
+  EXPECT_TRUE(find("api.double_release").isolate);
+  EXPECT_FALSE(find("alias.mp.alias.flagsame.wfence.sys").isolate);
+}
+
+// The suite as generated before the registry (tests/unit/data/suite-before-registry.json, written by
+// the loader at commit be2e379): every name must still exist and mean the same case.
+TEST(Registry, EveryNameOfTheEarlierSuiteStillMeansTheSameCase) {
+  const nlohmann::json before = nlohmann::json::parse(std::ifstream(kSource / "tests/unit/data/suite-before-registry.json"));
+  ASSERT_EQ(before.size(), 243u);
+  const CaseTable t = load_cases(default_cases_path());
+  std::map<std::string, const Case*> now;
+  for (const Case& c : t.cases) now[c.name] = &c;
+  for (const auto& [name, was] : before.items()) {
+    const auto it = now.find(name);
+    ASSERT_NE(it, now.end()) << name << " vanished";
+    const Case& c = *it->second;
+    EXPECT_EQ(std::string(c.pattern().name), was["pattern"].get<std::string>()) << name;
+    nlohmann::json axes = nlohmann::json::object();
+    for (const PathStep& step : c.path) axes[step.axis] = step.value.value;
+    EXPECT_EQ(axes, was["axes"]) << name;
+    EXPECT_EQ(to_string(c.verdict.expectation), was["expectation"].get<std::string>()) << name;
+    EXPECT_EQ(nlohmann::json(c.verdict.outcomes), was["outcomes"]) << name;
+  }
+}
+
+// A minimal family of pattern `p` in TOML: every axis with its first allowed value, one catch-all
+// verdict. `bad_axis` gets `bad_token` as a second value, on a line of its own.
+std::string family_text(const PatternInfo& p, std::string_view bad_axis, const std::string& bad_token, int& bad_line) {
+  std::ostringstream t;
+  int line = 1;
+  auto put = [&](const std::string& text) {
+    t << text << "\n";
+    ++line;
+  };
+  put("family = \"bad.family\"");
+  put("pattern = \"" + std::string(p.name) + "\"");
+  put("title = \"a family with one bad value\"");
+  put("snippet = \"-\"");
+  for (const AxisInfo& a : p.axes) {
+    put("[[axis]]");
+    put("name = \"" + std::string(a.name) + "\"");
+    put("doc = \"d\"");
+    put("values = [");
+    put("  { value = \"" + std::string(a.tokens.front()) + "\", description = \"first\" },");
+    if (a.name == bad_axis) {
+      bad_line = line;
+      put("  { value = \"" + bad_token + "\", name = \"second\", description = \"the bad one\" },");
+    }
+    put("]");
+  }
+  put("[[verdict]]");
+  put("expect = \"undefined\"");
+  put("rule = \"r\"");
+  put("cite = \"c\"");
+  put("why = \"w\"");
+  return t.str();
+}
+
+std::pair<int, std::string> list_cases(const std::filesystem::path& file) {
+  std::ostringstream out, err;
+  const int code = cli::run_app({"vmmcheck", "list", "--cases", file.string()}, out, err);
+  return {code, err.str()};
+}
+
+TEST(Registry, AnUnknownValueOnAnyAxisOfAnyPatternIsExitTwoWithFileAndLine) {
+  const auto file = std::filesystem::temp_directory_path() / "vmmcheck-bad-axis-value.toml";
+  int checked = 0;
+  for (const PatternInfo& p : all_patterns()) {
+    for (const AxisInfo& a : p.axes) {
+      // A token no axis has, and (where there is one) a token of another concept: neither may pass.
+      std::vector<std::string> bad = {"no_such_value", std::string(a.tokens.front()) + "x", ""};
+      for (const std::string& token : bad) {
+        int bad_line = 0;
+        std::ofstream(file) << family_text(p, a.name, token, bad_line);
+        const auto [code, err] = list_cases(file);
+        EXPECT_EQ(code, cli::kExitUsage) << p.name << "." << a.name << " = '" << token << "'";
+        const std::string where = file.string() + ":" + std::to_string(bad_line) + ":";
+        EXPECT_NE(err.find(where), std::string::npos) << "wanted " << where << " in: " << err;
+        EXPECT_NE(err.find("has no value '" + token + "'"), std::string::npos) << err;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GE(checked, 3 * 15);
+  // Sanity: the same family without the bad value loads.
+  int unused = 0;
+  std::ofstream(file) << family_text(all_patterns().front(), "", "", unused);
+  EXPECT_EQ(list_cases(file).first, cli::kExitOk);
+}
+
+TEST(Registry, AWhenClauseMatchesValuesNotNameSegments) {
+  // alias.mp names the flag axis' values "flagsame" / "flagalias" in case names; tables match "same" / "alias".
+  std::ifstream in(kSource / "cases/alias_mp.toml");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string s = text.str();
+  const std::string clause = "when = { flag = [\"alias\"] }";
+  const auto at = s.find(clause);
+  ASSERT_NE(at, std::string::npos);
+  const int line = 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<long>(at), '\n'));
+  s.replace(at, clause.size(), "when = { flag = [\"flagalias\"] }");
+  const auto file = std::filesystem::temp_directory_path() / "vmmcheck-when-name.toml";
+  std::ofstream(file) << s;
+  const auto [code, err] = list_cases(file);
+  EXPECT_EQ(code, cli::kExitUsage);
+  EXPECT_NE(err.find(file.string() + ":" + std::to_string(line) + ":"), std::string::npos) << err;
+  EXPECT_NE(err.find("'flagalias' is the name segment of value 'alias'"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace vmmcheck::model
