@@ -231,7 +231,7 @@ def test_markdown(h200_doc_frozen):
     for family, n in H200_FAMILIES.items():
         assert re.search(rf"^\| {re.escape(family)} \| {n} \| 0 \| 0 \| 0 \| 0 \| 0 \| {n} \|$", md, re.M)
     assert "| 243 | 0 | 0 | 0 | 0 | 0 | 243 |" in md
-    assert ("| `api.granularity` | cuMemGetAllocationGranularity calculates the minimal or the recommended "
+    assert ("| `api.granularity` | — | cuMemGetAllocationGranularity calculates the minimal or the recommended "
             "granularity of a valid allocation description. | CUDA Driver API cuMemGetAllocationGranularity; "
             "CUDA Programming Guide 4.17.3.1 | api | Pass |") in md
     assert "data:image" not in md

@@ -1,6 +1,6 @@
 """The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit}``.
 
-Exit codes follow vmmcheck's (DESIGN.md §3): 0 nothing unexpected, 1 a failure (a regression, an
+Exit codes follow vmmcheck's (docs/design.md, "Exit codes"): 0 nothing unexpected, 1 a failure (a regression, an
 unexpected result), 2 bad input or usage. Bad input is always one line on stderr naming the file and
 the problem, never a traceback: these commands run unattended in CI, and the line is what a person sees.
 """

@@ -1,4 +1,4 @@
-"""Expectation files per GPU and driver, and applying them to a run (DESIGN.md §3 "expectations").
+"""Expectation files per GPU and driver, and applying them to a run (docs/design.md, "Conventions").
 
 ci/expectations/<gpu>-<driver release>-fails.txt
     ``name,Status`` rows, Status one of Fail/Crash/Timeout/Error. Each row needs the reason as one or

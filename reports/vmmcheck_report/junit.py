@@ -1,7 +1,8 @@
 """`junit`: a results file as JUnit XML, for CI systems that show test results from it.
 
 One <testsuite> per family; one <testcase> per case (classname = family, name = the dotted name, which
-must be unique: CI systems merge or drop duplicates silently). NotSupported and Skip are <skipped>, never
+must be unique: CI systems merge or drop duplicates silently), with the case's pattern and axes as
+<properties> where the results carry them (schema version 2). NotSupported and Skip are <skipped>, never
 passes; vmmcheck's failures and UnexpectedPass are <failure> (type = the status) with the outcome
 histogram in the text. ExpectedFail and Flake pass, with what happened in <system-out>.
 """
@@ -31,6 +32,16 @@ def _details(r: Mapping) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _properties(case: ET.Element, r: Mapping) -> None:
+    """The case's pattern and axes (schema version 2) as JUnit properties, so a CI view can filter by them."""
+    pairs = ([("pattern", model.pattern(r))] if model.pattern(r) else []) + \
+        [(f"axis.{axis}", value) for axis, value in model.axes(r).items()]
+    if pairs:
+        props = ET.SubElement(case, "properties")
+        for name, value in pairs:
+            ET.SubElement(props, "property", name=name, value=value)
+
+
 def to_xml(doc: Mapping) -> ET.ElementTree:
     results = doc["results"]
     names = [r["name"] for r in results]
@@ -47,6 +58,7 @@ def to_xml(doc: Mapping) -> ET.ElementTree:
         time = sum(r["seconds"] for r in rs)
         for r in rs:
             case = ET.SubElement(suite, "testcase", classname=family, name=r["name"], time=f"{r['seconds']:.6f}")
+            _properties(case, r)
             kind = model.STATUS[r["status"]].kind
             message = r.get("note") or r["reason"] or r["status"]
             if kind == model.SKIPPED:

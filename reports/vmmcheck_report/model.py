@@ -1,7 +1,7 @@
 """What a status means, and the few numbers every command derives from a result record.
 
 Everything that orders or classifies statuses, or computes a rate, reads it from here, so that render,
-compare, expectations, rerun and junit cannot disagree (DESIGN.md §2 "Expectation classes and statuses").
+compare, expectations, rerun and junit cannot disagree (docs/design.md, "Expectation classes and statuses").
 A result document is kept as the plain dict the loader returns; these are functions over it.
 """
 
@@ -105,6 +105,47 @@ def weak_rate(result: Mapping) -> Optional[float]:
     if result.get("expectation") != "undefined" or not result.get("instances"):
         return None
     return result["weak"] / result["instances"]
+
+
+def axes(result: Mapping) -> dict:
+    """axis -> value of a case: what it is, without parsing its name. Empty for records of schema version 1
+    (vmmcheck before the pattern registry), which carry only the dotted name."""
+    return dict(result.get("axes") or {})
+
+
+def pattern(result: Mapping) -> Optional[str]:
+    """The pattern that ran the case (schema version 2), or None."""
+    return result.get("pattern")
+
+
+def axis_text(result: Mapping) -> str:
+    """A case's axes on one line: "data=alias flag=same fence=writer scope=gpu"; empty for version 1."""
+    return " ".join(f"{k}={v}" for k, v in axes(result).items())
+
+
+def axis_summary(results: Sequence[Mapping]) -> list:
+    """Per axis of a family's cases, per value: how many cases, how many unexpected, and the weak-outcome
+    rate over the `undefined` cases that ran (instances-weighted). What a value of one axis does across
+    all the others -- read from the records' axes, so empty for version-1 records.
+
+    [{"axis": name, "values": [{"value", "cases", "unexpected", "weak", "instances", "weak_rate"}]}]"""
+    order: dict = {}
+    for r in results:
+        for axis, value in axes(r).items():
+            row = order.setdefault(axis, {}).setdefault(
+                value, {"value": value, "cases": 0, "unexpected": 0, "weak": 0, "instances": 0})
+            row["cases"] += 1
+            row["unexpected"] += r["status"] in UNEXPECTED
+            if weak_rate(r) is not None:
+                row["weak"] += r["weak"]
+                row["instances"] += r["instances"]
+    out = []
+    for axis, values in order.items():
+        rows = list(values.values())
+        for row in rows:
+            row["weak_rate"] = row["weak"] / row["instances"] if row["instances"] else None
+        out.append({"axis": axis, "values": rows})
+    return out
 
 
 def families(results: Iterable[Mapping]) -> dict:

@@ -71,6 +71,7 @@ def _case_view(r: Mapping, with_plots: bool) -> dict:
     kind = model.STATUS[r["status"]].kind if r["status"] in model.STATUS else model.FAILURE
     view = {
         "name": r["name"],
+        "axes": model.axes(r),
         "rule": r.get("rule") or "—",
         "citation": r.get("citation") or "",  # HTML: under the rule, only when there is one
         "expectation": r["expectation"],
@@ -110,6 +111,8 @@ def view_model(doc: Mapping, with_plots: bool = True) -> dict:
                  for r in sorted(rs, key=lambda r: model.severity(r["status"]))]  # stable: run order within a status
         fams.append({
             "name": name,
+            "pattern": next((model.pattern(r) for r in rs if model.pattern(r)), None),
+            "axis_summary": model.axis_summary(rs),
             "counts": counts,
             "total": len(rs),
             "unexpected": unexpected,
