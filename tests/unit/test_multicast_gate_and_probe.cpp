@@ -19,6 +19,24 @@ TEST(MulticastGate, RefusesUnlessSupportedOptedInAndNotDisabled) {
   EXPECT_TRUE(multicast_gate(true, true, "1").allowed);
 }
 
+TEST(MulticastGate, AnySiteSwitchRefuses) {
+  SiteSwitches nvshmem;
+  nvshmem.nvshmem_disable_nvls = "1";
+  EXPECT_FALSE(multicast_gate(true, true, nvshmem).allowed);
+  EXPECT_NE(multicast_gate(true, true, nvshmem).reason.find("NVSHMEM_DISABLE_NVLS=1"), std::string::npos);
+  SiteSwitches torch;
+  torch.torch_symm_mem_disable_multicast = "1";
+  EXPECT_FALSE(multicast_gate(true, true, torch).allowed);
+  SiteSwitches off_values;  // values that do not switch it off
+  off_values.nccl_nvls_enable = "1";
+  off_values.nvshmem_disable_nvls = "0";
+  off_values.torch_symm_mem_disable_multicast = "0";
+  EXPECT_TRUE(multicast_gate(true, true, off_values).allowed);
+  setenv("TORCH_SYMM_MEM_DISABLE_MULTICAST", "1", 1);
+  EXPECT_FALSE(multicast_gate_from_environment(true, true).allowed);
+  unsetenv("TORCH_SYMM_MEM_DISABLE_MULTICAST");
+}
+
 TEST(MulticastGate, ReadsTheEnvironmentLikeTheTwoGpuMachine) {
   // The lent two-GPU machine reports multicast support and sets NCCL_NVLS_ENABLE=0: even opted in, refuse.
   setenv("NCCL_NVLS_ENABLE", "0", 1);
