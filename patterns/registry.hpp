@@ -12,12 +12,13 @@
 #include "patterns/message_passing.hpp"
 #include "patterns/planted.hpp"
 #include "patterns/resident.hpp"
+#include "patterns/rmw.hpp"
 #include "patterns/same_thread.hpp"
 #include "patterns/unmap_in_use.hpp"
 
 namespace vmmcheck::patterns {
 
-using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Access, Lifecycle, UnmapInUse, Api,
-                             PlantedHost, PlantedGpu>;
+using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Rmw, Access, Lifecycle, UnmapInUse,
+                             Api, PlantedHost, PlantedGpu>;
 
 }  // namespace vmmcheck::patterns

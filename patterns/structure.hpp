@@ -14,6 +14,7 @@ enum class Sync {
   ReleaseAcquire,     // two CTAs of one grid: release store / acquire load of a flag
   OperationBoundary,  // two device operations ordered by stream order, an event, host sync or a graph edge
   ResidentSignal,     // the reading grid was resident before the writing operation; a flag tells it later
+  Atomicity,          // nothing orders them: read-modify-writes of one word from many threads must each be atomic
   None,               // nothing: the operations may run concurrently
 };
 
@@ -24,7 +25,7 @@ struct AccessStructure {
   Load load = Load::Weak;                 // how the read is made
   bool write_in_reader_lifetime = false;  // the write happens while the reading kernel runs
   Sync sync = Sync::None;
-  Scope scope = Scope::Gpu;               // ReleaseAcquire only
+  Scope scope = Scope::Gpu;               // ReleaseAcquire and Atomicity
   bool flag_same_proxy = true;            // ReleaseAcquire only: both flag accesses use one virtual address
 };
 

@@ -54,6 +54,16 @@ Derivation derive(const AccessStructure& s) {
         return undefined("a grid already resident before the writing operation is incoherent with it through other aliases, even after it completes");
       return required("through the writer's own address the resident-grid clause does not apply; the signal's release/acquire orders the read");
 
+    case Sync::Atomicity:
+      if (s.scope == Scope::Cta)
+        return undefined("atomics at CTA scope are not morally strong between threads of different CTAs: no atomicity");
+      if (!s.same_proxy)
+        return undefined("two operations overlap only at the same virtual address: through different aliases the RMWs are not atomic with each other");
+      d.steps.push_back("morally strong read-modify-writes of one location are atomic: none is lost");
+      d.expectation = Expectation::Required;
+      d.outcomes = {"exact"};
+      return d;
+
     case Sync::None:
       return undefined("the write and the read are in operations that nothing orders: a data race");
   }

@@ -87,6 +87,21 @@ TEST(Oracle, ReleaseAcquireNeedsAWideEnoughScopeAndOneFlagAddress) {
   EXPECT_EQ(derive(s).expectation, Expectation::Required);
 }
 
+TEST(Oracle, AtomicityNeedsOneAddressAndAScopeThatHoldsEveryThread) {
+  AccessStructure s;
+  s.sync = Sync::Atomicity;
+  s.write_in_reader_lifetime = true;
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+  EXPECT_EQ(derive(s).outcomes, std::vector<std::string>{"exact"});
+  s.scope = Scope::Sys;
+  EXPECT_EQ(derive(s).expectation, Expectation::Required);
+  s.same_proxy = false;  // through two aliases: the adds do not overlap
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+  s.same_proxy = true;
+  s.scope = Scope::Cta;  // threads of different CTAs
+  EXPECT_EQ(derive(s).expectation, Expectation::Undefined);
+}
+
 TEST(Oracle, OperationBoundariesAndTheResidentGridClause) {
   AccessStructure s;
   s.same_proxy = false;

@@ -1,0 +1,38 @@
+#pragma once
+// rmw (alias.rmw): many threads make atomic adds to one word, half of them through view A and half
+// through the view the case names. PTX defines atomicity only for operations on the same virtual
+// address, so through two aliases an update may be lost. Kernel: kernels/rmw.cu.
+#include "patterns/pattern.hpp"
+
+namespace vmmcheck::patterns {
+
+struct Rmw : PatternDefaults {
+  View view = View::Same;    // the view the second half of each word's threads use (the first half: A)
+  Scope scope = Scope::Gpu;  // of every atomic add; the threads are in different CTAs
+
+  static constexpr std::string_view kName = "rmw";
+  static constexpr auto kAxes =
+      std::make_tuple(axis("view", &Rmw::view), axis("scope", &Rmw::scope, Scope::Gpu, Scope::Sys));
+  enum Bin : int { Exact, Lost, Excess, kBins };
+  static constexpr std::array<Outcome, kBins> kOutcomes{{
+      {Exact, "exact", false, "the word holds exactly the number of adds made to it"},
+      {Lost, "lost", true, "the word holds fewer: an update was lost"},
+      {Excess, "excess", true, "the word holds more than the adds made to it"},
+  }};
+};
+static_assert(outcomes_match_bins<Rmw>());
+
+constexpr AccessStructure structure_of(const Rmw& c) {
+  AccessStructure s;
+  s.same_proxy = c.view == View::Same;
+  s.scope = c.scope;
+  s.write_in_reader_lifetime = true;
+  s.sync = Sync::Atomicity;
+  return s;
+}
+
+}  // namespace vmmcheck::patterns
+
+namespace vmmcheck::run {
+void run_pattern(GpuSession& s, const patterns::Rmw& def, const model::Case& c, CaseResult& r);
+}  // namespace vmmcheck::run
