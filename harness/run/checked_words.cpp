@@ -8,10 +8,10 @@
 
 namespace vmmcheck::run {
 
-DeviceBuffer<std::uint32_t> poisoned(std::uint64_t words) {
+DeviceBuffer<std::uint32_t> poisoned(std::uint64_t words, cudaStream_t stream) {
   constexpr int kPoisonByte = 0xa5;
   DeviceBuffer<std::uint32_t> out(words);
-  CUDA_CHECK(cudaMemset(out.get(), kPoisonByte, out.bytes()));
+  CUDA_CHECK(cudaMemsetAsync(out.get(), kPoisonByte, out.bytes(), stream));
   return out;
 }
 
@@ -28,7 +28,7 @@ std::vector<std::uint32_t> to_host(const DeviceBuffer<std::uint32_t>& out, cudaS
 }
 
 std::vector<std::uint32_t> read_back(CUdeviceptr address, std::uint64_t words, cudaStream_t stream) {
-  DeviceBuffer<std::uint32_t> out = poisoned(words);
+  DeviceBuffer<std::uint32_t> out = poisoned(words, stream);
   kernels::launch_copy_words(words_at(address), out.get(), words, stream);
   return to_host(out, stream);
 }

@@ -15,8 +15,10 @@ namespace vmmcheck::run {
 inline std::uint32_t* words_at(CUdeviceptr address) { return reinterpret_cast<std::uint32_t*>(address); }
 
 // A plain output buffer of `words` words, every byte 0xa5 (cudaMalloc may hand back memory that already
-// holds the value a check expects, and a kernel that wrote nothing must show).
-DeviceBuffer<std::uint32_t> poisoned(std::uint64_t words);
+// holds the value a check expects, and a kernel that wrote nothing must show). The poison is written on
+// `stream`, the stream of the kernel that fills the buffer: on the legacy default stream it would race
+// with that kernel (the runners' streams are non-blocking), and overwrite what the kernel wrote.
+DeviceBuffer<std::uint32_t> poisoned(std::uint64_t words, cudaStream_t stream);
 
 // Fills `words` words at `address` with `value` by a kernel on `stream`, and waits.
 void fill(CUdeviceptr address, std::uint64_t words, std::uint32_t value, cudaStream_t stream);

@@ -56,7 +56,7 @@ void run_pattern(GpuSession& s, const patterns::Access& def, const model::Case&,
   const CUdeviceptr target = test_range.base() + (outside ? g : 0);
   const std::size_t target_word = outside ? words : 0;
 
-  DeviceBuffer<std::uint32_t> out = poisoned(words);
+  DeviceBuffer<std::uint32_t> out = poisoned(words, stream);
   if (write) kernels::launch_fill(words_at(target), words, kNew, stream);
   else kernels::launch_copy_words(words_at(target), out.get(), words, stream);
   r.instances = 1;

@@ -23,7 +23,7 @@ void run_pattern(const patterns::PlantedHost& def, const model::Case&, CaseResul
 
 void run_pattern(GpuSession& s, const patterns::PlantedGpu& def, const model::Case&, CaseResult& r) {
   DeviceBuffer<std::uint32_t> word(1);
-  CUDA_CHECK(cudaMemset(word.get(), 0, word.bytes()));
+  CUDA_CHECK(cudaMemsetAsync(word.get(), 0, word.bytes(), s.work()));  // on the kernel's stream: ordered before it
   switch (def.behaviour) {
     case patterns::Behaviour::Crash: kernels::launch_planted_trap(s.work()); break;
     case patterns::Behaviour::Hang: kernels::launch_planted_spin(word.get(), s.work()); break;

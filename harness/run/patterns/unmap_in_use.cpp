@@ -35,7 +35,7 @@ void run_pattern(GpuSession& s, const patterns::UnmapInUse& def, const model::Ca
   vmm::Mapping view(range.base(), g, memory, 0);
   AccessGrant grant(view, dev, Access::ReadWrite);
   fill(view.address(), words, kNew, stream);
-  DeviceBuffer<std::uint32_t> out = poisoned(words);
+  DeviceBuffer<std::uint32_t> out = poisoned(words, stream);
   std::uint32_t* flag = s.flag();
   std::uint32_t* ready = s.ready();
   *reinterpret_cast<volatile std::uint32_t*>(flag) = 0;
