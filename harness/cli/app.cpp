@@ -49,7 +49,7 @@ std::string self_program() {
   return ec ? "vmmcheck" : self.string();
 }
 
-void emit_json(const Options& o, const nlohmann::json& doc, std::ostream& out) {
+void emit_json(const Options& o, const nlohmann::ordered_json& doc, std::ostream& out) {
   if (o.json.empty() || o.json == "-") out << doc.dump(2) << "\n";
   else run::write_results(o.json, doc);
 }

@@ -8,7 +8,7 @@
 namespace vmmcheck::cli {
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 json axes_of(const model::Case& c) {
   json axes = json::object();

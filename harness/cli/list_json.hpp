@@ -9,6 +9,6 @@
 
 namespace vmmcheck::cli {
 
-nlohmann::json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected);
+nlohmann::ordered_json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected);
 
 }  // namespace vmmcheck::cli

@@ -13,7 +13,7 @@
 namespace vmmcheck::run {
 namespace {
 
-using nlohmann::json;
+using json = Json;
 
 constexpr auto kAliveTimeout = std::chrono::seconds(60);
 

@@ -19,7 +19,7 @@
 namespace vmmcheck::run {
 namespace {
 
-using nlohmann::json;
+using json = Json;
 
 // What the child reports when the harness itself failed before or around the case.
 CaseResult child_failure(const std::string& name, const std::exception& e) {

@@ -10,7 +10,7 @@
 namespace vmmcheck::run {
 
 using device::format_version;
-using nlohmann::json;
+using json = Json;
 
 std::string utc_now_iso8601() {
   const std::time_t now = std::time(nullptr);

@@ -15,6 +15,10 @@ namespace vmmcheck::run {
 // Version 2 adds each record's `pattern` and `axes`; files of version 1 are still read (resume, reports).
 constexpr int kSchemaVersion = 2;
 
+// Documents keep their keys in the order written: a record reads name, family, pattern, axes (in the
+// order of the name's segments), status, ...; a histogram lists its bins in kernel order.
+using Json = nlohmann::ordered_json;
+
 using device::DeviceSummary;
 
 struct RunContext {
@@ -31,15 +35,15 @@ struct RunContext {
   std::string started;      // ISO 8601 UTC
 };
 
-nlohmann::json to_json(const Budget& b);
-nlohmann::json to_json(const RunContext& c);
-nlohmann::json to_json(const CaseResult& r);
-nlohmann::json results_document(const RunContext& c, const std::vector<CaseResult>& results);
+Json to_json(const Budget& b);
+Json to_json(const RunContext& c);
+Json to_json(const CaseResult& r);
+Json results_document(const RunContext& c, const std::vector<CaseResult>& results);
 
 // The reverse of to_json, for results that come back from a child process or from a file being
 // resumed. Throws InputError naming `source` and the field when the JSON is not a valid record.
-CaseResult result_from_json(const nlohmann::json& j, const std::string& source);
-Budget budget_from_json(const nlohmann::json& j, const std::string& source);
+CaseResult result_from_json(const Json& j, const std::string& source);
+Budget budget_from_json(const Json& j, const std::string& source);
 
 // A results file written by `run --json`: its budget and its records. Throws InputError naming the
 // file and the problem when it cannot be read or is not a results document.
@@ -53,7 +57,7 @@ struct StoredRun {
 StoredRun read_results(const std::filesystem::path& path);
 
 // Writes the document to `path` atomically (a temporary file, then rename).
-void write_results(const std::filesystem::path& path, const nlohmann::json& document);
+void write_results(const std::filesystem::path& path, const Json& document);
 
 std::string utc_now_iso8601();
 

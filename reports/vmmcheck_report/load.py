@@ -154,5 +154,6 @@ def load(path, schema_path: Optional[Path] = None) -> dict:
 
 
 def dump(doc: dict, path) -> None:
-    """Write a document the way vmmcheck does (sorted keys, two-space indent), so diffs stay small."""
-    Path(path).write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    """Write a document the way vmmcheck does (keys in the order they came, two-space indent), so diffs stay
+    small and a record's axes keep the order of its name's segments."""
+    Path(path).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
