@@ -15,22 +15,37 @@ kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n);
 // Rounds per launch so that `iterations` launches of `instances_per_round` reach the budget's instances.
 std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_round);
 
-// Runs `launch(iteration, value_base)` for every iteration on s.work(), timing the launches with events,
-// then reads the histogram into r.
-template <typename Launch>
-void timed_launches(GpuSession& s, std::uint32_t rounds, CaseResult& r, Launch launch) {
+// Runs `work()` between the session's timing events on s.work() and returns its GPU time in ms.
+template <typename Work>
+float gpu_ms(GpuSession& s, Work work) {
+  CUDA_CHECK(cudaEventRecord(s.timing_start(), s.work()));
+  work();
+  CUDA_CHECK(cudaEventRecord(s.timing_stop(), s.work()));
+  CUDA_CHECK(cudaEventSynchronize(s.timing_stop()));
+  float ms = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&ms, s.timing_start(), s.timing_stop()));
+  return ms;
+}
+
+// The in-kernel loop: as many rounds per launch as the budget needs, `iterations` launches, each with a
+// fresh placement of the shape's instances and values of its own (round r of launch i writes
+// i * rounds + r + 1), timed on the GPU. `args` is the kernel's parameter block (rounds, value_base,
+// placement); `launch(args)` launches it on s.work(). Fills r's histogram, instances and GPU time.
+template <typename Args, typename Launch>
+void run_litmus(GpuSession& s, const model::Case& c, CaseResult& r, Args& args, kernels::LaunchShape shape,
+                Launch launch) {
+  const Budget& b = s.budget();
+  const std::uint32_t n = shape.instances();
+  args.rounds = rounds_for(b, n);
   float total_ms = 0;
-  for (std::uint32_t it = 0; it < s.budget().iterations; ++it) {
-    CUDA_CHECK(cudaEventRecord(s.timing_start(), s.work()));
-    launch(it, it * rounds);
-    CUDA_CHECK(cudaEventRecord(s.timing_stop(), s.work()));
-    CUDA_CHECK(cudaEventSynchronize(s.timing_stop()));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, s.timing_start(), s.timing_stop()));
-    total_ms += ms;
+  for (std::uint32_t it = 0; it < b.iterations; ++it) {
+    args.value_base = it * args.rounds;
+    args.placement = placement_for(case_seed(b, c.name, it), n);
+    total_ms += gpu_ms(s, [&] { launch(args); });
   }
   r.gpu_seconds = total_ms / 1000.0;
   s.read_histogram(r.histogram);
+  r.instances = static_cast<std::uint64_t>(n) * args.rounds * b.iterations;
 }
 
 }  // namespace vmmcheck::run

@@ -25,14 +25,10 @@ void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model
   a.spin_timeout_ns = static_cast<std::uint64_t>(b.spin_timeout_ms * 1e6);
   a.stress = s.stress();
   a.histogram = s.histogram();
-  a.rounds = rounds_for(b, n);
   kernels::launch_fill(view_a, flag_offset + n, 0, s.work());
-  timed_launches(s, a.rounds, r, [&](std::uint32_t it, std::uint32_t base) {
-    a.value_base = base;
-    a.placement = placement_for(case_seed(b, c.name, it), n);
-    kernels::launch_message_passing(a, shape, s.work());
+  run_litmus(s, c, r, a, shape, [&](const kernels::MessagePassingArgs& args) {
+    kernels::launch_message_passing(args, shape, s.work());
   });
-  r.instances = static_cast<std::uint64_t>(n) * a.rounds * b.iterations;
 }
 
 }  // namespace vmmcheck::run

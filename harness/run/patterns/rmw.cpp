@@ -30,14 +30,8 @@ void run_pattern(GpuSession& s, const patterns::Rmw& def, const model::Case& c, 
   for (std::uint64_t it = 0; it < launches; ++it) {
     kernels::launch_fill(a.view_a, words, 0, s.work());
     a.placement = placement_for(case_seed(b, c.name, it), static_cast<std::uint32_t>(per_round));
-    CUDA_CHECK(cudaEventRecord(s.timing_start(), s.work()));
-    kernels::launch_rmw(a, shape, s.work());
-    CUDA_CHECK(cudaEventRecord(s.timing_stop(), s.work()));
+    total_ms += gpu_ms(s, [&] { kernels::launch_rmw(a, shape, s.work()); });
     kernels::launch_rmw_count(a.view_a, words, s.histogram(), s.work());
-    CUDA_CHECK(cudaEventSynchronize(s.timing_stop()));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, s.timing_start(), s.timing_stop()));
-    total_ms += ms;
   }
   r.gpu_seconds = total_ms / 1000.0;
   s.read_histogram(r.histogram);

@@ -16,16 +16,11 @@ void run_pattern(GpuSession& s, const patterns::SameThread& def, const model::Ca
   a.histogram = s.histogram();
   a.sink = s.sink();
   const kernels::LaunchShape shape = kernels::same_thread_shape(a, static_cast<int>(b.threads_per_block));
-  const std::uint32_t n = shape.instances();
-  a.rounds = rounds_for(b, n);
-  // Every word starts at 0; round r of launch i writes i * rounds + r + 1, so values only grow.
-  kernels::launch_fill(s.words(patterns::View::Same), n, 0, s.work());
-  timed_launches(s, a.rounds, r, [&](std::uint32_t it, std::uint32_t base) {
-    a.value_base = base;
-    a.placement = placement_for(case_seed(b, c.name, it), n);
-    kernels::launch_same_thread(a, shape, s.work());
+  // Every word starts at 0, and the values written only grow.
+  kernels::launch_fill(s.words(patterns::View::Same), shape.instances(), 0, s.work());
+  run_litmus(s, c, r, a, shape, [&](const kernels::SameThreadArgs& args) {
+    kernels::launch_same_thread(args, shape, s.work());
   });
-  r.instances = static_cast<std::uint64_t>(n) * a.rounds * b.iterations;
 }
 
 }  // namespace vmmcheck::run
