@@ -29,6 +29,10 @@ H200_TOTAL = 243
 # The planted self-test run (ci/results/nvidia-h200_driver-580.159.04.planted.json, frozen here): 55 cases,
 # two planted Crash and two planted Timeout among them.
 PLANTED = FIXTURES / "h200-580.159.04.planted.json"
+# The same GPU and driver after the pattern registry (ci/results/nvidia-h200_driver-580.159.04.json at git
+# e947235): results schema version 2, every record with its pattern and axes; the suite above plus alias.rmw.
+H200_V2 = FIXTURES / "h200-580.159.04.v2.json"
+H200_V2_TOTAL = 249
 
 
 @pytest.fixture(scope="session")
