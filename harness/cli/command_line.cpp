@@ -10,7 +10,9 @@ namespace {
 
 // Adds the options every subcommand shares; each has a VMMCHECK_* environment twin.
 void add_common(CLI::App& cmd, Options& o) {
+  // One value per --cases: otherwise `explain --cases DIR NAME` would read NAME as a second folder.
   cmd.add_option("--cases", o.cases, "case table file or folder, repeatable (default: the shipped cases/)")
+      ->allow_extra_args(false)
       ->envname("VMMCHECK_CASES");
   cmd.add_option("--filter", o.filter, "comma-separated globs over dotted case names; -GLOB excludes")->envname("VMMCHECK_FILTER");
 }

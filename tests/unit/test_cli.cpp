@@ -85,6 +85,16 @@ TEST(Cli, ListJsonCarriesPatternsAxesOutcomesAndPrunes) {
   EXPECT_EQ(first["axes"], nlohmann::json({{"data", "alias"}, {"flag", "alias"}, {"fence", "both"}, {"scope", "cta"}}));
 }
 
+TEST(Cli, CasesTakesOneValueEachTime) {
+  const std::string planted = std::string(VMMCHECK_SOURCE_DIR) + "/tests/planted";
+  const Outcome o = cli({"explain", "--cases", planted, "planted.gpu.trap"});
+  EXPECT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("Oracle:    none -- a planted self-test case tests the harness"), std::string::npos) << o.out;
+  const Outcome two = cli({"list", "--cases", planted, "--cases", std::string(VMMCHECK_SOURCE_DIR) + "/cases"});
+  EXPECT_EQ(two.code, kExitOk) << two.err;
+  EXPECT_NE(two.out.find("255 cases"), std::string::npos) << two.out;
+}
+
 TEST(Cli, HelpNamesTheProgram) {
   const Outcome o = cli({"--help"});
   EXPECT_EQ(o.code, kExitOk);
