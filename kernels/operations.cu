@@ -1,5 +1,7 @@
 // Kernels for the operation-level families (alias.kernels, and the setup of every runner): fill a range
 // (the writer), read it once to warm caches (the primer), and count what a reader sees.
+#include <stdexcept>
+
 #include "device/histogram.cuh"
 #include "device/launch.cuh"
 #include "device/memory_ops.cuh"
@@ -61,6 +63,8 @@ void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t
 
 void launch_count(const std::uint32_t* words, std::uint64_t count, Load load, std::uint32_t new_value,
                   std::uint32_t old_value, unsigned long long* histogram, cudaStream_t stream) {
+  // The readers kernel_pair has (patterns::load_of): a weak kernel, an .nc kernel, a copy counted weak.
+  if (load != Load::Weak && load != Load::NonCoherent) throw std::invalid_argument("launch_count: weak or nc loads only");
   auto* kernel = load == Load::NonCoherent ? count_words<Load::NonCoherent> : count_words<Load::Weak>;
   launch(VMMCHECK_HERE, "count_words", kernel, grid_for(count), kStrideThreads, stream, words, count, new_value,
          old_value, histogram);

@@ -1,6 +1,6 @@
 #pragma once
 // access (access.*): a kernel reads or writes one granule through a mapping whose access rights the
-// case sets. Cases that must fault run isolated. Runner: harness/run/patterns/contract.cpp.
+// case sets. Cases that must fault run isolated. Runner: harness/run/patterns/access.cpp.
 #include "patterns/pattern.hpp"
 
 namespace vmmcheck::patterns {

@@ -1,6 +1,6 @@
 #pragma once
 // lifecycle (lifecycle.*): data belongs to the physical allocation, not to an address. Every word
-// checked is one instance. Runner: harness/run/patterns/contract.cpp.
+// checked is one instance. Runner: harness/run/patterns/lifecycle.cpp.
 #include "patterns/pattern.hpp"
 
 namespace vmmcheck::patterns {

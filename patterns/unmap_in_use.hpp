@@ -1,6 +1,6 @@
 #pragma once
 // unmap_in_use (lifecycle.unmap.*): cuMemUnmap while a kernel that uses the mapping is queued behind a
-// gate, or running. Runner: harness/run/patterns/contract.cpp.
+// gate, or running. Runner: harness/run/patterns/unmap_in_use.cpp.
 #include "patterns/pattern.hpp"
 
 namespace vmmcheck::patterns {

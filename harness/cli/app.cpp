@@ -123,6 +123,16 @@ std::map<std::string, run::CaseResult> resumed_results(const Options& o) {
   return kept;
 }
 
+// A result kept from the file being resumed, with what the case is taken from the tables of this run:
+// a file of schema version 1 has no pattern or axes, and this run writes version 2.
+run::CaseResult with_identity(run::CaseResult kept, const model::Case& c) {
+  const run::CaseResult fresh = run::begin_result(c);
+  kept.family = fresh.family;
+  kept.pattern = fresh.pattern;
+  kept.axes = fresh.axes;
+  return kept;
+}
+
 int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("run --json needs a FILE (results are written case by case)");
@@ -181,7 +191,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
     const model::Case& c = *selected[i];
     const auto earlier = kept.find(c.name);
     const bool resumed = earlier != kept.end();
-    results.push_back(resumed ? earlier->second : executor.run(c));
+    results.push_back(resumed ? with_identity(earlier->second, c) : executor.run(c));
     const bool skipped_for_no_gpu = quiet_skips && !resumed && c.pattern().needs_gpu &&
                                     results.back().status == run::Status::NotSupported;
     if (skipped_for_no_gpu) ++quietly_skipped;

@@ -16,6 +16,13 @@ std::vector<std::string_view> tokens_of(const A& axis) {
   return out;
 }
 
+template <typename A>
+std::vector<std::string_view> vocabulary_of(const A&) {
+  std::vector<std::string_view> out;
+  for (const auto& word : patterns::Vocabulary<typename A::Enum>::words) out.push_back(word.token);
+  return out;
+}
+
 // Sets the definition's field for one axis from its token.
 template <typename P, typename A>
 void set_field(P& def, const A& axis, const std::map<std::string, std::string>& tokens_by_axis) {
@@ -43,7 +50,8 @@ PatternInfo info_of() {
   info.name = P::kName;
   info.needs_gpu = P::kNeedsGpu;
   info.driver_status_outcomes = P::kDriverStatusOutcomes;
-  std::apply([&](const auto&... axis) { (info.axes.push_back({axis.name, tokens_of(axis)}), ...); }, P::kAxes);
+  std::apply([&](const auto&... axis) { (info.axes.push_back({axis.name, tokens_of(axis), vocabulary_of(axis)}), ...); },
+             P::kAxes);
   info.outcomes.assign(P::kOutcomes.begin(), P::kOutcomes.end());
   info.make = &make<P>;
   return info;

@@ -14,7 +14,8 @@ namespace vmmcheck::model {
 
 struct AxisInfo {
   std::string_view name;
-  std::vector<std::string_view> tokens;  // the values this axis may take, in enum order
+  std::vector<std::string_view> tokens;      // the values this axis may take, in enum order
+  std::vector<std::string_view> vocabulary;  // every value of its enum (a pattern may allow fewer)
 };
 
 struct PatternInfo {

@@ -127,6 +127,9 @@ CaseResult GpuSession::run(const model::Case& c) {
     return r;
   }
   try {
+    // A runner that threw after its kernels counted leaves counts behind: every case starts from zero.
+    CUDA_CHECK(cudaMemsetAsync(histogram_.get(), 0, histogram_.bytes(), work()));
+    CUDA_CHECK(cudaStreamSynchronize(work()));
     // The runner of the case's pattern, found by the type of its definition (patterns/registry.hpp): a
     // pattern without one does not compile.
     std::visit(

@@ -9,7 +9,8 @@
 //
 // Release order, whole (docs/design.md, "Owners and release order"): every mapping is unmapped, last
 // view first; then the allocation is released; then every range is freed, last view first. A
-// constructor that fails half-way unwinds what it built in the same order.
+// constructor that fails half-way unwinds what it built in the same order of kinds (unmaps, release,
+// frees), each kind in the order its vector destroys its elements.
 #include <cuda.h>
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 #pragma once
-// The bounded device-side wait: every spin in vmmcheck's kernels ends, whatever the host or a partner
-// does, so a lost signal costs a timeout bin, never a hung GPU.
+// The bounded device-side wait: a kernel that waits for the host or a partner waits through this (or a
+// loop of its own with the same globaltimer bound), so a lost signal costs a timeout bin, never a hung
+// GPU. The one exception is planted: the isolation self-test's spin that never ends (tests/planted/).
 #include <cstdint>
 
 #include "memory_ops.cuh"

@@ -101,6 +101,34 @@ TEST(Isolation, AKilledRunResumedEqualsAnUninterruptedOne) {
   EXPECT_EQ(statuses(part), statuses(whole));
 }
 
+// A file of schema version 1 (no pattern or axes in its records) resumes into a valid version-2 file.
+TEST(Isolation, AVersionOneFileResumesIntoVersionTwo) {
+  const auto part = fresh("v1");
+  ASSERT_EQ(vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.ok,planted.host.crash", "--timeout", "2",
+                      "--json", part.string()})
+                .end,
+            ChildRun::End::Exited);
+  nlohmann::json doc = nlohmann::json::parse(std::ifstream(part));
+  doc["schema_version"] = 1;
+  for (auto& r : doc["results"]) {
+    r.erase("pattern");
+    r.erase("axes");
+  }
+  doc["results"].erase(1);  // the ok case is still to run
+  std::ofstream(part) << doc.dump(2);
+  const ChildRun resumed = vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.ok,planted.host.crash",
+                                     "--timeout", "2", "--resume", part.string()});
+  ASSERT_EQ(resumed.end, ChildRun::End::Exited) << resumed.log_tail;
+  const nlohmann::json after = nlohmann::json::parse(std::ifstream(part));
+  EXPECT_EQ(after["schema_version"], 2);
+  ASSERT_EQ(after["results"].size(), 2u);
+  for (const auto& r : after["results"]) {
+    EXPECT_EQ(r["pattern"], "planted_host") << r["name"];
+    EXPECT_EQ(r["axes"].size(), 1u) << r["name"];
+  }
+  EXPECT_EQ(after["results"][0]["axes"]["behaviour"], "crash");
+}
+
 TEST(Isolation, ResumeRefusesAnotherBudget) {
   const auto part = fresh("budget");
   ASSERT_EQ(vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.ok", "--json", part.string()}).end,
