@@ -1,6 +1,7 @@
-// alias.mp: message passing between CTAs. Each thread writes its instance's data and then releases its
-// flag; then, as the reader of another CTA's instance, it acquires that flag (a bounded spin) and reads
-// the data. Values grow by one each round, so a data value below the round's is the weak outcome.
+// alias.mp: message passing between CTAs. Each thread first warms the data line of the instance it will
+// read, writes its own instance's data and releases its flag; then, as the reader of another CTA's
+// instance, it acquires that flag (a bounded spin) and reads the data. Values grow by one each round, so
+// a data value below the round's is the weak outcome.
 #include "device/histogram.cuh"
 #include "device/launch.cuh"
 #include "device/memory_ops.cuh"
@@ -12,27 +13,32 @@ namespace vmmcheck::kernels {
 namespace {
 
 using namespace device;
+using patterns::FlagSync;
 using Bin = patterns::MessagePassing::Bin;
 
-template <Scope S, bool WriterFence, bool ReaderFence>
+template <Scope S, FlagSync F, bool WriterFence, bool ReaderFence>
 __global__ void message_passing_litmus(MessagePassingArgs a) {
   const std::uint32_t t = global_thread();
   const std::uint32_t n = thread_count();
   const std::uint32_t mine = word_of(t, a.placement, n);
   Counters c;
+  std::uint32_t keep = 0;
   for (std::uint32_t r = 0; r < a.rounds; ++r) {
     stress_round(a.stress, t, r);
     const std::uint32_t v = a.value_base + r + 1;
+    const std::uint32_t theirs = word_of(partner_of(t, r, a.placement), a.placement, n);
+    // The reader warms its data line first, so an unordered read can hit the stale copy (as in
+    // alias.same_thread); it orders nothing.
+    keep ^= load<Load::Weak>(a.data_read + theirs);
 
     // Writer of instance t.
     store_weak(a.data_write + mine, v);
     if constexpr (WriterFence) proxy_alias_fence();
-    store_release<S>(a.flag_write + mine, v);
+    publish<S, F>(a.flag_write + mine, v);
 
     // Reader of the partner's instance, in another CTA.
-    const std::uint32_t theirs = word_of(partner_of(t, r, a.placement), a.placement, n);
     std::uint32_t* const flag = a.flag_read + theirs;
-    if (!wait_until([&] { return load_acquire<S>(flag) >= v; }, a.spin_timeout_ns)) {
+    if (!wait_until([&] { return observe<S, F>(flag) >= v; }, a.spin_timeout_ns)) {
       ++c.bin[Bin::Timeout];
       continue;
     }
@@ -40,22 +46,30 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
     const std::uint32_t d = load<Load::Weak>(a.data_read + theirs);
     ++c.bin[d >= v ? Bin::New : Bin::Stale];
   }
+  if (keep == 0xFFFFFFFFu && a.sink) *a.sink = keep;  // the warming loads must happen
   flush(c, a.histogram);
 }
 
 using Kernel = void (*)(MessagePassingArgs);
 
-template <Scope S>
+template <Scope S, FlagSync F>
 Kernel select_fences(const MessagePassingArgs& a) {
-  if (a.writer_fence) return a.reader_fence ? &message_passing_litmus<S, true, true> : &message_passing_litmus<S, true, false>;
-  return a.reader_fence ? &message_passing_litmus<S, false, true> : &message_passing_litmus<S, false, false>;
+  if (a.writer_fence)
+    return a.reader_fence ? &message_passing_litmus<S, F, true, true> : &message_passing_litmus<S, F, true, false>;
+  return a.reader_fence ? &message_passing_litmus<S, F, false, true> : &message_passing_litmus<S, F, false, false>;
+}
+
+template <Scope S>
+Kernel select_sync(const MessagePassingArgs& a) {
+  return a.flag_sync == FlagSync::ReleaseAcquire ? select_fences<S, FlagSync::ReleaseAcquire>(a)
+                                                 : select_fences<S, FlagSync::Relaxed>(a);
 }
 
 Kernel select(const MessagePassingArgs& a) {
   switch (a.scope) {
-    case Scope::Cta: return select_fences<Scope::Cta>(a);
-    case Scope::Gpu: return select_fences<Scope::Gpu>(a);
-    case Scope::Sys: return select_fences<Scope::Sys>(a);
+    case Scope::Cta: return select_sync<Scope::Cta>(a);
+    case Scope::Gpu: return select_sync<Scope::Gpu>(a);
+    case Scope::Sys: return select_sync<Scope::Sys>(a);
   }
   return nullptr;
 }

@@ -6,6 +6,7 @@
 #include "device/launch.cuh"
 #include "device/memory_ops.cuh"
 #include "device/placement.cuh"
+#include "device/wait.cuh"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
 #include "patterns/kernel_pair.hpp"
@@ -26,12 +27,16 @@ __global__ void prime_words(const std::uint32_t* words, std::uint64_t count, std
   if (keep == 0xFFFFFFFFu && sink) *sink = keep;
 }
 
+__global__ void delay(std::uint64_t ns) {
+  wait_until([] { return false; }, ns);
+}
+
 template <Load L>
 __global__ void count_words(const std::uint32_t* words, std::uint64_t count, std::uint32_t new_value,
                             std::uint32_t old_value, unsigned long long* histogram) {
   Counters c;
   for (std::uint64_t i = global_thread(); i < count; i += thread_count()) {
-    const std::uint32_t v = load<L>(words + i);
+    const std::uint32_t v = load<L>(words + (count - 1 - i));  // last to first
     ++c.bin[v == new_value ? Bin::New : v == old_value ? Bin::Old : Bin::Other];
   }
   flush(c, histogram);
@@ -48,6 +53,7 @@ void preload(Kernel kernel, const char* name) {
 void preload_operation_kernels() {
   preload(fill_words, "cudaFuncGetAttributes(fill_words)");
   preload(prime_words, "cudaFuncGetAttributes(prime_words)");
+  preload(delay, "cudaFuncGetAttributes(delay)");
   preload(count_words<Load::Weak>, "cudaFuncGetAttributes(count_words)");
   preload(count_words<Load::NonCoherent>, "cudaFuncGetAttributes(count_words)");
   preload_resident_kernels();
@@ -60,6 +66,8 @@ void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value,
 void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t* sink, cudaStream_t stream) {
   launch(VMMCHECK_HERE, "prime_words", prime_words, grid_for(count), kStrideThreads, stream, words, count, sink);
 }
+
+void launch_delay(std::uint64_t ns, cudaStream_t stream) { launch(VMMCHECK_HERE, "delay", delay, 1, 1, stream, ns); }
 
 void launch_count(const std::uint32_t* words, std::uint64_t count, Load load, std::uint32_t new_value,
                   std::uint32_t old_value, unsigned long long* histogram, cudaStream_t stream) {

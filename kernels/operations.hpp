@@ -18,7 +18,11 @@ void preload_operation_kernels();
 void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream);
 // Reads every word once (through the view under test), so caches hold the old value.
 void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t* sink, cudaStream_t stream);
-// Counts new / old / other (patterns::KernelPair bins) over `count` words, with weak or .nc loads.
+// One thread that waits `ns` nanoseconds of GPU time, then ends: put ahead of a writer on its stream, it
+// holds the writer back, so an unordered reader on another stream runs into it (kernel_pair controls).
+void launch_delay(std::uint64_t ns, cudaStream_t stream);
+// Counts new / old / other (patterns::KernelPair bins) over `count` words, with weak or .nc loads. It
+// reads the words last to first: against a writer that goes first to last, an unordered pair crosses.
 void launch_count(const std::uint32_t* words, std::uint64_t count, patterns::Load load, std::uint32_t new_value,
                   std::uint32_t old_value, unsigned long long* histogram, cudaStream_t stream);
 

@@ -30,7 +30,8 @@ __global__ void resident_reader(ResidentArgs a) {
   if (threadIdx.x == 0) {
     cuda::atomic_ref<std::uint32_t, cuda::thread_scope_system>(*const_cast<std::uint32_t*>(a.ready))
         .fetch_add(1, cuda::memory_order_release);
-    seen = wait_until([&] { return load_acquire<Scope::Sys>(a.flag) != 0; }, a.spin_timeout_ns, /*backoff_ns=*/200);
+    seen = !a.wait ||
+           wait_until([&] { return load_acquire<Scope::Sys>(a.flag) != 0; }, a.spin_timeout_ns, /*backoff_ns=*/200);
   }
   __syncthreads();  // with thread 0's acquire, orders every thread's reads after the flag
 

@@ -11,9 +11,10 @@ namespace vmmcheck::kernels {
 namespace {
 
 using namespace device;
+using patterns::Update;
 using Bin = patterns::Rmw::Bin;
 
-template <Scope S>
+template <Scope S, Update U>
 __global__ void rmw_litmus(RmwArgs a) {
   const std::uint32_t t = global_thread();
   const std::uint32_t words = thread_count() / kRmwThreadsPerWord;  // per round
@@ -24,7 +25,15 @@ __global__ void rmw_litmus(RmwArgs a) {
   std::uint32_t keep = 0;
   for (std::uint32_t r = 0; r < a.rounds; ++r) {
     cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value> word(base[static_cast<std::uint64_t>(r) * words + instance]);
-    for (std::uint32_t k = 0; k < kRmwAddsPerThread; ++k) keep += word.fetch_add(1, cuda::memory_order_relaxed);
+    for (std::uint32_t k = 0; k < kRmwAddsPerThread; ++k) {
+      if constexpr (U == Update::Atomic) {
+        keep += word.fetch_add(1, cuda::memory_order_relaxed);
+      } else {
+        const std::uint32_t seen = word.load(cuda::memory_order_relaxed);  // not atomic with the store
+        word.store(seen + 1, cuda::memory_order_relaxed);
+        keep += seen;
+      }
+    }
   }
   if (keep == 0xFFFFFFFFu) *a.sink = keep;  // the fetched values are used: atom.add, not red.add
 }
@@ -41,11 +50,16 @@ __global__ void rmw_count(const std::uint32_t* words, std::uint64_t count, unsig
 
 using Kernel = void (*)(RmwArgs);
 
-Kernel select(Scope scope) {
-  switch (scope) {
-    case Scope::Cta: return &rmw_litmus<Scope::Cta>;
-    case Scope::Gpu: return &rmw_litmus<Scope::Gpu>;
-    case Scope::Sys: return &rmw_litmus<Scope::Sys>;
+template <Scope S>
+Kernel with_update(Update update) {
+  return update == Update::Atomic ? &rmw_litmus<S, Update::Atomic> : &rmw_litmus<S, Update::Plain>;
+}
+
+Kernel select(const RmwArgs& a) {
+  switch (a.scope) {
+    case Scope::Cta: return with_update<Scope::Cta>(a.update);
+    case Scope::Gpu: return with_update<Scope::Gpu>(a.update);
+    case Scope::Sys: return with_update<Scope::Sys>(a.update);
   }
   return nullptr;
 }
@@ -53,13 +67,13 @@ Kernel select(Scope scope) {
 }  // namespace
 
 LaunchShape rmw_shape(const RmwArgs& args, int threads_per_block) {
-  return resident_shape(reinterpret_cast<const void*>(select(args.scope)), threads_per_block);
+  return resident_shape(reinterpret_cast<const void*>(select(args)), threads_per_block);
 }
 
 std::uint32_t rmw_words_per_round(LaunchShape shape) { return shape.instances() / kRmwThreadsPerWord; }
 
 void launch_rmw(const RmwArgs& args, LaunchShape shape, cudaStream_t stream) {
-  launch(VMMCHECK_HERE, "rmw_litmus", select(args.scope), shape.blocks, shape.threads, stream, args);
+  launch(VMMCHECK_HERE, "rmw_litmus", select(args), shape.blocks, shape.threads, stream, args);
 }
 
 void launch_rmw_count(const std::uint32_t* words, std::uint64_t count, unsigned long long* histogram,

@@ -18,6 +18,7 @@ struct RmwArgs {
   std::uint32_t* view_a = nullptr;     // the words through view A
   std::uint32_t* view_b = nullptr;     // the same words through the view under test
   patterns::Scope scope = patterns::Scope::Gpu;
+  patterns::Update update = patterns::Update::Atomic;  // Plain: a relaxed load, then a relaxed store
   std::uint32_t rounds = 1;
   Placement placement;                 // of instances over a round's words
   std::uint32_t* sink = nullptr;       // keeps the fetched values alive (atom, not red)

@@ -28,6 +28,19 @@ constexpr ContractStructure structure_of(const Access& c) {
   return s;
 }
 
+// An access that must complete: without its grant (for a grant on the first granule only, the access
+// moves to the second). An access that must fault: with a read-write grant on both granules.
+constexpr std::optional<Control<Access>> control_of(const Access& c) {
+  const ContractStructure s = structure_of(c);
+  Access d = c;
+  if (s.granted && (!s.write || s.write_permitted)) {
+    d.grant = c.grant == Grant::SubrangeInside ? Grant::SubrangeOutside : Grant::None;
+    return Control<Access>{d, "the access grant"};
+  }
+  d.grant = Grant::ReadWrite;
+  return Control<Access>{d, "the missing access right"};
+}
+
 }  // namespace vmmcheck::patterns
 
 namespace vmmcheck::run {

@@ -24,6 +24,9 @@ constexpr NotModelled structure_of(const Api&) {
   return {"a driver status can come only from the driver API documentation (see Citation)"};
 }
 
+// A documented status has no ordering to remove.
+constexpr std::optional<Control<Api>> control_of(const Api&) { return std::nullopt; }
+
 }  // namespace vmmcheck::patterns
 
 namespace vmmcheck::run {

@@ -35,6 +35,15 @@ constexpr AccessStructure structure_of(const KernelPair& c) {
   return s;
 }
 
+// The order, removed: two streams with nothing between them.
+constexpr std::optional<Control<KernelPair>> control_of(const KernelPair& c) {
+  constexpr std::string_view removed[] = {"stream order", "the event", "host synchronisation", "the graph edge"};
+  if (c.order == Order::None) return std::nullopt;
+  KernelPair d = c;
+  d.order = Order::None;
+  return Control<KernelPair>{d, removed[static_cast<int>(c.order)]};
+}
+
 }  // namespace vmmcheck::patterns
 
 namespace vmmcheck::run {

@@ -7,9 +7,12 @@ namespace vmmcheck::patterns {
 
 struct Lifecycle : PatternDefaults {
   Scenario scenario = Scenario::RemapSameVa;
+  Interference interference = Interference::None;  // optional: overwrite for the control
 
   static constexpr std::string_view kName = "lifecycle";
-  static constexpr auto kAxes = std::make_tuple(axis("scenario", &Lifecycle::scenario));
+  static constexpr auto kAxes =
+      std::make_tuple(axis("scenario", &Lifecycle::scenario),
+                      optional_axis(axis("interference", &Lifecycle::interference), Interference::None));
   enum Bin : int { Intact, Corrupt, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {Intact, "intact", false, "the word held the value written to the physical memory"},
@@ -18,10 +21,19 @@ struct Lifecycle : PatternDefaults {
 };
 static_assert(outcomes_match_bins<Lifecycle>());
 
-constexpr ContractStructure structure_of(const Lifecycle&) {
+constexpr ContractStructure structure_of(const Lifecycle& c) {
   ContractStructure s;
   s.checks_words = true;
+  s.overwritten = c.interference == Interference::Overwrite;
   return s;
+}
+
+// Nothing touching the memory, removed: a kernel overwrites it before the check reads it back.
+constexpr std::optional<Control<Lifecycle>> control_of(const Lifecycle& c) {
+  if (c.interference != Interference::None) return std::nullopt;
+  Lifecycle d = c;
+  d.interference = Interference::Overwrite;
+  return Control<Lifecycle>{d, "nothing else writing the memory"};
 }
 
 }  // namespace vmmcheck::patterns

@@ -11,11 +11,13 @@ struct MessagePassing : PatternDefaults {
   View flag = View::Same;  // the view the reader acquires the flag through
   FencePlacement fence = FencePlacement::None;
   Scope scope = Scope::Gpu;  // of the release and the acquire
+  FlagSync flag_sync = FlagSync::ReleaseAcquire;  // optional: relaxed for the control of release/acquire
 
   static constexpr std::string_view kName = "message_passing";
   static constexpr auto kAxes =
       std::make_tuple(axis("data", &MessagePassing::data), axis("flag", &MessagePassing::flag, View::Same, View::Alias),
-                      axis("fence", &MessagePassing::fence), axis("scope", &MessagePassing::scope));
+                      axis("fence", &MessagePassing::fence), axis("scope", &MessagePassing::scope),
+                      optional_axis(axis("flag_sync", &MessagePassing::flag_sync), FlagSync::ReleaseAcquire));
   enum Bin : int { New, Stale, Timeout, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "flag seen, data read returned the value written before the flag"},
@@ -33,8 +35,21 @@ constexpr AccessStructure structure_of(const MessagePassing& c) {
   s.proxy_fence = c.fence != FencePlacement::None;
   s.scope = c.scope;
   s.write_in_reader_lifetime = true;
-  s.sync = Sync::ReleaseAcquire;
+  s.sync = c.flag_sync == FlagSync::ReleaseAcquire ? Sync::ReleaseAcquire : Sync::None;
   return s;
+}
+
+// Data through an alias: without the proxy fence. Data through view A: with a relaxed flag.
+constexpr std::optional<Control<MessagePassing>> control_of(const MessagePassing& c) {
+  if (c.scope == Scope::Cta || c.flag != View::Same || c.flag_sync != FlagSync::ReleaseAcquire) return std::nullopt;
+  MessagePassing d = c;
+  if (c.data == View::Same) {
+    d.flag_sync = FlagSync::Relaxed;
+    return Control<MessagePassing>{d, "release/acquire on the flag"};
+  }
+  if (c.fence == FencePlacement::None) return std::nullopt;
+  d.fence = FencePlacement::None;
+  return Control<MessagePassing>{d, "fence.proxy.alias"};
 }
 
 }  // namespace vmmcheck::patterns

@@ -7,6 +7,7 @@
 // harness/model/oracle.cpp), and outcome names are tied to bin indices by static_assert.
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <tuple>
 
@@ -47,6 +48,11 @@ struct Axis {
   std::string_view name;
   E Def::*field;
   std::array<E, N> allowed;
+  // A table may leave an optional axis out; its cases then take `usual`. The other values are there for
+  // controls (the case with its ordering mechanism removed, docs/design.md "Power") and for tables
+  // that cross the axis on purpose.
+  bool optional = false;
+  E usual{};
 };
 
 // An axis that may take every value of its enum.
@@ -63,6 +69,14 @@ constexpr Axis<Def, E, 1 + sizeof...(More)> axis(std::string_view name, E Def::*
   return {name, field, {first, more...}};
 }
 
+// `base` made optional: tables that leave it out get `usual`.
+template <typename Def, typename E, std::size_t N>
+constexpr Axis<Def, E, N> optional_axis(Axis<Def, E, N> base, E usual) {
+  base.optional = true;
+  base.usual = usual;
+  return base;
+}
+
 // True when outcome i counts into bin i, for every i: the kernels and the histogram agree.
 template <std::size_t N>
 constexpr bool bins_in_order(const std::array<Outcome, N>& outcomes) {
@@ -70,6 +84,14 @@ constexpr bool bins_in_order(const std::array<Outcome, N>& outcomes) {
     if (outcomes[i].bin != static_cast<int>(i)) return false;
   return true;
 }
+
+// A case's control: the same case with the ordering mechanism it relies on removed (docs/design.md,
+// "Power"). A Pass means something only if the control is seen to go wrong on the same GPU.
+template <typename P>
+struct Control {
+  P def;
+  std::string_view mechanism;  // what the control removes, e.g. "fence.proxy.alias"
+};
 
 // The most bins any in-kernel histogram has (kernels/device/histogram.cuh).
 constexpr int kMaxBins = 4;

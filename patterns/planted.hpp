@@ -31,6 +31,10 @@ static_assert(outcomes_match_bins<PlantedGpu>());
 constexpr NotModelled structure_of(const PlantedHost&) { return {"a planted self-test case tests the harness, not a rule"}; }
 constexpr NotModelled structure_of(const PlantedGpu&) { return {"a planted self-test case tests the harness, not a rule"}; }
 
+// Self-tests of the harness: no rule, no control.
+constexpr std::optional<Control<PlantedHost>> control_of(const PlantedHost&) { return std::nullopt; }
+constexpr std::optional<Control<PlantedGpu>> control_of(const PlantedGpu&) { return std::nullopt; }
+
 }  // namespace vmmcheck::patterns
 
 namespace vmmcheck::run {

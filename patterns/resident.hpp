@@ -29,8 +29,16 @@ constexpr AccessStructure structure_of(const Resident& c) {
   s.same_proxy = c.view == View::Same;
   s.load = c.load;
   s.write_in_reader_lifetime = true;
-  s.sync = Sync::ResidentSignal;
+  s.sync = c.signal == Signal::None ? Sync::None : Sync::ResidentSignal;
   return s;
+}
+
+// The signal, removed: the resident grid reads as soon as it is ready.
+constexpr std::optional<Control<Resident>> control_of(const Resident& c) {
+  if (c.view != View::Same || c.signal == Signal::None || c.load == Load::NonCoherent) return std::nullopt;
+  Resident d = c;
+  d.signal = Signal::None;
+  return Control<Resident>{d, "the signal the reader waits for"};
 }
 
 }  // namespace vmmcheck::patterns

@@ -9,10 +9,12 @@ namespace vmmcheck::patterns {
 struct Rmw : PatternDefaults {
   View view = View::Same;    // the view the second half of each word's threads use (the first half: A)
   Scope scope = Scope::Gpu;  // of every atomic add; the threads are in different CTAs
+  Update update = Update::Atomic;  // optional: plain load + store for the control of atomicity
 
   static constexpr std::string_view kName = "rmw";
   static constexpr auto kAxes =
-      std::make_tuple(axis("view", &Rmw::view), axis("scope", &Rmw::scope, Scope::Gpu, Scope::Sys));
+      std::make_tuple(axis("view", &Rmw::view), axis("scope", &Rmw::scope, Scope::Gpu, Scope::Sys),
+                      optional_axis(axis("update", &Rmw::update), Update::Atomic));
   enum Bin : int { Exact, Lost, Excess, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {Exact, "exact", false, "the word holds exactly the number of adds made to it"},
@@ -27,8 +29,16 @@ constexpr AccessStructure structure_of(const Rmw& c) {
   s.same_proxy = c.view == View::Same;
   s.scope = c.scope;
   s.write_in_reader_lifetime = true;
-  s.sync = Sync::Atomicity;
+  s.sync = c.update == Update::Atomic ? Sync::Atomicity : Sync::None;
   return s;
+}
+
+// Atomicity, removed: each add a plain load and store.
+constexpr std::optional<Control<Rmw>> control_of(const Rmw& c) {
+  if (c.view != View::Same || c.update != Update::Atomic) return std::nullopt;
+  Rmw d = c;
+  d.update = Update::Plain;
+  return Control<Rmw>{d, "atomicity (atom.add)"};
 }
 
 }  // namespace vmmcheck::patterns

@@ -32,6 +32,20 @@ constexpr AccessStructure structure_of(const SameThread& c) {
   return s;
 }
 
+// One address: through an alias, without the fence. The fence: the same case without it. ld.global.nc
+// of data written in the kernel is defined by nothing, so it has no control.
+constexpr std::optional<Control<SameThread>> control_of(const SameThread& c) {
+  if (c.load == Load::NonCoherent) return std::nullopt;
+  SameThread d = c;
+  d.fence = Fence::None;
+  if (c.view == View::Same) {
+    d.view = View::Alias;
+    return Control<SameThread>{d, "one virtual address"};
+  }
+  if (c.fence == Fence::ProxyAlias) return Control<SameThread>{d, "fence.proxy.alias"};
+  return std::nullopt;
+}
+
 }  // namespace vmmcheck::patterns
 
 namespace vmmcheck::run {

@@ -37,6 +37,7 @@ struct ContractStructure {
   bool write_permitted = true;          // the grant there is read-write
   bool mapping_outlives_access = true;  // no unmap while the accessing work is queued or running
   bool checks_words = false;            // the case checks every word it wrote ("intact"), not one access
+  bool overwritten = false;             // something else writes the memory before the check reads it
 };
 
 // A pattern the oracle has no model of; `why` says where its verdicts come from instead.

@@ -26,6 +26,9 @@ constexpr ContractStructure structure_of(const UnmapInUse&) {
   return s;
 }
 
+// Undefined: nothing to remove.
+constexpr std::optional<Control<UnmapInUse>> control_of(const UnmapInUse&) { return std::nullopt; }
+
 }  // namespace vmmcheck::patterns
 
 namespace vmmcheck::run {

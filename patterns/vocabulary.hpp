@@ -99,11 +99,44 @@ struct Vocabulary<Order> {
                                                      {Order::None, "none"}}};
 };
 
-// Who tells a resident grid that the writer completed.
-enum class Signal : int { Kernel, Host };
+// Who tells a resident grid that the writer completed; None: nobody, the grid reads at once.
+enum class Signal : int { Kernel, Host, None };
 template <>
 struct Vocabulary<Signal> {
-  static constexpr std::array<Word<Signal>, 2> words{{{Signal::Kernel, "kernel"}, {Signal::Host, "host"}}};
+  static constexpr std::array<Word<Signal>, 3> words{
+      {{Signal::Kernel, "kernel"}, {Signal::Host, "host"}, {Signal::None, "none"}}};
+};
+
+// How a flag is published and observed in message passing.
+enum class FlagSync : int {
+  ReleaseAcquire,  // st.release / ld.acquire at the case's scope
+  Relaxed,         // st.relaxed / ld.relaxed at the same scope: no synchronisation
+};
+template <>
+struct Vocabulary<FlagSync> {
+  static constexpr std::array<Word<FlagSync>, 2> words{
+      {{FlagSync::ReleaseAcquire, "release_acquire"}, {FlagSync::Relaxed, "relaxed"}}};
+};
+
+// How a thread adds to a shared word.
+enum class Update : int {
+  Atomic,  // one atom.add
+  Plain,   // a load, then a store of the value plus one: not atomic
+};
+template <>
+struct Vocabulary<Update> {
+  static constexpr std::array<Word<Update>, 2> words{{{Update::Atomic, "atomic"}, {Update::Plain, "plain"}}};
+};
+
+// What touches the memory between the write under test and the check that reads it back.
+enum class Interference : int {
+  None,       // nothing
+  Overwrite,  // a kernel overwrites it with other data (a control: the check must see that)
+};
+template <>
+struct Vocabulary<Interference> {
+  static constexpr std::array<Word<Interference>, 2> words{
+      {{Interference::None, "none"}, {Interference::Overwrite, "overwrite"}}};
 };
 
 // The access granted to a mapping before the access under test (cuMemSetAccess).

@@ -22,6 +22,7 @@
 #include "model/loader.hpp"
 #include "model/select.hpp"
 #include "run/executor.hpp"
+#include "run/power.hpp"
 #include "run/isolated_child.hpp"
 #include "run/report_json.hpp"
 #include "run/session.hpp"
@@ -79,7 +80,7 @@ int cmd_explain(const Options& o, std::ostream& out) {
   bool first = true;
   for (const model::Case* c : chosen) {
     if (!first) out << "\n" << std::string(78, '-') << "\n\n";
-    out << explain(*c, results);
+    out << explain(*c, table.cases, results);
     first = false;
   }
   return kExitOk;
@@ -179,6 +180,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   const bool executor_has_gpu = eo.gpu_present;
   const std::string gpu_reason = eo.no_gpu_reason;
   run::Executor executor(std::move(eo), std::move(session));
+  run::PowerCheck power(table.cases, executor);
 
   std::vector<run::CaseResult> results;
   results.reserve(selected.size());
@@ -191,7 +193,16 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
     const model::Case& c = *selected[i];
     const auto earlier = kept.find(c.name);
     const bool resumed = earlier != kept.end();
-    results.push_back(resumed ? with_identity(earlier->second, c) : executor.run(c));
+    if (resumed) {
+      results.push_back(with_identity(earlier->second, c));
+    } else if (std::optional<run::CaseResult> measured = power.measured(c)) {
+      results.push_back(std::move(*measured));  // it ran already, as another case's control
+    } else {
+      results.push_back(executor.run(c));
+    }
+    power.record(c, results.back());
+    const bool ran = results.back().status == run::Status::Pass || results.back().status == run::Status::Fail;
+    if (o.power && ran && !results.back().power) power.attach(c, results.back());
     const bool skipped_for_no_gpu = quiet_skips && !resumed && c.pattern().needs_gpu &&
                                     results.back().status == run::Status::NotSupported;
     if (skipped_for_no_gpu) ++quietly_skipped;
@@ -203,6 +214,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
     if (!json_file.empty()) run::write_results(json_file, run::results_document(ctx, results));
   }
   const Tally t = tally(results);
+  if (o.power) out << power_lines(run::tally_power(results));
   if (quietly_skipped > 0)
     out << quietly_skipped << " case" << (quietly_skipped == 1 ? "" : "s") << " skipped for want of a GPU"
         << (ctx.devices.empty() ? "" : " (" + gpu_reason + ")") << "; --verbose lists them\n";

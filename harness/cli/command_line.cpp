@@ -63,6 +63,9 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   add_isolation(*run_cmd, o);
   run_cmd->add_flag("--verbose,-v", o.verbose, "list every case, also those skipped because there is no GPU")
       ->envname("VMMCHECK_VERBOSE");
+  run_cmd->add_flag("!--no-power", o.power,
+                    "do not run the controls that show each required or fault case can fail on this GPU")
+      ->envname("VMMCHECK_NO_POWER");
 
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);

@@ -49,7 +49,40 @@ std::string case_line(std::size_t index, std::size_t total, const run::CaseResul
   std::snprintf(tail, sizeof tail, "  %s inst  %.3f s", human_count(r.instances).c_str(), r.seconds);
   o << tail;
   if (r.gpu_seconds > 0) o << "  " << human_count(static_cast<std::uint64_t>(static_cast<double>(r.instances) / r.gpu_seconds)) << "/s GPU";
+  o << power_summary(r);
   if (r.status == run::Status::Fail) o << "\n        " << r.reason;
+  return o.str();
+}
+
+std::string power_summary(const run::CaseResult& r) {
+  if (!r.power) return "";
+  const run::Power& p = *r.power;
+  std::ostringstream o;
+  if (p.status != run::Status::Pass && p.status != run::Status::Fail) {
+    o << "  power: unknown (control " << to_string(p.status) << ")";
+  } else if (p.discriminating()) {
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.3g%%", 100.0 * static_cast<double>(p.violations) / static_cast<double>(p.instances));
+    o << "  power: yes (without " << p.mechanism << ": " << rate << " forbidden)";
+  } else {
+    o << "  power: NO (without " << p.mechanism << ": 0 of " << human_count(p.instances) << " forbidden)";
+  }
+  return o.str();
+}
+
+std::string power_lines(const run::PowerTally& t) {
+  if (t.required + t.fault == 0) return "";
+  std::ostringstream o;
+  o << "power: " << t.required_discriminating << " of " << t.required << " required";
+  if (t.fault) o << " and " << t.fault_discriminating << " of " << t.fault << " fault";
+  o << " cases discriminating here (their controls showed a forbidden outcome)\n";
+  if (!t.not_discriminating.empty()) {
+    constexpr std::size_t kShown = 12;
+    o << "not discriminating:";
+    for (std::size_t i = 0; i < t.not_discriminating.size() && i < kShown; ++i) o << " " << t.not_discriminating[i];
+    if (t.not_discriminating.size() > kShown) o << " (+" << t.not_discriminating.size() - kShown << " more in the JSON)";
+    o << "\n";
+  }
   return o.str();
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "run/power.hpp"
 #include "run/report_json.hpp"
 #include "run/result.hpp"
 
@@ -19,5 +20,10 @@ struct Tally {
 Tally tally(const std::vector<run::CaseResult>& results);
 // "N passed, N failed, N skipped": failed counts Fail, Crash, Timeout and Error.
 std::string tally_line(const Tally& t);
+
+// The power of a case, for its line: what its control showed (empty for a case without one).
+std::string power_summary(const run::CaseResult& r);
+// "power: N of M required and ... fault cases discriminating here", then the cases that are not (capped).
+std::string power_lines(const run::PowerTally& t);
 
 }  // namespace vmmcheck::cli

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/console.hpp"
+#include "model/controls.hpp"
 #include "model/oracle.hpp"
 
 #ifndef VMMCHECK_RESULTS_DIR
@@ -47,6 +48,13 @@ std::string observed(const std::string& name, const std::vector<std::filesystem:
         if (count.get<std::uint64_t>()) hist += " " + outcome + "=" + human_count(count.get<std::uint64_t>());
       o << " " << (hist.empty() ? "-" : hist.substr(1)) << " of " << human_count(r.value("instances", 0ull))
         << " instances  (" << file.filename().string() << ")\n";
+      if (r.contains("power")) {
+        const auto& p = r["power"];
+        o << "    power: " << (p.value("discriminating", false) ? "yes" : "NO") << ", without "
+          << p.value("mechanism", std::string("?")) << " (" << p.value("control", std::string("?")) << "): "
+          << human_count(p.value("violations", 0ull)) << " of " << human_count(p.value("instances", 0ull))
+          << " forbidden\n";
+      }
     }
   }
   return o.str();
@@ -54,7 +62,8 @@ std::string observed(const std::string& name, const std::vector<std::filesystem:
 
 }  // namespace
 
-std::string explain(const model::Case& c, const std::vector<std::filesystem::path>& results) {
+std::string explain(const model::Case& c, const std::vector<model::Case>& table,
+                    const std::vector<std::filesystem::path>& results) {
   std::ostringstream o;
   o << c.name << "\n  " << c.title << "\n\n";
   o << "Rule:      " << c.verdict.rule << "\n";
@@ -71,6 +80,10 @@ std::string explain(const model::Case& c, const std::vector<std::filesystem::pat
     for (const std::string& step : d.steps) o << "  - " << step << "\n";
   } else {
     o << "Oracle:    none -- " << model::not_modelled_because(c) << "\n";
+  }
+  if (const std::optional<model::ControlCase> control = model::control_of(c, table)) {
+    o << "Control:   " << control->control.name << " -- the same case without " << control->mechanism
+      << "; a run counts the outcomes it forbids there: a Pass proves something only if they occur\n";
   }
   o << "\nAxes:\n";
   for (const model::PathStep& step : c.path)

@@ -9,8 +9,10 @@
 
 namespace vmmcheck::cli {
 
-// `results` are JSON result files to search for this case (missing or unreadable files are skipped).
-std::string explain(const model::Case& c, const std::vector<std::filesystem::path>& results);
+// `table`: every case loaded (the case's control is found among them); `results`: JSON result files to
+// search for this case (missing or unreadable files are skipped).
+std::string explain(const model::Case& c, const std::vector<model::Case>& table,
+                    const std::vector<std::filesystem::path>& results);
 
 // The JSON result files shipped with vmmcheck (ci/results), newest name last.
 std::vector<std::filesystem::path> shipped_results();

@@ -23,6 +23,7 @@ struct Options {
   run::Budget budget;
   bool isolate = false;     // run: every case in a child process
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
+  bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
   double timeout_s = 120;   // run: hard limit per isolated case
   std::string resume;       // run: a results file whose cases are not run again
   std::string spec;         // isolated-case: what the parent asks the child to run

@@ -54,7 +54,8 @@ struct Case {
   std::vector<PathStep> path;  // the axis values, in name order
   std::string snippet;         // the family's snippet with this case's fragments filled in
   Verdict verdict;
-  std::string source;  // the case file it came from
+  std::string source;       // the case file it came from
+  std::string control_for;  // for a control (model/controls.hpp): the case it is the control of
 
   const PatternInfo& pattern() const { return pattern_of(def); }
   // The token of `axis` (for display and JSON); throws std::out_of_range for an axis the case lacks.

@@ -174,6 +174,7 @@ std::vector<Axis> parse_axes(const Context& ctx, const toml::table& root, const 
     axes.push_back(std::move(axis));
   }
   for (const AxisInfo& needed : pattern.axes) {
+    if (needed.optional) continue;
     const bool present = std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == needed.name; });
     if (!present) ctx.fail(&root, "pattern '" + std::string(pattern.name) + "' needs an axis '" + std::string(needed.name) + "'");
   }

@@ -10,7 +10,7 @@ namespace vmmcheck::model {
 namespace {
 
 template <typename A>
-std::vector<std::string_view> tokens_of(const A& axis) {
+std::vector<std::string_view> allowed_tokens(const A& axis) {
   std::vector<std::string_view> out;
   for (const auto value : axis.allowed) out.push_back(patterns::token(value));
   return out;
@@ -28,8 +28,13 @@ template <typename P, typename A>
 void set_field(P& def, const A& axis, const std::map<std::string, std::string>& tokens_by_axis) {
   using Enum = typename A::Enum;
   const auto it = tokens_by_axis.find(std::string(axis.name));
-  if (it == tokens_by_axis.end())
+  if (it == tokens_by_axis.end()) {
+    if (axis.optional) {
+      def.*(axis.field) = axis.usual;
+      return;
+    }
     throw InputError("pattern '" + std::string(P::kName) + "' needs a value for axis '" + std::string(axis.name) + "'");
+  }
   const std::optional<Enum> value = patterns::from_token<Enum>(it->second);
   if (!value || std::find(axis.allowed.begin(), axis.allowed.end(), *value) == axis.allowed.end())
     throw InputError("axis '" + std::string(axis.name) + "' of pattern '" + std::string(P::kName) + "' has no value '" +
@@ -50,8 +55,11 @@ PatternInfo info_of() {
   info.name = P::kName;
   info.needs_gpu = P::kNeedsGpu;
   info.driver_status_outcomes = P::kDriverStatusOutcomes;
-  std::apply([&](const auto&... axis) { (info.axes.push_back({axis.name, tokens_of(axis), vocabulary_of(axis)}), ...); },
-             P::kAxes);
+  std::apply([&](const auto&... axis) {
+    (info.axes.push_back(
+         {axis.name, allowed_tokens(axis), vocabulary_of(axis), axis.optional, patterns::token(axis.usual)}),
+     ...);
+  }, P::kAxes);
   info.outcomes.assign(P::kOutcomes.begin(), P::kOutcomes.end());
   info.make = &make<P>;
   return info;
@@ -95,5 +103,26 @@ const PatternInfo* find_pattern(std::string_view name) {
 }
 
 const PatternInfo& pattern_of(const patterns::CaseDef& def) { return all_patterns().at(def.index()); }
+
+std::vector<std::pair<std::string_view, std::string_view>> tokens_of(const patterns::CaseDef& def) {
+  return std::visit(
+      [](const auto& d) {
+        std::vector<std::pair<std::string_view, std::string_view>> out;
+        std::apply([&](const auto&... axis) { (out.emplace_back(axis.name, patterns::token(d.*(axis.field))), ...); },
+                   std::decay_t<decltype(d)>::kAxes);
+        return out;
+      },
+      def);
+}
+
+std::string definition_key(const patterns::CaseDef& def) {
+  std::string key(pattern_of(def).name);
+  char sep = '{';
+  for (const auto& [axis, token] : tokens_of(def)) {
+    key += sep + std::string(axis) + "=" + std::string(token);
+    sep = ',';
+  }
+  return key + "}";
+}
 
 }  // namespace vmmcheck::model

@@ -72,7 +72,7 @@ CaseResult Executor::run(const model::Case& c) {
 
 CaseResult Executor::run_isolated(const model::Case& c) {
   const ChildRun child =
-      run_child({options_.program, "isolated-case", "--spec", child_spec(options_, c.name)}, options_.timeout);
+      run_child({options_.program, "isolated-case", "--spec", child_spec(options_, c)}, options_.timeout);
   CaseResult r = begin_result(c);
   r.seconds = child.seconds;
   const std::string log = printable(tail_lines(child.log_tail, 6));

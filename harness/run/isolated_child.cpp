@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "model/controls.hpp"
 #include "model/loader.hpp"
 #include "model/select.hpp"
 #include "run/cuda_objects.hpp"
@@ -50,8 +51,13 @@ int check_alive(int device) {
 
 }  // namespace
 
-std::string child_spec(const ExecutorOptions& o, const std::string& case_name) {
-  return json{{"case", case_name}, {"cases", o.cases_paths}, {"device", o.device}, {"budget", to_json(o.budget)},
+std::string child_spec(const ExecutorOptions& o, const model::Case& c) {
+  // A control may be a case made for the purpose: the child rebuilds it from the case it controls.
+  if (!c.control_for.empty())
+    return json{{"case", c.name},     {"control_for", c.control_for}, {"cases", o.cases_paths},
+                {"device", o.device}, {"budget", to_json(o.budget)},  {"parent", static_cast<long long>(getpid())}}
+        .dump();
+  return json{{"case", c.name}, {"cases", o.cases_paths}, {"device", o.device}, {"budget", to_json(o.budget)},
               {"parent", static_cast<long long>(getpid())}}
       .dump();
 }
@@ -82,7 +88,13 @@ void run_isolated_case_child(const std::string& spec_json) {
     std::vector<std::filesystem::path> paths;
     for (const std::string& path : spec.at("cases").get<std::vector<std::string>>()) paths.emplace_back(path);
     const model::CaseTable table = model::load_cases(paths);
-    const model::Case& c = model::find_case(table.cases, name);
+    std::optional<model::ControlCase> control;
+    if (spec.contains("control_for")) {
+      control = model::control_of(model::find_case(table.cases, spec.at("control_for").get<std::string>()), table.cases);
+      if (!control || control->control.name != name)
+        throw InputError("isolated-case: " + name + " is not the control of " + spec.at("control_for").get<std::string>());
+    }
+    const model::Case& c = control ? control->control : model::find_case(table.cases, name);
     if (!c.pattern().needs_gpu) {
       r = run_without_session(c);
     } else {

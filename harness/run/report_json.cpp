@@ -52,12 +52,33 @@ json to_json(const RunContext& c) {
               {"started", c.started}};
 }
 
+namespace {
+
+json histogram_json(const Histogram& h) {
+  json out = json::object();
+  for (const auto& [outcome, count] : h) out[outcome] = count;
+  return out;
+}
+
+json axes_json(const Axes& a) {
+  json out = json::object();
+  for (const auto& [axis, value] : a) out[axis] = value;
+  return out;
+}
+
+json power_json(const Power& p) {
+  return json{{"control", p.control},       {"mechanism", p.mechanism},     {"axes", axes_json(p.axes)},
+              {"status", to_string(p.status)}, {"histogram", histogram_json(p.histogram)},
+              {"instances", p.instances},   {"violations", p.violations},   {"discriminating", p.discriminating()},
+              {"reason", p.reason}};
+}
+
+}  // namespace
+
 json to_json(const CaseResult& r) {
-  json histogram = json::object();
-  for (const auto& [outcome, count] : r.histogram) histogram[outcome] = count;
-  json axes = json::object();
-  for (const auto& [axis, value] : r.axes) axes[axis] = value;
-  return json{{"name", r.name},
+  const json histogram = histogram_json(r.histogram);
+  const json axes = axes_json(r.axes);
+  json record = json{{"name", r.name},
               {"family", r.family},
               {"pattern", r.pattern},
               {"axes", axes},
@@ -71,6 +92,8 @@ json to_json(const CaseResult& r) {
               {"reason", r.reason},
               {"rule", r.rule},
               {"citation", r.citation}};
+  if (r.power) record["power"] = power_json(*r.power);
+  return record;
 }
 
 namespace {
@@ -99,35 +122,62 @@ T field(const json& j, const char* key, const std::string& source) {
 
 }  // namespace
 
+namespace {
+
+Histogram histogram_from_json(const json& h, const std::string& where) {
+  if (!h.is_object()) throw InputError(where + ": 'histogram' is not an object");
+  Histogram out;
+  for (const auto& [outcome, count] : h.items()) {
+    if (!count.is_number_unsigned()) throw InputError(where + ": histogram bin '" + outcome + "' is not a count");
+    out.emplace_back(outcome, count.get<std::uint64_t>());
+  }
+  return out;
+}
+
+Axes axes_from_json(const json& a, const std::string& where) {
+  if (!a.is_object()) throw InputError(where + ": 'axes' is not an object");
+  Axes out;
+  for (const auto& [axis, value] : a.items()) {
+    if (!value.is_string()) throw InputError(where + ": axis '" + axis + "' is not a string");
+    out.emplace_back(axis, value.get<std::string>());
+  }
+  return out;
+}
+
+Power power_from_json(const json& j, const std::string& where) {
+  Power p;
+  p.control = field<std::string>(j, "control", where);
+  p.mechanism = field<std::string>(j, "mechanism", where);
+  p.axes = axes_from_json(field<json>(j, "axes", where), where);
+  if (!parse_status(field<std::string>(j, "status", where), p.status))
+    throw InputError(where + ": unknown status '" + j.at("status").get<std::string>() + "'");
+  p.histogram = histogram_from_json(field<json>(j, "histogram", where), where);
+  p.instances = field<std::uint64_t>(j, "instances", where);
+  p.violations = field<std::uint64_t>(j, "violations", where);
+  p.reason = field<std::string>(j, "reason", where);
+  return p;
+}
+
+}  // namespace
+
 CaseResult result_from_json(const json& j, const std::string& source) {
   CaseResult r;
   r.name = field<std::string>(j, "name", source);
   const std::string where = source + ": " + r.name;
   r.family = field<std::string>(j, "family", where);
   if (j.contains("pattern")) r.pattern = field<std::string>(j, "pattern", where);  // version 2
-  if (j.contains("axes")) {
-    const json axes = field<json>(j, "axes", where);
-    if (!axes.is_object()) throw InputError(where + ": 'axes' is not an object");
-    for (const auto& [axis, value] : axes.items()) {
-      if (!value.is_string()) throw InputError(where + ": axis '" + axis + "' is not a string");
-      r.axes.emplace_back(axis, value.get<std::string>());
-    }
-  }
+  if (j.contains("axes")) r.axes = axes_from_json(field<json>(j, "axes", where), where);
   if (!parse_status(field<std::string>(j, "status", where), r.status))
     throw InputError(where + ": unknown status '" + j.at("status").get<std::string>() + "'");
   if (!model::parse_expectation(field<std::string>(j, "expectation", where), r.expectation))
     throw InputError(where + ": unknown expectation '" + j.at("expectation").get<std::string>() + "'");
-  const json histogram = field<json>(j, "histogram", where);
-  if (!histogram.is_object()) throw InputError(where + ": 'histogram' is not an object");
-  for (const auto& [outcome, count] : histogram.items()) {
-    if (!count.is_number_unsigned()) throw InputError(where + ": histogram bin '" + outcome + "' is not a count");
-    r.histogram.emplace_back(outcome, count.get<std::uint64_t>());
-  }
+  r.histogram = histogram_from_json(field<json>(j, "histogram", where), where);
   r.weak = field<std::uint64_t>(j, "weak", where);
   r.instances = field<std::uint64_t>(j, "instances", where);
   r.seconds = field<double>(j, "seconds", where);
   r.gpu_seconds = field<double>(j, "gpu_seconds", where);
   r.reason = field<std::string>(j, "reason", where);
+  if (j.contains("power")) r.power = power_from_json(field<json>(j, "power", where), where + ": power");
   if (j.contains("rule")) r.rule = field<std::string>(j, "rule", where);
   if (j.contains("citation")) r.citation = field<std::string>(j, "citation", where);
   return r;

@@ -1,6 +1,7 @@
 #pragma once
 // Result records: what a case did, and how it is judged against its expectation.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +19,24 @@ using Histogram = std::vector<std::pair<std::string, std::uint64_t>>;  // outcom
 
 using Axes = std::vector<std::pair<std::string, std::string>>;  // axis -> value token, in name order
 
+// What a case's control did (docs/design.md, "Power"): the same case with its ordering mechanism removed,
+// run on the same GPU. The case's Pass is evidence only when the control showed an outcome the case
+// forbids.
+struct Power {
+  std::string control;    // the control's name (a table case, or "<case>.control")
+  std::string mechanism;  // what the control removes
+  Axes axes;              // every axis of the control, optional ones included
+  Status status = Status::Error;  // how the control's run ended; its histogram counts only if it ran
+  Histogram histogram;
+  std::uint64_t instances = 0;
+  std::uint64_t violations = 0;  // control instances with an outcome the case forbids
+  std::string reason;            // why the control did not run, when it did not
+
+  // The control ran (it passed or failed its own verdict: either way its outcomes were counted) and
+  // showed an outcome the case forbids.
+  bool discriminating() const { return (status == Status::Pass || status == Status::Fail) && violations > 0; }
+};
+
 struct CaseResult {
   std::string name;
   std::string family;
@@ -33,6 +52,7 @@ struct CaseResult {
   std::string reason;           // why it failed, was skipped or errored
   std::string rule;             // the case's rule and citation, so a report needs no case tables
   std::string citation;
+  std::optional<Power> power;   // required and fault cases with a control, in a run that measured it
 };
 
 // A result for the case with its identity, verdict and empty histogram filled in, status Error until run.

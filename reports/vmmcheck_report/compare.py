@@ -9,6 +9,8 @@ adjusted statuses (a known failure is not a regression twice). Categories:
 * new NotSupported: NotSupported now, something else before
 * new flake: Flake now, something else before
 * other status change: any status change none of the above names (e.g. Fail -> Crash)
+* lost power: a required or fault case whose control showed a forbidden outcome in the baseline and not
+  now (docs/design.md, "Power"): its Pass proves less than it did. Flagged, not a regression.
 * weak-rate change: an `undefined` case whose weak/instances moved by more than an absolute threshold
 * rate change: instances per second (model.rate) moved by more than a relative threshold; skipped when
   either run took no measurable time, or when one measured GPU time and the other only wall time
@@ -45,6 +47,7 @@ class Comparison:
     new_not_supported: List[Change] = field(default_factory=list)
     new_flakes: List[Change] = field(default_factory=list)
     other_status_changes: List[Change] = field(default_factory=list)
+    lost_power: List[Change] = field(default_factory=list)
     weak_rate_changes: List[Change] = field(default_factory=list)
     rate_changes: List[Change] = field(default_factory=list)
 
@@ -57,6 +60,7 @@ class Comparison:
         ("new_not_supported", "New NotSupported"),
         ("new_flakes", "New flakes"),
         ("other_status_changes", "Other status changes"),
+        ("lost_power", "Lost power"),
         ("weak_rate_changes", "Weak-outcome rate changes"),
         ("rate_changes", "Instances/s changes"),
     )
@@ -107,6 +111,12 @@ def compare(baseline: Mapping, current: Mapping, rate_threshold: float = 0.25, w
         status = _status_change(name, b["status"], a["status"])
         if status:
             getattr(out, status[0]).append(status[1])
+        pb, pa = model.power(b), model.power(a)
+        if pb and pa and pb["discriminating"] and not pa["discriminating"]:
+            out.lost_power.append(Change(name, b["status"], a["status"],
+                                         f"its control ({pa['control']}, without {pa['mechanism']}) showed "
+                                         f"{pb['violations']} forbidden outcomes before, {pa['violations']} of "
+                                         f"{pa['instances']} now"))
         wb, wa = model.weak_rate(b), model.weak_rate(a)
         if wb is not None and wa is not None and abs(wa - wb) > weak_threshold:
             out.weak_rate_changes.append(Change(name, b["status"], a["status"],

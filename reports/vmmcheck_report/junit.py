@@ -28,6 +28,10 @@ def _details(r: Mapping) -> str:
     for key in ("rule", "citation", "reason", "note"):
         if r.get(key):
             lines.append(f"{key}: {r[key]}")
+    p = model.power(r)
+    if p:
+        lines.append(f"power: {'yes' if p['discriminating'] else 'NO'} (control {p['control']}, without "
+                     f"{p['mechanism']}: {p['violations']} of {p['instances']} forbidden)")
     lines += [f"rerun {a['attempt']}: {a['status']} {a.get('reason', '')}".rstrip() for a in r.get("attempts", [])]
     return "\n".join(lines) + "\n"
 

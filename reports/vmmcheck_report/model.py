@@ -148,6 +148,29 @@ def axis_summary(results: Sequence[Mapping]) -> list:
     return out
 
 
+def power(result: Mapping) -> Optional[dict]:
+    """What the case's control did (docs/design.md, "Power"): the same case with its ordering mechanism
+    removed. Present for required and fault cases of runs that measured it; None otherwise."""
+    return result.get("power")
+
+
+def power_tally(results: Iterable[Mapping]) -> dict:
+    """How many required and fault cases have a control that showed a forbidden outcome here, and which
+    do not. Cases without a measured control are not counted."""
+    t = {"required": 0, "required_discriminating": 0, "fault": 0, "fault_discriminating": 0, "not": []}
+    for r in results:
+        p = power(r)
+        if p is None:
+            continue
+        kind = "required" if r["expectation"] == "required" else "fault"
+        t[kind] += 1
+        if p["discriminating"]:
+            t[kind + "_discriminating"] += 1
+        else:
+            t["not"].append(r["name"])
+    return t
+
+
 def families(results: Iterable[Mapping]) -> dict:
     """Results grouped by family, families in the order the run produced them."""
     groups: dict = {}

@@ -88,6 +88,7 @@ def _case_view(r: Mapping, with_plots: bool) -> dict:
         "histogram": r["histogram"],
         "histogram_text": model.histogram_text(r["histogram"]),
         "reason": r["reason"],
+        "power": model.power(r),
         "note": r.get("note", ""),
         "attempts": r.get("attempts", []),
         "plot": None,
@@ -119,6 +120,7 @@ def view_model(doc: Mapping, with_plots: bool = True) -> dict:
             "cases": cases,
             # Only `undefined` cases have a weak rate: a family without one gets no (empty) column for it.
             "has_weak": any(c["weak_rate"] is not None for c in cases),
+            "power": model.power_tally(rs),
         })
     fams.sort(key=lambda f: 0 if f["unexpected"] else 1)  # stable: run order otherwise
     ctx = doc["context"]
@@ -134,6 +136,8 @@ def view_model(doc: Mapping, with_plots: bool = True) -> dict:
         "total": len(results),
         "unexpected": sum(f["unexpected"] for f in fams),
         "families": fams,
+        "power": model.power_tally(results),
+        "has_power": any(model.power(r) for r in results),
     }
 
 

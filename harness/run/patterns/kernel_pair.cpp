@@ -7,6 +7,15 @@
 #include "run/operations.hpp"
 
 namespace vmmcheck::run {
+namespace {
+
+// Each repetition holds the writer back a little longer behind a delay kernel on its own stream, so an
+// unordered reader (the control) runs into the write at varying points; an ordered reader still waits
+// for it. Steps of the order of the reader's own run time over op_words.
+constexpr std::uint64_t kDelayStepNs = 8'000;
+std::uint64_t writer_delay_ns(std::uint32_t iteration) { return (1 + iteration % 4) * kDelayStepNs; }
+
+}  // namespace
 
 void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Case& c, CaseResult& r) {
   using patterns::Order;
@@ -19,7 +28,8 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
   std::uint32_t* const copy_source = s.plain();      // the memcpy writer's source
   std::uint32_t* const copy_target = s.plain() + n;  // the memcpy reader's destination
 
-  auto write = [&](cudaStream_t st, const Values& v) {
+  auto write = [&](cudaStream_t st, const Values& v, std::uint32_t it) {
+    kernels::launch_delay(writer_delay_ns(it), st);
     switch (def.writer) {
       case WriterOp::Kernel: kernels::launch_fill(target, n, v.new_value, st); break;
       case WriterOp::Memcpy: CUDA_CHECK(cudaMemcpyAsync(target, copy_source, n * 4, cudaMemcpyDeviceToDevice, st)); break;
@@ -47,17 +57,17 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
 
     switch (def.order) {
       case Order::Stream:
-        write(s.work(), v);
+        write(s.work(), v, it);
         read(s.work(), v);
         break;
       case Order::Event:
-        write(s.work(), v);
+        write(s.work(), v, it);
         CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
         CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
         read(s.second(), v);
         break;
       case Order::Host:
-        write(s.work(), v);
+        write(s.work(), v, it);
         CUDA_CHECK(cudaStreamSynchronize(s.work()));
         read(s.second(), v);
         break;
@@ -65,7 +75,7 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
         // Captured on one stream: the reader node depends on the writer node (a graph edge).
         cudaGraph_t raw = nullptr;
         CUDA_CHECK(cudaStreamBeginCapture(s.work(), cudaStreamCaptureModeThreadLocal));
-        write(s.work(), v);
+        write(s.work(), v, it);
         read(s.work(), v);
         CUDA_CHECK(cudaStreamEndCapture(s.work(), &raw));
         Graph graph(raw);
@@ -77,7 +87,7 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
         break;
       }
       case Order::None:  // two streams, nothing between them
-        write(s.work(), v);
+        write(s.work(), v, it);
         read(s.second(), v);
         break;
     }

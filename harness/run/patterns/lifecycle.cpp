@@ -12,6 +12,7 @@ namespace {
 
 constexpr std::uint32_t kOld = 0x01d01d01u;
 constexpr std::uint32_t kNew = 0x0e1e1e1eu;
+constexpr std::uint32_t kOther = 0x0dddd0ddu;  // what the control's overwrite puts there
 
 // Counts words[begin, end) as intact (== expected) or corrupt into the case's histogram.
 void tally(const std::vector<std::uint32_t>& words, std::size_t begin, std::size_t end, std::uint32_t expected,
@@ -25,6 +26,11 @@ void tally(const std::vector<std::uint32_t>& words, std::size_t begin, std::size
 }  // namespace
 
 void run_pattern(GpuSession& s, const patterns::Lifecycle& def, const model::Case&, CaseResult& r) {
+  // The words at `address`, read back by a kernel; the control has another kernel overwrite them first.
+  auto read_back = [&](CUdeviceptr address, std::uint64_t count, cudaStream_t stream) {
+    if (def.interference == patterns::Interference::Overwrite) fill(address, count, kOther, stream);
+    return run::read_back(address, count, stream);
+  };
   using vmm::Access;
   using vmm::AccessGrant;
   using vmm::AddressRange;

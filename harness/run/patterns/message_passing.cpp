@@ -11,6 +11,7 @@ void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model
   const Budget& b = s.budget();
   kernels::MessagePassingArgs a;
   a.scope = def.scope;
+  a.flag_sync = def.flag_sync;
   a.writer_fence = def.fence == FencePlacement::Writer || def.fence == FencePlacement::Both;
   a.reader_fence = def.fence == FencePlacement::Reader || def.fence == FencePlacement::Both;
   const kernels::LaunchShape shape = kernels::message_passing_shape(a, static_cast<int>(b.threads_per_block));
@@ -25,6 +26,7 @@ void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model
   a.spin_timeout_ns = static_cast<std::uint64_t>(b.spin_timeout_ms * 1e6);
   a.stress = s.stress();
   a.histogram = s.histogram();
+  a.sink = s.sink();
   kernels::launch_fill(view_a, flag_offset + n, 0, s.work());
   run_litmus(s, c, r, a, shape, [&](const kernels::MessagePassingArgs& args) {
     kernels::launch_message_passing(args, shape, s.work());

@@ -32,6 +32,7 @@ void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case
     a.ready = ready;
     a.flag = s.flag();
     a.spin_timeout_ns = static_cast<std::uint64_t>(b.resident_timeout_ms * 1e6);
+    a.wait = def.signal != patterns::Signal::None;
     a.histogram = s.histogram();
     a.sink = s.sink();
     kernels::launch_resident_reader(a, blocks, s.second());
@@ -52,6 +53,8 @@ void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case
       case patterns::Signal::Host:
         CUDA_CHECK(cudaStreamSynchronize(s.work()));
         __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
+        break;
+      case patterns::Signal::None:  // the reader did not wait for one
         break;
     }
     s.synchronize();

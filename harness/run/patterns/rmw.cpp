@@ -16,6 +16,7 @@ void run_pattern(GpuSession& s, const patterns::Rmw& def, const model::Case& c, 
   a.view_a = s.words(patterns::View::Same);
   a.view_b = s.words(def.view);
   a.scope = def.scope;
+  a.update = def.update;
   a.sink = s.sink();
   const kernels::LaunchShape shape = kernels::rmw_shape(a, static_cast<int>(b.threads_per_block));
   const std::uint64_t per_round = kernels::rmw_words_per_round(shape);

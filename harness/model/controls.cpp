@@ -1,0 +1,79 @@
+#include "model/controls.hpp"
+
+#include <algorithm>
+
+#include "model/oracle.hpp"
+
+namespace vmmcheck::model {
+namespace {
+
+struct Derived {
+  patterns::CaseDef def;
+  std::string_view mechanism;
+};
+
+std::optional<Derived> pattern_control(const patterns::CaseDef& def) {
+  return std::visit(
+      [](const auto& d) -> std::optional<Derived> {
+        if (const auto control = patterns::control_of(d)) return Derived{control->def, control->mechanism};
+        return std::nullopt;
+      },
+      def);
+}
+
+// A case made for the purpose: named after the case it controls, every axis spelled out.
+Case made_control(const Case& c, const patterns::CaseDef& def, std::string_view mechanism) {
+  Case k;
+  k.name = c.name + ".control";
+  k.family = c.family;
+  k.title = c.title + " (control)";
+  k.def = def;
+  k.labels = c.labels;
+  k.isolate = c.isolate;
+  for (const auto& [axis, token] : tokens_of(def)) {
+    const auto original = std::find_if(c.path.begin(), c.path.end(), [&](const PathStep& s) { return s.axis == axis; });
+    AxisValue v;
+    if (original != c.path.end() && original->value.value == token) {
+      v = original->value;  // unchanged
+    } else {
+      v.value = v.name = std::string(token);
+      v.description = std::string(mechanism) + " removed" +
+                      (original != c.path.end() ? " (the case has " + original->value.value + ")" : "");
+    }
+    k.path.push_back({std::string(axis), v});
+  }
+  k.snippet = c.snippet;
+  k.verdict.expectation = Expectation::Undefined;
+  k.verdict.rule = "The control of " + c.name + ": the same case with " + std::string(mechanism) + " removed.";
+  k.verdict.citation = c.verdict.citation;
+  k.verdict.why = "Run only to show that the case can fail on this GPU (docs/design.md, Power).";
+  k.verdict.source = c.verdict.source;
+  k.source = c.source;
+  return k;
+}
+
+}  // namespace
+
+std::optional<ControlCase> control_of(const Case& c, const std::vector<Case>& table) {
+  if (c.verdict.expectation != Expectation::Required && c.verdict.expectation != Expectation::Fault) return std::nullopt;
+  const std::optional<Derived> derived = pattern_control(c.def);
+  if (!derived) return std::nullopt;
+  const std::string key = definition_key(derived->def);
+  ControlCase out;
+  out.mechanism = std::string(derived->mechanism);
+  const auto same = std::find_if(table.begin(), table.end(), [&](const Case& t) { return definition_key(t.def) == key; });
+  out.control = same != table.end() ? *same : made_control(c, derived->def, derived->mechanism);
+  out.control.control_for = c.name;
+  // A control that must fault (an access without its grant) runs where a fault ends only a child.
+  if (oracle_models(out.control) && derive(out.control).expectation == Expectation::Fault) out.control.isolate = true;
+  return out;
+}
+
+std::uint64_t violations_of(const Case& c, const std::vector<std::pair<std::string, std::uint64_t>>& histogram) {
+  std::uint64_t n = 0;
+  for (const auto& [outcome, count] : histogram)
+    if (std::find(c.verdict.outcomes.begin(), c.verdict.outcomes.end(), outcome) == c.verdict.outcomes.end()) n += count;
+  return n;
+}
+
+}  // namespace vmmcheck::model
