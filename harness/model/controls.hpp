@@ -3,6 +3,7 @@
 // ordering mechanism it relies on removed. Each pattern says what that is (control_of in its header);
 // here the control becomes a case that can run: the table's own case with that definition where there
 // is one (so a run measures it once, under its own name and seed), else a case made for the purpose.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

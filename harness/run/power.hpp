@@ -4,6 +4,7 @@
 // case's result records what the control did. A control that is a case of the tables is measured once,
 // under its own name and seed: when the run reaches that case, or another case with the same control,
 // the measurement is used again.
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
