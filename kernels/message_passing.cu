@@ -1,4 +1,4 @@
-// alias.mp: message passing between CTAs. Each thread first warms the data line of the instance it will
+// alias.mp and alias.mp_cta: message passing between CTAs, or between warps of one CTA. Each thread first warms the data line of the instance it will
 // read, writes its own instance's data and releases its flag; then, as the reader of another CTA's
 // instance, it acquires that flag (a bounded spin) and reads the data. Values grow by one each round, so
 // a data value below the round's is the weak outcome.
@@ -14,9 +14,10 @@ namespace {
 
 using namespace device;
 using patterns::FlagSync;
+using patterns::Partner;
 using Bin = patterns::MessagePassing::Bin;
 
-template <Scope S, FlagSync F, bool WriterFence, bool ReaderFence>
+template <Scope S, FlagSync F, Partner P, bool WriterFence, bool ReaderFence>
 __global__ void message_passing_litmus(MessagePassingArgs a) {
   const std::uint32_t t = global_thread();
   const std::uint32_t n = thread_count();
@@ -26,7 +27,8 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
   for (std::uint32_t r = 0; r < a.rounds; ++r) {
     stress_round(a.stress, t, r);
     const std::uint32_t v = a.value_base + r + 1;
-    const std::uint32_t theirs = word_of(partner_of(t, r, a.placement), a.placement, n);
+    const std::uint32_t reader_of = P == Partner::SameCta ? partner_in_cta(t, r, a.placement) : partner_of(t, r, a.placement);
+    const std::uint32_t theirs = word_of(reader_of, a.placement, n);
     // The reader warms its data line first, so an unordered read can hit the stale copy (as in
     // alias.same_thread); it orders nothing.
     keep ^= load<Load::Weak>(a.data_read + theirs);
@@ -36,7 +38,7 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
     if constexpr (WriterFence) proxy_alias_fence();
     publish<S, F>(a.flag_write + mine, v);
 
-    // Reader of the partner's instance, in another CTA.
+    // Reader of the partner's instance (in another CTA, or another warp of this one).
     std::uint32_t* const flag = a.flag_read + theirs;
     if (!wait_until([&] { return observe<S, F>(flag) >= v; }, a.spin_timeout_ns)) {
       ++c.bin[Bin::Timeout];
@@ -52,17 +54,22 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
 
 using Kernel = void (*)(MessagePassingArgs);
 
-template <Scope S, FlagSync F>
+template <Scope S, FlagSync F, Partner P>
 Kernel select_fences(const MessagePassingArgs& a) {
   if (a.writer_fence)
-    return a.reader_fence ? &message_passing_litmus<S, F, true, true> : &message_passing_litmus<S, F, true, false>;
-  return a.reader_fence ? &message_passing_litmus<S, F, false, true> : &message_passing_litmus<S, F, false, false>;
+    return a.reader_fence ? &message_passing_litmus<S, F, P, true, true> : &message_passing_litmus<S, F, P, true, false>;
+  return a.reader_fence ? &message_passing_litmus<S, F, P, false, true> : &message_passing_litmus<S, F, P, false, false>;
+}
+
+template <Scope S, FlagSync F>
+Kernel select_partner(const MessagePassingArgs& a) {
+  return a.partner == Partner::SameCta ? select_fences<S, F, Partner::SameCta>(a) : select_fences<S, F, Partner::OtherCta>(a);
 }
 
 template <Scope S>
 Kernel select_sync(const MessagePassingArgs& a) {
-  return a.flag_sync == FlagSync::ReleaseAcquire ? select_fences<S, FlagSync::ReleaseAcquire>(a)
-                                                 : select_fences<S, FlagSync::Relaxed>(a);
+  return a.flag_sync == FlagSync::ReleaseAcquire ? select_partner<S, FlagSync::ReleaseAcquire>(a)
+                                                 : select_partner<S, FlagSync::Relaxed>(a);
 }
 
 Kernel select(const MessagePassingArgs& a) {

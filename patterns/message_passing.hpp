@@ -1,6 +1,7 @@
 #pragma once
-// message_passing (alias.mp): a writer stores data and releases a flag through view A; a reader in
-// another CTA acquires the flag and reads the data, each through the view its axis names.
+// message_passing (alias.mp, alias.mp_cta): a writer stores data and releases a flag through view A; a
+// reader in another CTA, or in another warp of the same CTA, acquires the flag and reads the data, each
+// through the view its axis names.
 // Kernel: kernels/message_passing.cu.
 #include "patterns/pattern.hpp"
 
@@ -12,12 +13,14 @@ struct MessagePassing : PatternDefaults {
   FencePlacement fence = FencePlacement::None;
   Scope scope = Scope::Gpu;  // of the release and the acquire
   FlagSync flag_sync = FlagSync::ReleaseAcquire;  // optional: relaxed for the control of release/acquire
+  Partner partner = Partner::OtherCta;            // optional: the reader in another CTA, or in the writer's
 
   static constexpr std::string_view kName = "message_passing";
   static constexpr auto kAxes =
       std::make_tuple(axis("data", &MessagePassing::data), axis("flag", &MessagePassing::flag, View::Same, View::Alias),
                       axis("fence", &MessagePassing::fence), axis("scope", &MessagePassing::scope),
-                      optional_axis(axis("flag_sync", &MessagePassing::flag_sync), FlagSync::ReleaseAcquire));
+                      optional_axis(axis("flag_sync", &MessagePassing::flag_sync), FlagSync::ReleaseAcquire),
+                      optional_axis(axis("partner", &MessagePassing::partner), Partner::OtherCta));
   enum Bin : int { New, Stale, Timeout, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "flag seen, data read returned the value written before the flag"},
@@ -34,6 +37,7 @@ constexpr AccessStructure structure_of(const MessagePassing& c) {
   s.flag_same_proxy = c.flag == View::Same;
   s.proxy_fence = c.fence != FencePlacement::None;
   s.scope = c.scope;
+  s.same_cta = c.partner == Partner::SameCta;
   s.write_in_reader_lifetime = true;
   s.sync = c.flag_sync == FlagSync::ReleaseAcquire ? Sync::ReleaseAcquire : Sync::None;
   return s;
@@ -41,7 +45,8 @@ constexpr AccessStructure structure_of(const MessagePassing& c) {
 
 // Data through an alias: without the proxy fence. Data through view A: with a relaxed flag.
 constexpr std::optional<Control<MessagePassing>> control_of(const MessagePassing& c) {
-  if (c.scope == Scope::Cta || c.flag != View::Same || c.flag_sync != FlagSync::ReleaseAcquire) return std::nullopt;
+  const bool synchronising_scope = c.scope != Scope::Cta || c.partner == Partner::SameCta;
+  if (!synchronising_scope || c.flag != View::Same || c.flag_sync != FlagSync::ReleaseAcquire) return std::nullopt;
   MessagePassing d = c;
   if (c.data == View::Same) {
     d.flag_sync = FlagSync::Relaxed;

@@ -27,6 +27,7 @@ struct AccessStructure {
   Sync sync = Sync::None;
   Scope scope = Scope::Gpu;               // ReleaseAcquire and Atomicity
   bool flag_same_proxy = true;            // ReleaseAcquire only: both flag accesses use one virtual address
+  bool same_cta = false;                  // ReleaseAcquire only: writer and reader are threads of one CTA
 };
 
 // The VMM contract cases (access rights, lifecycle): what the device may do at the touched address,

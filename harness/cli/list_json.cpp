@@ -31,9 +31,11 @@ json family_json(const model::Family& f) {
       outcomes.push_back({{"name", std::string(o.name)}, {"weak", o.weak}, {"description", std::string(o.description)}});
   json prunes = json::array();
   for (const model::PruneRule& p : f.prunes) prunes.push_back({{"name", p.name}, {"why", p.why}, {"when", p.when}, {"source", p.source}});
-  return json{{"name", f.name},     {"pattern", f.pattern}, {"title", f.title},   {"source", f.source},
-              {"labels", f.labels}, {"axes", axes},         {"outcomes", outcomes}, {"prunes", prunes},
-              {"pruned", f.pruned}};
+  json fixed = json::object();
+  for (const auto& [axis, token] : f.fixed) fixed[axis] = token;
+  return json{{"name", f.name},     {"pattern", f.pattern}, {"title", f.title},       {"source", f.source},
+              {"labels", f.labels}, {"axes", axes},         {"fixed", fixed},         {"outcomes", outcomes},
+              {"prunes", prunes},   {"pruned", f.pruned}};
 }
 
 }  // namespace

@@ -22,10 +22,12 @@ struct AxisValue {
   std::string code;         // the fragment it puts into the family's code snippet
 };
 
-// One segment of a case's dotted name: the axis and the value the case takes on it.
+// One segment of a case's dotted name: the axis and the value the case takes on it. A family's fixed
+// axes (the table's `fixed`) are steps too, after the crossed ones, that add no segment to the name.
 struct PathStep {
   std::string axis;
   AxisValue value;
+  bool fixed = false;
 };
 
 struct Axis {
@@ -51,7 +53,7 @@ struct Case {
   patterns::CaseDef def;  // the typed definition runners, oracle and kernels act on
   std::vector<std::string> labels;
   bool isolate = false;        // labelled `isolate`: it may hang or crash, so it always runs in a child
-  std::vector<PathStep> path;  // the axis values, in name order
+  std::vector<PathStep> path;  // the axis values, in name order (then the family's fixed axes)
   std::string snippet;         // the family's snippet with this case's fragments filled in
   Verdict verdict;
   std::string source;       // the case file it came from

@@ -176,9 +176,37 @@ std::vector<Axis> parse_axes(const Context& ctx, const toml::table& root, const 
   for (const AxisInfo& needed : pattern.axes) {
     if (needed.optional) continue;
     const bool present = std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == needed.name; });
-    if (!present) ctx.fail(&root, "pattern '" + std::string(pattern.name) + "' needs an axis '" + std::string(needed.name) + "'");
+    const toml::table* fixed = root.get("fixed") ? root.get("fixed")->as_table() : nullptr;
+    const bool is_fixed = fixed && fixed->contains(needed.name);
+    if (!present && !is_fixed)
+      ctx.fail(&root, "pattern '" + std::string(pattern.name) + "' needs an axis '" + std::string(needed.name) + "'");
   }
   return axes;
+}
+
+// `fixed = { axis = "value", ... }`: axes of the pattern the family does not cross; every case takes the
+// value, and the name has no segment for it.
+std::vector<std::pair<std::string, std::string>> parse_fixed(const Context& ctx, const toml::table& root,
+                                                             const std::vector<Axis>& axes, const PatternInfo& pattern) {
+  std::vector<std::pair<std::string, std::string>> fixed;
+  const toml::node* n = root.get("fixed");
+  if (!n) return fixed;
+  const toml::table* t = n->as_table();
+  if (!t) ctx.fail(n, "'fixed' must be a table of axis = \"value\"");
+  for (auto&& [key, value] : *t) {
+    const std::string axis(key.str());
+    const AxisInfo* known = pattern.find_axis(axis);
+    if (!known) ctx.fail(&value, "'fixed' names axis '" + axis + "', which pattern '" + std::string(pattern.name) + "' does not have");
+    if (std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == axis; }))
+      ctx.fail(&value, "axis '" + axis + "' is both crossed ([[axis]]) and fixed");
+    if (!value.is_string()) ctx.fail(&value, "'fixed." + axis + "' must be a string (a value of the axis)");
+    const std::string token(*value.value<std::string>());
+    if (std::find(known->tokens.begin(), known->tokens.end(), token) == known->tokens.end())
+      ctx.fail(&value, "axis '" + axis + "' has no value '" + token + "' in pattern '" + std::string(pattern.name) +
+                           "' (it has: " + joined(known->tokens) + ")");
+    fixed.emplace_back(axis, token);
+  }
+  return fixed;
 }
 
 VerdictEntry parse_verdict(const Context& ctx, const toml::table& t, const std::vector<Axis>& axes,
@@ -219,7 +247,7 @@ std::string fill_snippet(std::string snippet, const std::vector<Axis>& axes,
 }
 
 void parse_family(const Context& ctx, const toml::table& root, CaseTable& out) {
-  ctx.only_keys(root, {"family", "pattern", "title", "labels", "snippet", "axis", "prune", "verdict"},
+  ctx.only_keys(root, {"family", "pattern", "title", "labels", "snippet", "axis", "fixed", "prune", "verdict"},
                 "the family");
   Family fam;
   fam.source = ctx.source;
@@ -231,6 +259,7 @@ void parse_family(const Context& ctx, const toml::table& root, CaseTable& out) {
   if (const toml::node* l = root.get("labels")) fam.labels = ctx.strings(*l, "'labels'");
   const std::string snippet = ctx.text(root, "snippet", "the family");
   fam.axes = parse_axes(ctx, root, *pattern);
+  fam.fixed = parse_fixed(ctx, root, fam.axes, *pattern);
 
   std::vector<Condition> prune_conditions;
   for (const toml::node& node : ctx.tables(root, "prune", "the family", false)) {
@@ -269,6 +298,10 @@ void parse_family(const Context& ctx, const toml::table& root, CaseTable& out) {
       c.path.push_back({family.axes[i].name, v});
       tokens_by_axis[family.axes[i].name] = v.value;
       c.name += "." + v.name;
+    }
+    for (const auto& [axis, token] : family.fixed) {
+      c.path.push_back({axis, AxisValue{token, token, "the same for every case of " + family.name, token}, true});
+      tokens_by_axis[axis] = token;
     }
     const auto prune = std::find_if(prune_conditions.begin(), prune_conditions.end(),
                                     [&](const Condition& when) { return matches(when, tokens_by_axis); });

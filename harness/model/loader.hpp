@@ -27,6 +27,7 @@ struct Family {
   std::string source;
   std::vector<std::string> labels;
   std::vector<Axis> axes;
+  std::vector<std::pair<std::string, std::string>> fixed;  // axis -> token every case of the family takes
   std::vector<PruneRule> prunes;
   std::vector<std::string> pruned;  // "case.name: rule" for every combination a prune rule removed
 };

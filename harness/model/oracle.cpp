@@ -36,12 +36,12 @@ Derivation derive(const AccessStructure& s) {
       return undefined("inside one operation, a write through one alias is incoherent with reads through another alias");
 
     case Sync::ReleaseAcquire:
-      if (s.scope == Scope::Cta)
+      if (s.scope == Scope::Cta && !s.same_cta)
         return undefined("release/acquire at CTA scope does not synchronise threads of different CTAs");
       if (!s.flag_same_proxy)
         return undefined("the release and the acquire use different aliases of the flag: the rules define no synchronisation across aliases");
-      d.steps.push_back("release/acquire at " + std::string(s.scope == Scope::Gpu ? "gpu" : "sys") +
-                        " scope on one address synchronises the two CTAs");
+      d.steps.push_back("release/acquire at " + std::string(patterns::token(s.scope)) + " scope on one address synchronises " +
+                        (s.same_cta ? "the two threads of one CTA" : "the two CTAs"));
       if (s.same_proxy) return required("the data is read through the address it was written: causality order gives the new value");
       if (s.proxy_fence) return required("a fence.proxy.alias on the causality path from the data write to the data read orders the aliases");
       return undefined("the data is read through another alias and no fence.proxy.alias lies on the causality path");
