@@ -49,6 +49,7 @@ def test_page_says_how_many_cases_are_discriminating(doc):
     assert "2 of 3 required and 1 of 1 fault cases discriminating here" in " ".join(summary.split())
     assert 'href="#case-alias.kernels.kernel.host"' in summary
     assert re.search(r'data-family="alias.kernels">.*?data-power="2/3"', html, re.S)
+    assert '<th class="num" data-power="all">3/4</th>' in html  # the footer: every family
     row = re.search(r'id="case-alias.kernels.kernel.host".*?</tr>', html, re.S).group(0)
     assert '<div class="power-cell no"' in row and "power: NO" in row
     assert "without host synchronisation: 0 of 1k forbidden" in row
