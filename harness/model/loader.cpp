@@ -173,14 +173,6 @@ std::vector<Axis> parse_axes(const Context& ctx, const toml::table& root, const 
     }
     axes.push_back(std::move(axis));
   }
-  for (const AxisInfo& needed : pattern.axes) {
-    if (needed.optional) continue;
-    const bool present = std::any_of(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == needed.name; });
-    const toml::table* fixed = root.get("fixed") ? root.get("fixed")->as_table() : nullptr;
-    const bool is_fixed = fixed && fixed->contains(needed.name);
-    if (!present && !is_fixed)
-      ctx.fail(&root, "pattern '" + std::string(pattern.name) + "' needs an axis '" + std::string(needed.name) + "'");
-  }
   return axes;
 }
 
@@ -260,6 +252,14 @@ void parse_family(const Context& ctx, const toml::table& root, CaseTable& out) {
   const std::string snippet = ctx.text(root, "snippet", "the family");
   fam.axes = parse_axes(ctx, root, *pattern);
   fam.fixed = parse_fixed(ctx, root, fam.axes, *pattern);
+  // Every axis the pattern needs is crossed or fixed (an optional one may be left out).
+  for (const AxisInfo& needed : pattern->axes) {
+    const auto named = [&](const auto& a) { return needed.name == a; };
+    const bool crossed = std::any_of(fam.axes.begin(), fam.axes.end(), [&](const Axis& a) { return named(a.name); });
+    const bool fixed = std::any_of(fam.fixed.begin(), fam.fixed.end(), [&](const auto& f) { return named(f.first); });
+    if (!needed.optional && !crossed && !fixed)
+      ctx.fail(&root, "pattern '" + std::string(pattern->name) + "' needs an axis '" + std::string(needed.name) + "'");
+  }
 
   std::vector<Condition> prune_conditions;
   for (const toml::node& node : ctx.tables(root, "prune", "the family", false)) {

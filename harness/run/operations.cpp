@@ -1,7 +1,6 @@
 #include "run/operations.hpp"
 
-#include "common/error.hpp"
-#include "kernels/operations.hpp"
+#include "run/checked_words.hpp"
 
 namespace vmmcheck::run {
 
@@ -13,8 +12,7 @@ Values values_for(const Budget& b, const std::string& case_name, std::uint32_t i
 }
 
 void reset_region(GpuSession& s, std::uint64_t words, std::uint32_t value) {
-  kernels::launch_fill(s.words(patterns::View::Same), words, value, s.work());
-  CUDA_CHECK(cudaStreamSynchronize(s.work()));
+  fill(reinterpret_cast<CUdeviceptr>(s.words(patterns::View::Same)), words, value, s.work());
 }
 
 }  // namespace vmmcheck::run

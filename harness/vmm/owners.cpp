@@ -24,9 +24,9 @@ std::size_t allocation_granularity(int device, bool recommended) {
 
 namespace detail {
 
-CUresult RangeTraits::release(const Range& r) noexcept { return driver().cuMemAddressFree(r.base, r.size); }
-CUresult AllocationTraits::release(const Allocation& a) noexcept { return driver().cuMemRelease(a.handle); }
-CUresult MappedTraits::release(const Mapped& m) noexcept { return driver().cuMemUnmap(m.address, m.size); }
+CUresult free_range(const Range& r) noexcept { return driver().cuMemAddressFree(r.base, r.size); }
+CUresult release_allocation(const Allocation& a) noexcept { return driver().cuMemRelease(a.handle); }
+CUresult unmap(const Mapped& m) noexcept { return driver().cuMemUnmap(m.address, m.size); }
 
 }  // namespace detail
 

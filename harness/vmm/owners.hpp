@@ -17,43 +17,41 @@ namespace vmmcheck::vmm {
 
 namespace detail {
 
+// What each owner holds; held() says whether there is something to release.
 struct Range {
   CUdeviceptr base = 0;
   std::size_t size = 0;
+  bool held() const noexcept { return base != 0; }
 };
-struct RangeTraits {
-  using State = Range;
-  using Status = CUresult;
-  static constexpr CUresult kOk = CUDA_SUCCESS;
-  static bool held(const Range& r) noexcept { return r.base != 0; }
-  static CUresult release(const Range& r) noexcept;  // cuMemAddressFree
-};
-
 struct Allocation {
   CUmemGenericAllocationHandle handle = 0;
   std::size_t size = 0;
   int device = -1;
+  bool held() const noexcept { return handle != 0; }
 };
-struct AllocationTraits {
-  using State = Allocation;
-  using Status = CUresult;
-  static constexpr CUresult kOk = CUDA_SUCCESS;
-  static bool held(const Allocation& a) noexcept { return a.handle != 0; }
-  static CUresult release(const Allocation& a) noexcept;  // cuMemRelease
-};
-
 struct Mapped {
   CUdeviceptr address = 0;
   std::size_t size = 0;
   std::size_t offset = 0;
+  bool held() const noexcept { return address != 0; }
 };
-struct MappedTraits {
-  using State = Mapped;
+
+CUresult free_range(const Range& r) noexcept;              // cuMemAddressFree
+CUresult release_allocation(const Allocation& a) noexcept;  // cuMemRelease
+CUresult unmap(const Mapped& m) noexcept;                   // cuMemUnmap
+
+// UniqueHandle traits for a VMM state released by `Release`.
+template <typename S, CUresult (*Release)(const S&) noexcept>
+struct VmmTraits {
+  using State = S;
   using Status = CUresult;
   static constexpr CUresult kOk = CUDA_SUCCESS;
-  static bool held(const Mapped& m) noexcept { return m.address != 0; }
-  static CUresult release(const Mapped& m) noexcept;  // cuMemUnmap
+  static bool held(const S& s) noexcept { return s.held(); }
+  static CUresult release(const S& s) noexcept { return Release(s); }
 };
+using RangeTraits = VmmTraits<Range, free_range>;
+using AllocationTraits = VmmTraits<Allocation, release_allocation>;
+using MappedTraits = VmmTraits<Mapped, unmap>;
 
 }  // namespace detail
 

@@ -60,27 +60,18 @@ __device__ __forceinline__ std::uint32_t load_acquire(std::uint32_t* p) {
   return cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*p).load(cuda::memory_order_acquire);
 }
 
-template <Scope S>
-__device__ __forceinline__ void store_relaxed(std::uint32_t* p, std::uint32_t v) {
-  cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*p).store(v, cuda::memory_order_relaxed);
-}
-
-template <Scope S>
-__device__ __forceinline__ std::uint32_t load_relaxed(std::uint32_t* p) {
-  return cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*p).load(cuda::memory_order_relaxed);
-}
-
-// How message passing publishes and observes its flag (patterns::FlagSync).
+// How message passing publishes and observes its flag (patterns::FlagSync): release/acquire, or the same
+// accesses relaxed (the control, with no synchronisation).
 template <Scope S, patterns::FlagSync F>
 __device__ __forceinline__ void publish(std::uint32_t* flag, std::uint32_t v) {
-  if constexpr (F == patterns::FlagSync::ReleaseAcquire) store_release<S>(flag, v);
-  else store_relaxed<S>(flag, v);
+  constexpr auto order = F == patterns::FlagSync::ReleaseAcquire ? cuda::memory_order_release : cuda::memory_order_relaxed;
+  cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*flag).store(v, order);
 }
 
 template <Scope S, patterns::FlagSync F>
 __device__ __forceinline__ std::uint32_t observe(std::uint32_t* flag) {
-  if constexpr (F == patterns::FlagSync::ReleaseAcquire) return load_acquire<S>(flag);
-  else return load_relaxed<S>(flag);
+  constexpr auto order = F == patterns::FlagSync::ReleaseAcquire ? cuda::memory_order_acquire : cuda::memory_order_relaxed;
+  return cuda::atomic_ref<std::uint32_t, ScopeOf<S>::value>(*flag).load(order);
 }
 
 // fence.proxy.alias: orders this thread's accesses made through different virtual aliases.

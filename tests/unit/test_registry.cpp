@@ -42,31 +42,19 @@ TEST(Registry, EveryTokenMakesTheDefinitionItNames) {
     std::map<std::string, std::string> tokens;
     for (const AxisInfo& a : p.axes) tokens[std::string(a.name)] = std::string(a.tokens.front());
     for (const AxisInfo& a : p.axes) {
-      std::set<std::size_t> seen;
+      std::set<std::string> seen;
       for (std::string_view token : a.tokens) {
         auto with = tokens;
         with[std::string(a.name)] = std::string(token);
         const patterns::CaseDef def = p.make(with);
         EXPECT_EQ(&pattern_of(def), &p);
         // The token comes back out of the typed field: no token is read as another value.
-        const std::string back = std::visit(
-            [&](const auto& d) {
-              std::string found;
-              std::apply([&](const auto&... ax) { ((ax.name == a.name ? (found = std::string(patterns::token(d.*(ax.field))), 0) : 0), ...); },
-                         std::decay_t<decltype(d)>::kAxes);
-              return found;
-            },
-            def);
+        std::string back;
+        for (const auto& [axis, value] : tokens_of(def))
+          if (axis == a.name) back = std::string(value);
         EXPECT_EQ(back, token) << p.name << "." << a.name;
-        // Different tokens must give different definitions: hash them through their fields' tokens.
-        seen.insert(std::hash<std::string>{}(std::visit(
-            [](const auto& d) {
-              std::string key;
-              std::apply([&](const auto&... axis) { ((key += std::string(patterns::token(d.*(axis.field))) + "/"), ...); },
-                         std::decay_t<decltype(d)>::kAxes);
-              return key;
-            },
-            def)));
+        // Different tokens must give different definitions.
+        seen.insert(definition_key(def));
       }
       EXPECT_EQ(seen.size(), a.tokens.size()) << p.name << "." << a.name;
       auto bad = tokens;
