@@ -1,6 +1,6 @@
 #pragma once
-// What every in-kernel litmus kernel shares: where its parallel instances live, and the optional
-// memory stress. Host-side interface, no device code.
+// What every in-kernel litmus kernel shares: where its parallel instances live, and the memory stress
+// around them. Host-side interface, no device code.
 #include <cstdint>
 
 #include "kernels/launch.hpp"
@@ -15,13 +15,33 @@ struct Placement {
   std::uint32_t memory_offset = 0;
   std::uint32_t lane_stride = 1;     // odd: co-prime with the power-of-two block size
   std::uint64_t seed = 0;            // varies partner CTAs per round
+  bool shuffle = true;               // false: the partner is the next CTA, same lane, every round
 };
 
-// Optional stress: every testing thread touches scratch lines before each round.
+// How a stress access touches its scratch line (the GPU litmus tools' "stress patterns").
+enum class StressPattern : std::uint8_t { StoreStore, StoreLoad, LoadStore, LoadLoad };
+constexpr int kStressPatterns = 4;
+
+// The memory stress of one launch, as the kernel sees it (run/stress_params.hpp holds the knobs a user
+// sets and says what each does). All scratch accesses land on `lines` cache lines of `line_words` words.
 struct Stress {
-  std::uint32_t* scratch = nullptr;  // nullptr disables stress
-  std::uint32_t scratch_words = 0;
-  std::uint32_t accesses = 0;        // per thread per round
+  std::uint32_t* scratch = nullptr;  // nullptr: no stress of any kind
+  std::uint32_t line_words = 32;     // 128-byte lines
+  std::uint32_t lines = 0;
+  StressPattern pattern = StressPattern::StoreStore;
+  std::uint32_t pre_accesses = 0;    // per testing thread before each round
+  bool barrier = false;              // a CTA barrier before each round: writers and readers start together
+  // Memory-stress CTAs: the last `stress_blocks` CTAs of the grid run no instances; they hammer the
+  // scratch lines (`stress_accesses` per loop) until every testing CTA has counted itself into `done`.
+  std::uint32_t stress_blocks = 0;
+  std::uint32_t stress_accesses = 0;
+  std::uint32_t* done = nullptr;     // zeroed before each launch
 };
+
+// The CTAs of `shape` that run instances when `stress` takes some for memory stress.
+inline LaunchShape testing_shape(LaunchShape shape, const Stress& stress) {
+  shape.blocks -= static_cast<int>(stress.stress_blocks);
+  return shape;
+}
 
 }  // namespace vmmcheck::kernels

@@ -19,15 +19,17 @@ using Bin = patterns::MessagePassing::Bin;
 
 template <Scope S, FlagSync F, Partner P, bool WriterFence, bool ReaderFence>
 __global__ void message_passing_litmus(MessagePassingArgs a) {
+  if (is_stress_block(a.stress)) return memory_stress(a.stress);
   const std::uint32_t t = global_thread();
-  const std::uint32_t n = thread_count();
+  const std::uint32_t n = thread_count(a.stress);
+  const std::uint32_t blocks = testing_blocks(a.stress);
   const std::uint32_t mine = word_of(t, a.placement, n);
   Counters c;
   std::uint32_t keep = 0;
   for (std::uint32_t r = 0; r < a.rounds; ++r) {
-    stress_round(a.stress, t, r);
+    stress_round(a.stress, t, r, keep);
     const std::uint32_t v = a.value_base + r + 1;
-    const std::uint32_t reader_of = P == Partner::SameCta ? partner_in_cta(t, r, a.placement) : partner_of(t, r, a.placement);
+    const std::uint32_t reader_of = P == Partner::SameCta ? partner_in_cta(t, r, a.placement) : partner_of(t, r, a.placement, blocks);
     const std::uint32_t theirs = word_of(reader_of, a.placement, n);
     // The reader warms its data line first, so an unordered read can hit the stale copy (as in
     // alias.same_thread); it orders nothing.
@@ -50,6 +52,7 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
   }
   if (keep == 0xFFFFFFFFu && a.sink) *a.sink = keep;  // the warming loads must happen
   flush(c, a.histogram);
+  testing_done(a.stress);
 }
 
 using Kernel = void (*)(MessagePassingArgs);

@@ -27,8 +27,14 @@ __global__ void prime_words(const std::uint32_t* words, std::uint64_t count, std
   if (keep == 0xFFFFFFFFu && sink) *sink = keep;
 }
 
-__global__ void delay(std::uint64_t ns) {
-  wait_until([] { return false; }, ns);
+__global__ void latch_wait(const std::uint32_t* latch, std::uint32_t token, std::uint64_t timeout_ns,
+                           std::uint64_t then_ns) {
+  wait_until([&] { return load<Load::RelaxedGpu>(latch) == token; }, timeout_ns);
+  wait_until([] { return false; }, then_ns);
+}
+
+__global__ void mark(std::uint32_t* latch, std::uint32_t token) {
+  cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*latch).store(token, cuda::memory_order_relaxed);
 }
 
 template <Load L>
@@ -53,7 +59,8 @@ void preload(Kernel kernel, const char* name) {
 void preload_operation_kernels() {
   preload(fill_words, "cudaFuncGetAttributes(fill_words)");
   preload(prime_words, "cudaFuncGetAttributes(prime_words)");
-  preload(delay, "cudaFuncGetAttributes(delay)");
+  preload(latch_wait, "cudaFuncGetAttributes(latch_wait)");
+  preload(mark, "cudaFuncGetAttributes(mark)");
   preload(count_words<Load::Weak>, "cudaFuncGetAttributes(count_words)");
   preload(count_words<Load::NonCoherent>, "cudaFuncGetAttributes(count_words)");
   preload_resident_kernels();
@@ -67,7 +74,14 @@ void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t
   launch(VMMCHECK_HERE, "prime_words", prime_words, grid_for(count), kStrideThreads, stream, words, count, sink);
 }
 
-void launch_delay(std::uint64_t ns, cudaStream_t stream) { launch(VMMCHECK_HERE, "delay", delay, 1, 1, stream, ns); }
+void launch_latch(const std::uint32_t* latch, std::uint32_t token, std::uint64_t timeout_ns, std::uint64_t then_ns,
+                  cudaStream_t stream) {
+  launch(VMMCHECK_HERE, "latch_wait", latch_wait, 1, 1, stream, latch, token, timeout_ns, then_ns);
+}
+
+void launch_mark(std::uint32_t* latch, std::uint32_t token, cudaStream_t stream) {
+  launch(VMMCHECK_HERE, "mark", mark, 1, 1, stream, latch, token);
+}
 
 void launch_count(const std::uint32_t* words, std::uint64_t count, Load load, std::uint32_t new_value,
                   std::uint32_t old_value, unsigned long long* histogram, cudaStream_t stream) {

@@ -15,14 +15,15 @@ using Bin = patterns::SameThread::Bin;
 
 template <Load L, bool Fence>
 __global__ void same_thread_litmus(SameThreadArgs a) {
+  if (is_stress_block(a.stress)) return memory_stress(a.stress);
   const std::uint32_t t = global_thread();
-  const std::uint32_t word = word_of(t, a.placement, thread_count());
+  const std::uint32_t word = word_of(t, a.placement, thread_count(a.stress));
   std::uint32_t* const write = a.write_view + word;
   const std::uint32_t* const read = a.read_view + word;
   Counters c;
   std::uint32_t keep = 0;
   for (std::uint32_t r = 0; r < a.rounds; ++r) {
-    stress_round(a.stress, t, r);
+    stress_round(a.stress, t, r, keep);
     const std::uint32_t v = a.value_base + r + 1;
     const std::uint32_t r0 = load<L>(read);
     store_weak(write, v);
@@ -33,6 +34,7 @@ __global__ void same_thread_litmus(SameThreadArgs a) {
   }
   if (keep == 0xFFFFFFFFu) *a.sink = keep;  // r0 must be loaded: it is what warms B's cache line
   flush(c, a.histogram);
+  testing_done(a.stress);
 }
 
 using Kernel = void (*)(SameThreadArgs);

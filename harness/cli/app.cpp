@@ -9,11 +9,14 @@
 #include <memory>
 #include <sstream>
 
+#include "cli/cases.hpp"
 #include "cli/command_line.hpp"
 #include "cli/console.hpp"
 #include "cli/explain.hpp"
 #include "cli/list_json.hpp"
 #include "cli/options.hpp"
+#include "cli/selftest.hpp"
+#include "cli/tune.hpp"
 #include "cli/version.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
@@ -24,31 +27,12 @@
 #include "run/executor.hpp"
 #include "run/power.hpp"
 #include "run/isolated_child.hpp"
+#include "run/mutants.hpp"
 #include "run/report_json.hpp"
 #include "run/session.hpp"
 
 namespace vmmcheck::cli {
 namespace {
-
-std::vector<std::filesystem::path> case_paths(const Options& o) {
-  if (o.cases.empty()) return {model::default_cases_path()};
-  return {o.cases.begin(), o.cases.end()};
-}
-
-model::CaseTable load(const Options& o) { return model::load_cases(case_paths(o)); }
-
-std::string cases_path_text(const Options& o) {
-  std::string text;
-  for (const auto& p : case_paths(o)) text += (text.empty() ? "" : ",") + p.string();
-  return text;
-}
-
-// The path of this program, for the children that run isolated cases.
-std::string self_program() {
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? "vmmcheck" : self.string();
-}
 
 void emit_json(const Options& o, const nlohmann::ordered_json& doc, std::ostream& out) {
   if (o.json.empty() || o.json == "-") out << doc.dump(2) << "\n";
@@ -112,7 +96,7 @@ std::map<std::string, run::CaseResult> resumed_results(const Options& o) {
   // mix results of different runs in one file, or drop the ones outside a new filter.)
   if (stored.budget != o.budget)
     throw InputError(o.resume + ": that run used another budget; resume it with the same --iterations, --instances, "
-                     "--op-words, --seed and --stress");
+                     "--op-words, --seed and stress params");
   if (stored.cases_path != cases_path_text(o) || stored.filter != o.filter || stored.device != o.device)
     throw InputError(o.resume + ": that run had --cases '" + stored.cases_path + "' --filter '" + stored.filter +
                      "' --device " + std::to_string(stored.device) + "; resume it with the same");
@@ -235,10 +219,18 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   Options o;
   if (const int code = parse_command_line(args, o, out, err); code >= 0) return code;
   try {
+    if (o.stress) o.budget.stress = run::stress_preset();
+    if (!o.stress_params.empty()) o.budget.stress = run::read_stress_params(o.stress_params);
+    if (!o.mutant.empty()) {
+      setenv(run::kMutantVariable, o.mutant.c_str(), 1);
+      run::active_mutant();  // an unknown name is a usage error now, not in the first case
+    }
     switch (o.command) {
       case Command::List: return cmd_list(o, out);
       case Command::Explain: return cmd_explain(o, out);
       case Command::Probe: return cmd_probe(o, out);
+      case Command::Tune: return cmd_tune(o, out);
+      case Command::Selftest: return cmd_selftest(o, out, err);
       case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
       case Command::Run: return cmd_run(o, out, err);
     }

@@ -30,8 +30,18 @@ void add_budget(CLI::App& cmd, Options& o) {
   cmd.add_option("--op-words", b.op_words, "words written and read per operation-level repetition")
       ->envname("VMMCHECK_OP_WORDS")->check(CLI::Range(1024ull, 1ull << 30));
   cmd.add_option("--seed", b.seed, "seed for placements and values")->envname("VMMCHECK_SEED");
-  cmd.add_flag("--stress", b.stress, "memory stress before every litmus round")->envname("VMMCHECK_STRESS");
   cmd.add_option("--device", o.device, "CUDA device index")->envname("VMMCHECK_DEVICE")->check(CLI::NonNegativeNumber);
+}
+
+// Stress of the in-kernel cases: a preset, or a params file written by `vmmcheck tune`.
+void add_stress(CLI::App& cmd, Options& o) {
+  CLI::Option* preset =
+      cmd.add_flag("--stress", o.stress, "pre-stress: 4 scratch accesses per thread before every litmus round")
+          ->envname("VMMCHECK_STRESS");
+  cmd.add_option("--stress-params", o.stress_params, "stress knobs from a params file written by 'vmmcheck tune'")
+      ->envname("VMMCHECK_STRESS_PARAMS")
+      ->check(CLI::ExistingFile)
+      ->excludes(preset);
 }
 
 void add_isolation(CLI::App& cmd, Options& o) {
@@ -60,12 +70,36 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   add_common(*run_cmd, o);
   add_json(*run_cmd, o, "write JSON results to FILE, updated after every case");
   add_budget(*run_cmd, o);
+  add_stress(*run_cmd, o);
   add_isolation(*run_cmd, o);
+  // A mutant switched on for this run (run/mutants.hpp); for selftest, so not in --help.
+  run_cmd->add_option("--mutant", o.mutant, "")->group("");
   run_cmd->add_flag("--verbose,-v", o.verbose, "list every case, also those skipped because there is no GPU")
       ->envname("VMMCHECK_VERBOSE");
   run_cmd->add_flag("!--no-power", o.power,
                     "do not run the controls that show each required or fault case can fail on this GPU")
       ->envname("VMMCHECK_NO_POWER");
+
+  CLI::App* tune_cmd = app.add_subcommand(
+      "tune", "search the stress knobs for the most weak outcomes per GPU second on the controls; write a params file");
+  add_common(*tune_cmd, o);
+  add_budget(*tune_cmd, o);
+  tune_cmd->add_option("--trials", o.tune_trials, "random draws (the first is no stress)")
+      ->envname("VMMCHECK_TUNE_TRIALS")->check(CLI::Range(1u, 100000u));
+  tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")
+      ->envname("VMMCHECK_TUNE_SECONDS")->check(CLI::Range(1.0, 86400.0));
+  tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)")->envname("VMMCHECK_TUNE_OUT");
+
+  CLI::App* selftest_cmd = app.add_subcommand(
+      "selftest", "mutation self-test: run the suite with each ordering mechanism removed; every mutant must be caught");
+  add_common(*selftest_cmd, o);
+  add_json(*selftest_cmd, o, "write the per-mutant findings as JSON to FILE");
+  add_budget(*selftest_cmd, o);
+  add_stress(*selftest_cmd, o);
+  selftest_cmd->add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed")
+      ->envname("VMMCHECK_TIMEOUT")->check(CLI::Range(0.1, 86400.0));
+  selftest_cmd->add_option("--mutant", o.mutants, "only these mutants (repeatable; default: all)")->allow_extra_args(false);
+  selftest_cmd->add_flag("--verbose,-v", o.verbose, "list every case that caught each mutant");
 
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);
@@ -106,6 +140,13 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   if (list->parsed()) o.command = Command::List;
   else if (explain_cmd->parsed()) o.command = Command::Explain;
   else if (probe_cmd->parsed()) o.command = Command::Probe;
+  else if (tune_cmd->parsed()) {
+    o.command = Command::Tune;
+    // Per case per trial, unless given: a search measures many draws, a run certifies one.
+    if (tune_cmd->get_option("--instances")->count() == 0) o.budget.instances = 4'000'000;
+    if (tune_cmd->get_option("--iterations")->count() == 0) o.budget.iterations = 2;
+  }
+  else if (selftest_cmd->parsed()) o.command = Command::Selftest;
   else if (child->parsed()) o.command = Command::IsolatedCase;
   else o.command = Command::Run;
   return -1;

@@ -103,7 +103,7 @@ std::string header(const run::RunContext& c, std::size_t selected, std::size_t t
   const run::Budget& b = c.budget;
   o << "budget: " << human_count(b.instances) << " instances over " << b.iterations << " launches per in-kernel case, "
     << human_count(b.op_words) << " words x " << b.iterations << " per operation case, seed " << b.seed << ", stress "
-    << (b.stress ? "on" : "off") << (b.certifying() ? "  [certifying]" : "  [reduced budget: NOT certifying]") << "\n";
+    << run::describe(b.stress) << (b.certifying() ? "  [certifying]" : "  [reduced budget: NOT certifying]") << "\n";
   return o.str();
 }
 

@@ -8,7 +8,7 @@
 
 namespace vmmcheck::cli {
 
-enum class Command { List, Run, Explain, Probe, IsolatedCase };
+enum class Command { List, Run, Explain, Probe, Tune, Selftest, IsolatedCase };
 
 struct Options {
   Command command = Command::Run;
@@ -21,12 +21,19 @@ struct Options {
   std::string results;      // explain: a results file to show what hardware did
   std::vector<std::string> names;  // explain: case names
   run::Budget budget;
+  bool stress = false;        // run, tune, selftest: the --stress preset
+  std::string stress_params;  // run, selftest: a params file (from tune) for budget.stress
+  std::string mutant;         // run: a mutant to switch on (hidden; selftest's children use the environment)
   bool isolate = false;     // run: every case in a child process
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
   bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
   double timeout_s = 120;   // run: hard limit per isolated case
   std::string resume;       // run: a results file whose cases are not run again
   std::string spec;         // isolated-case: what the parent asks the child to run
+  std::uint32_t tune_trials = 24;          // tune: random draws, the first being no stress
+  double tune_seconds = 600;               // tune: no new trial after this many seconds
+  std::string tune_out = "stress-params.json";
+  std::vector<std::string> mutants;        // selftest: which (default: all)
 };
 
 }  // namespace vmmcheck::cli

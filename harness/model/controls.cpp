@@ -69,10 +69,12 @@ std::optional<ControlCase> control_of(const Case& c, const std::vector<Case>& ta
   return out;
 }
 
+bool shows_order(const std::string& outcome) { return outcome != "timeout"; }
+
 std::uint64_t violations_of(const Case& c, const std::vector<std::pair<std::string, std::uint64_t>>& histogram) {
   std::uint64_t n = 0;
   for (const auto& [outcome, count] : histogram)
-    if (std::find(c.verdict.outcomes.begin(), c.verdict.outcomes.end(), outcome) == c.verdict.outcomes.end()) n += count;
+    if (shows_order(outcome) && std::find(c.verdict.outcomes.begin(), c.verdict.outcomes.end(), outcome) == c.verdict.outcomes.end()) n += count;
   return n;
 }
 

@@ -22,7 +22,12 @@ struct ControlCase {
 // by the oracle's reading runs isolated.
 std::optional<ControlCase> control_of(const Case& c, const std::vector<Case>& table);
 
-// How many of a control's outcomes the case itself forbids: histogram counts outside c's verdict.
+// Whether an outcome says something about order. A timeout (the reader never saw the flag within its
+// bound) does not: it is a stall, not a reordering, and a control that only stalls has shown nothing.
+bool shows_order(const std::string& outcome);
+
+// How many of a control's outcomes the case itself forbids: histogram counts outside c's verdict,
+// timeouts left out (shows_order).
 std::uint64_t violations_of(const Case& c, const std::vector<std::pair<std::string, std::uint64_t>>& histogram);
 
 }  // namespace vmmcheck::model

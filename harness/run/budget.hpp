@@ -3,6 +3,8 @@
 // a run with less is marked "not certifying" in its results.
 #include <cstdint>
 
+#include "run/stress_params.hpp"
+
 namespace vmmcheck::run {
 
 struct Budget {
@@ -13,14 +15,11 @@ struct Budget {
   std::uint32_t iterations = 4;
   // Words an operation-level case writes and then reads per repetition (each word is one instance).
   std::uint64_t op_words = 1ull << 22;
-  // Memory stress: each testing thread makes `stress_accesses` scattered scratch writes before each round.
-  bool stress = false;
-  std::uint32_t stress_accesses = 4;
+  // Memory stress of the in-kernel cases (run/stress_params.hpp); none by default.
+  StressParams stress;
   // Seeds placement permutations, partner choice and the values written.
   std::uint64_t seed = 1;
-  std::uint32_t threads_per_block = 256;
-  // Bounds on every spin: per flag wait in a litmus round, and for a resident grid's signal.
-  double spin_timeout_ms = 20.0;
+  // The bound on a resident grid's wait for its signal (a litmus round's flag wait: stress.spin_timeout_us).
   double resident_timeout_ms = 2000.0;
 
   // True when no knob is below its default: results from such a run can certify a GPU/driver.

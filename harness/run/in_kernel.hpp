@@ -28,19 +28,24 @@ float gpu_ms(GpuSession& s, Work work) {
 }
 
 // The in-kernel loop: as many rounds per launch as the budget needs, `iterations` launches, each with a
-// fresh placement of the shape's instances and values of its own (round r of launch i writes
+// fresh placement of the testing CTAs' instances and values of its own (round r of launch i writes
 // i * rounds + r + 1), timed on the GPU. `args` is the kernel's parameter block (rounds, value_base,
-// placement); `launch(args)` launches it on s.work(). Fills r's histogram, instances and GPU time.
+// placement, stress); `launch(args)` launches it, all of `shape`, on s.work(). Fills r's histogram,
+// instances and GPU time.
 template <typename Args, typename Launch>
 void run_litmus(GpuSession& s, const model::Case& c, CaseResult& r, Args& args, kernels::LaunchShape shape,
                 Launch launch) {
   const Budget& b = s.budget();
-  const std::uint32_t n = shape.instances();
+  args.stress = s.stress_for(shape);
+  const std::uint32_t n = kernels::testing_shape(shape, args.stress).instances();
   args.rounds = rounds_for(b, n);
   float total_ms = 0;
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     args.value_base = it * args.rounds;
     args.placement = placement_for(case_seed(b, c.name, it), n);
+    args.placement.shuffle = b.stress.shuffle;
+    // The memory-stress CTAs run until the testing CTAs have counted themselves done.
+    if (args.stress.done) CUDA_CHECK(cudaMemsetAsync(args.stress.done, 0, sizeof(std::uint32_t), s.work()));
     total_ms += gpu_ms(s, [&] { launch(args); });
   }
   r.gpu_seconds = total_ms / 1000.0;

@@ -25,13 +25,15 @@ json to_json(const Budget& b) {
   return json{{"instances", b.instances},
               {"iterations", b.iterations},
               {"op_words", b.op_words},
-              {"stress", b.stress},
-              {"stress_accesses", b.stress_accesses},
+              // "stress", "stress_accesses" and "threads_per_block" as results before stress params had them.
+              {"stress", b.stress.any()},
+              {"stress_accesses", b.stress.pre_accesses},
               {"seed", b.seed},
-              {"threads_per_block", b.threads_per_block},
-              {"spin_timeout_ms", b.spin_timeout_ms},
+              {"threads_per_block", b.stress.threads_per_block},
+              {"spin_timeout_ms", b.stress.spin_timeout_us / 1000.0},
               {"resident_timeout_ms", b.resident_timeout_ms},
-              {"certifying", b.certifying()}};
+              {"certifying", b.certifying()},
+              {"stress_params", to_json(b.stress)}};
 }
 
 json to_json(const RunContext& c) {
@@ -188,11 +190,14 @@ Budget budget_from_json(const json& j, const std::string& source) {
   b.instances = field<std::uint64_t>(j, "instances", source);
   b.iterations = field<std::uint32_t>(j, "iterations", source);
   b.op_words = field<std::uint64_t>(j, "op_words", source);
-  b.stress = field<bool>(j, "stress", source);
-  b.stress_accesses = field<std::uint32_t>(j, "stress_accesses", source);
+  if (j.contains("stress_params")) {
+    b.stress = stress_params_from_json(j.at("stress_params"), source + ": stress_params");
+  } else {  // results from before stress params: a flag, its access count and the block size
+    if (field<bool>(j, "stress", source)) b.stress.pre_accesses = field<std::uint32_t>(j, "stress_accesses", source);
+    b.stress.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
+    b.stress.spin_timeout_us = static_cast<std::uint32_t>(field<double>(j, "spin_timeout_ms", source) * 1000.0 + 0.5);
+  }
   b.seed = field<std::uint64_t>(j, "seed", source);
-  b.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
-  b.spin_timeout_ms = field<double>(j, "spin_timeout_ms", source);
   b.resident_timeout_ms = field<double>(j, "resident_timeout_ms", source);
   return b;
 }

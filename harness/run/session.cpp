@@ -1,5 +1,6 @@
 #include "run/session.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <type_traits>
@@ -64,7 +65,10 @@ GpuSession::GpuSession(int device, const Budget& budget) : device_(device), budg
   CUDA_CHECK(cudaMemset(histogram_.get(), 0, histogram_.bytes()));
   scratch_ = DeviceBuffer<std::uint32_t>(kScratchWords);
   CUDA_CHECK(cudaMemset(scratch_.get(), 0, scratch_.bytes()));
+  stress_done_ = DeviceBuffer<std::uint32_t>(1);
   sink_ = DeviceBuffer<std::uint32_t>(1);
+  latch_ = DeviceBuffer<std::uint32_t>(1);
+  CUDA_CHECK(cudaMemset(latch_.get(), 0, latch_.bytes()));
   plain_ = DeviceBuffer<std::uint32_t>(2 * budget_.op_words);
   host_flags_ = MappedHostBuffer<std::uint32_t>(64);
   work_ = Stream::create();
@@ -93,13 +97,20 @@ void GpuSession::read_histogram(Histogram& h) {
   for (std::size_t i = 0; i < h.size() && i < static_cast<std::size_t>(patterns::kMaxBins); ++i) h[i].second += bins[i];
 }
 
-kernels::Stress GpuSession::stress() const {
+kernels::Stress GpuSession::stress_for(kernels::LaunchShape shape) const {
+  const StressParams& p = budget_.stress;
   kernels::Stress s;
-  if (budget_.stress) {
-    s.scratch = scratch_.get();
-    s.scratch_words = kScratchWords;
-    s.accesses = budget_.stress_accesses;
-  }
+  if (!p.any()) return s;
+  s.scratch = scratch_.get();
+  s.lines = std::min<std::uint32_t>(p.lines, kScratchWords / s.line_words);
+  s.pattern = p.pattern;
+  s.pre_accesses = p.pre_accesses;
+  s.barrier = p.barrier;
+  // At least two testing CTAs (message passing between CTAs needs them), whatever the percentage.
+  const std::uint32_t blocks = static_cast<std::uint32_t>(shape.blocks);
+  s.stress_blocks = blocks > 2 ? std::min(blocks * p.stress_blocks_percent / 100, blocks - 2) : 0;
+  s.stress_accesses = p.stress_accesses;
+  s.done = stress_done_.get();
   return s;
 }
 

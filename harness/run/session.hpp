@@ -34,8 +34,10 @@ class GpuSession {
   std::uint64_t region_words() const { return region_words_; }
   unsigned long long* histogram() const { return histogram_.get(); }
   void read_histogram(Histogram& h);  // adds the device histogram into h and zeroes it
-  kernels::Stress stress() const;
+  // The stress of an in-kernel launch of `shape` (all its CTAs, memory-stress ones included).
+  kernels::Stress stress_for(kernels::LaunchShape shape) const;
   std::uint32_t* sink() const { return sink_.get(); }
+  std::uint32_t* latch() const { return latch_.get(); }            // a device word: kernels::launch_latch
   std::uint32_t* plain() const { return plain_.get(); }            // 2 x op_words of plain device memory
   std::uint32_t* flag() const { return host_flags_.get(); }        // host-mapped
   std::uint32_t* ready() const { return host_flags_.get() + 32; }  // host-mapped, another cache line
@@ -62,7 +64,7 @@ class GpuSession {
   std::size_t region_offset_ = 0;  // allocation byte where the test region starts
   std::optional<vmm::AliasSet> alias_;
   DeviceBuffer<unsigned long long> histogram_;
-  DeviceBuffer<std::uint32_t> scratch_, sink_, plain_;
+  DeviceBuffer<std::uint32_t> scratch_, stress_done_, sink_, latch_, plain_;
   MappedHostBuffer<std::uint32_t> host_flags_;
   Stream work_, second_, signal_;
   Event timing_start_, timing_stop_, handoff_;

@@ -1,5 +1,7 @@
 #pragma once
 // Parallel-instance placement: which memory word an instance uses and which thread is its partner.
+#include <cuda/atomic>
+
 #include <cstdint>
 
 #include "kernels/litmus.hpp"
@@ -8,6 +10,11 @@ namespace vmmcheck::kernels::device {
 
 __device__ __forceinline__ std::uint32_t global_thread() { return blockIdx.x * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ std::uint32_t thread_count() { return gridDim.x * blockDim.x; }
+
+// The CTAs that run instances: the grid less its memory-stress CTAs (kernels/litmus.hpp, Stress).
+__device__ __forceinline__ std::uint32_t testing_blocks(const Stress& s) { return gridDim.x - s.stress_blocks; }
+__device__ __forceinline__ std::uint32_t thread_count(const Stress& s) { return testing_blocks(s) * blockDim.x; }
+__device__ __forceinline__ bool is_stress_block(const Stress& s) { return blockIdx.x >= testing_blocks(s); }
 
 // The word of instance i: a co-prime stride permutes instances over the words.
 __device__ __forceinline__ std::uint32_t word_of(std::uint32_t instance, const Placement& p, std::uint32_t n) {
@@ -25,12 +32,14 @@ __device__ __forceinline__ std::uint32_t mix32(std::uint64_t x) {
 
 // The instance thread `t` reads in `round`: written by a thread of another CTA (the CTA `k` blocks on,
 // 1 <= k < grid), at a lane permuted by an odd stride. A bijection: every instance has one reader.
-__device__ __forceinline__ std::uint32_t partner_of(std::uint32_t t, std::uint32_t round, const Placement& p) {
-  const std::uint32_t blocks = gridDim.x, threads = blockDim.x;
-  const std::uint32_t h = mix32(p.seed * 0x9e3779b97f4a7c15ull + round);
+__device__ __forceinline__ std::uint32_t partner_of(std::uint32_t t, std::uint32_t round, const Placement& p,
+                                                   std::uint32_t blocks) {
+  const std::uint32_t threads = blockDim.x;
+  // Unshuffled: the next CTA, same lane, every round.
+  const std::uint32_t h = p.shuffle ? mix32(p.seed * 0x9e3779b97f4a7c15ull + round) : 0u;
   const std::uint32_t k = blocks > 1 ? 1 + h % (blocks - 1) : 0;
   const std::uint32_t block = (t / threads + k) % blocks;
-  const std::uint32_t lane = ((t % threads) * p.lane_stride + (h >> 16)) % threads;
+  const std::uint32_t lane = p.shuffle ? ((t % threads) * p.lane_stride + (h >> 16)) % threads : t % threads;
   return block * threads + lane;
 }
 
@@ -39,18 +48,49 @@ __device__ __forceinline__ std::uint32_t partner_of(std::uint32_t t, std::uint32
 // in the thread's own warp when the block is a multiple of 32 threads, at least 64).
 __device__ __forceinline__ std::uint32_t partner_in_cta(std::uint32_t t, std::uint32_t round, const Placement& p) {
   const std::uint32_t threads = blockDim.x;
-  const std::uint32_t h = mix32(p.seed * 0x9e3779b97f4a7c15ull + round);
+  const std::uint32_t h = p.shuffle ? mix32(p.seed * 0x9e3779b97f4a7c15ull + round) : 0u;
   const std::uint32_t rotation = 32 + h % (threads - 63);
   return (t / threads) * threads + (t % threads + rotation) % threads;
 }
 
-// Pre-round memory stress: scattered read-modify-writes of scratch words.
-__device__ __forceinline__ void stress_round(const Stress& s, std::uint32_t t, std::uint32_t round) {
-  if (s.scratch == nullptr) return;
-  for (std::uint32_t a = 0; a < s.accesses; ++a) {
-    const std::uint32_t w = mix32((static_cast<std::uint64_t>(round) << 40) ^ (static_cast<std::uint64_t>(a) << 32) ^ t) % s.scratch_words;
-    s.scratch[w] += 1;
+// One stress access: two operations on a word of a scratch line, in the order of the pattern. Lanes of a
+// warp land on different words of one line, so a warp's accesses contend for that line.
+__device__ __forceinline__ void stress_access(const Stress& s, std::uint32_t line, std::uint32_t& keep) {
+  volatile std::uint32_t* const p = s.scratch + line * s.line_words + threadIdx.x % s.line_words;
+  switch (s.pattern) {
+    case StressPattern::StoreStore: *p = keep + 1; *p = keep + 2; break;
+    case StressPattern::StoreLoad: *p = keep + 1; keep ^= *p; break;
+    case StressPattern::LoadStore: keep ^= *p; *p = keep + 1; break;
+    case StressPattern::LoadLoad: keep ^= *p; keep ^= *p; break;
   }
+}
+
+__device__ __forceinline__ std::uint32_t stress_line(const Stress& s, std::uint32_t t, std::uint32_t round, std::uint32_t a) {
+  return mix32((static_cast<std::uint64_t>(round) << 40) ^ (static_cast<std::uint64_t>(a) << 32) ^ t) % s.lines;
+}
+
+// Before each round of a testing thread: the CTA barrier, then the pre-stress accesses.
+__device__ __forceinline__ void stress_round(const Stress& s, std::uint32_t t, std::uint32_t round, std::uint32_t& keep) {
+  if (s.scratch == nullptr) return;
+  if (s.barrier) __syncthreads();
+  for (std::uint32_t a = 0; a < s.pre_accesses; ++a) stress_access(s, stress_line(s, t, round, a), keep);
+}
+
+// The whole life of a memory-stress CTA: accesses to the scratch lines until every testing CTA is done.
+__device__ __forceinline__ void memory_stress(const Stress& s) {
+  const std::uint32_t t = global_thread();
+  const std::uint32_t testing = testing_blocks(s);
+  std::uint32_t keep = 0;
+  for (std::uint32_t i = 0; cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*s.done).load(cuda::memory_order_relaxed) < testing; ++i)
+    for (std::uint32_t a = 0; a < s.stress_accesses; ++a) stress_access(s, stress_line(s, t, i, a), keep);
+  if (keep == 0xFFFFFFFFu) s.scratch[0] = keep;  // the loads must happen
+}
+
+// The end of a testing CTA: counts itself done, which lets the memory-stress CTAs stop.
+__device__ __forceinline__ void testing_done(const Stress& s) {
+  if (s.done == nullptr) return;
+  __syncthreads();
+  if (threadIdx.x == 0) cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*s.done).fetch_add(1, cuda::memory_order_relaxed);
 }
 
 }  // namespace vmmcheck::kernels::device

@@ -80,6 +80,9 @@ TEST(Controls, ViolationsAreTheOutcomesTheCaseForbids) {
   const Case& c = find("alias.kernels.kernel.kernel.event.alias");  // required: only "new"
   EXPECT_EQ(violations_of(c, {{"new", 90}, {"old", 7}, {"other", 3}}), 10u);
   EXPECT_EQ(violations_of(c, {{"new", 100}, {"old", 0}, {"other", 0}}), 0u);
+  // A stall is not a reordering: timeouts alone show no power.
+  EXPECT_EQ(violations_of(c, {{"new", 90}, {"old", 0}, {"timeout", 10}}), 0u);
+  EXPECT_EQ(violations_of(c, {{"new", 88}, {"old", 2}, {"timeout", 10}}), 2u);
   const Case& f = find("access.none.read");  // fault: only "fault"
   EXPECT_EQ(violations_of(f, {{"completed", 1}, {"fault", 0}, {"wrong", 0}}), 1u);
 }

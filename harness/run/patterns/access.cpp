@@ -6,6 +6,7 @@
 #include "kernels/contract.hpp"
 #include "kernels/operations.hpp"
 #include "run/checked_words.hpp"
+#include "run/mutants.hpp"
 #include "run/session.hpp"
 #include "vmm/owners.hpp"
 
@@ -38,7 +39,12 @@ void run_pattern(GpuSession& s, const patterns::Access& def, const model::Case&,
   fill(check_range.base(), 2 * words, kOld, stream);
 
   std::uint32_t expected_read = kOld;
-  switch (def.grant) {
+  // The mutants: no grant at all, or read-write over the whole range whatever the case grants.
+  Grant grant = def.grant;
+  if (mutated(Mutant::NoGrant)) grant = Grant::None;
+  const bool full = mutated(Mutant::FullGrant);
+  if (full && grant != Grant::ReadAfterRw) grant = Grant::ReadWrite;
+  switch (grant) {
     case Grant::None: break;
     case Grant::Read: AccessGrant(test_range.base(), 2 * g, dev, Access::Read); break;
     case Grant::ReadWrite: AccessGrant(test_range.base(), 2 * g, dev, Access::ReadWrite); break;
@@ -48,7 +54,7 @@ void run_pattern(GpuSession& s, const patterns::Access& def, const model::Case&,
       AccessGrant(test_range.base(), 2 * g, dev, Access::ReadWrite);
       fill(test_range.base(), words, kFirst, stream);  // the first kernel, under read-write access
       expected_read = kFirst;
-      AccessGrant(test_range.base(), 2 * g, dev, Access::Read);
+      if (!full) AccessGrant(test_range.base(), 2 * g, dev, Access::Read);
       break;
   }
   // The access under test touches the second granule only when the grant covers the first alone.

@@ -4,16 +4,23 @@
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
+#include "run/in_kernel.hpp"
+#include "run/mutants.hpp"
 #include "run/operations.hpp"
 
 namespace vmmcheck::run {
 namespace {
 
-// Each repetition holds the writer back a little longer behind a delay kernel on its own stream, so an
-// unordered reader (the control) runs into the write at varying points; an ordered reader still waits
-// for it. Steps of the order of the reader's own run time over op_words.
-constexpr std::uint64_t kDelayStepNs = 8'000;
-std::uint64_t writer_delay_ns(std::uint32_t iteration) { return (1 + iteration % 4) * kDelayStepNs; }
+// The writer waits behind a latch (kernels/operations.hpp) that the reader raises as it starts, then
+// another quarter of the time one pass over the words takes in each repetition (0, 1/4, 1/2, 3/4 of
+// it; measured on the primer, which reads what the reader reads). The reader goes last to first, the
+// writer first to last: an unordered reader (the control) crosses the write at a different word each
+// time. An ordered reader cannot raise the latch before the writer ran: the latch times out, and the
+// order holds as the case defines it.
+constexpr std::uint64_t kLatchTimeoutNs = 200'000;
+std::uint64_t writer_delay_ns(std::uint32_t iteration, float pass_ms) {
+  return static_cast<std::uint64_t>(pass_ms * 1e6f * static_cast<float>(iteration % 4) / 4.0f);
+}
 
 }  // namespace
 
@@ -28,8 +35,9 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
   std::uint32_t* const copy_source = s.plain();      // the memcpy writer's source
   std::uint32_t* const copy_target = s.plain() + n;  // the memcpy reader's destination
 
+  float pass_ms = 0;  // this repetition's primer time
   auto write = [&](cudaStream_t st, const Values& v, std::uint32_t it) {
-    kernels::launch_delay(writer_delay_ns(it), st);
+    kernels::launch_latch(s.latch(), v.new_value, kLatchTimeoutNs, writer_delay_ns(it, pass_ms), st);
     switch (def.writer) {
       case WriterOp::Kernel: kernels::launch_fill(target, n, v.new_value, st); break;
       case WriterOp::Memcpy: CUDA_CHECK(cudaMemcpyAsync(target, copy_source, n * 4, cudaMemcpyDeviceToDevice, st)); break;
@@ -39,6 +47,7 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
     }
   };
   auto read = [&](cudaStream_t st, const Values& v) {
+    kernels::launch_mark(s.latch(), v.new_value, st);
     if (def.reader == ReaderOp::Memcpy) {
       // The copy is the reader; a kernel later in the same stream counts what it copied.
       CUDA_CHECK(cudaMemcpyAsync(copy_target, view, n * 4, cudaMemcpyDeviceToDevice, st));
@@ -52,31 +61,42 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
     const Values v = values_for(b, c.name, it);
     reset_region(s, n, v.old_value);
     kernels::launch_fill(copy_source, n, v.new_value, s.work());
-    kernels::launch_prime(view, n, s.sink(), s.work());  // the reader's view now caches old values
+    // The reader's view now caches old values.
+    pass_ms = gpu_ms(s, [&] { kernels::launch_prime(view, n, s.sink(), s.work()); });
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
 
     switch (def.order) {
       case Order::Stream:
         write(s.work(), v, it);
-        read(s.work(), v);
+        read(mutated(Mutant::NoStreamOrder) ? s.second() : s.work(), v);
         break;
       case Order::Event:
         write(s.work(), v, it);
         CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
-        CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
+        if (!mutated(Mutant::NoEventWait)) CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
         read(s.second(), v);
         break;
       case Order::Host:
         write(s.work(), v, it);
-        CUDA_CHECK(cudaStreamSynchronize(s.work()));
+        if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
         read(s.second(), v);
         break;
       case Order::Graph: {
-        // Captured on one stream: the reader node depends on the writer node (a graph edge).
+        // Captured on one stream: the reader node depends on the writer node (a graph edge). The
+        // mutant forks the capture to second() first, so writer and reader are both root nodes.
         cudaGraph_t raw = nullptr;
         CUDA_CHECK(cudaStreamBeginCapture(s.work(), cudaStreamCaptureModeThreadLocal));
+        const bool no_edge = mutated(Mutant::NoGraphEdge);
+        if (no_edge) {
+          CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
+          CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
+        }
         write(s.work(), v, it);
-        read(s.work(), v);
+        read(no_edge ? s.second() : s.work(), v);
+        if (no_edge) {  // join the fork back, as capture requires
+          CUDA_CHECK(cudaEventRecord(s.handoff(), s.second()));
+          CUDA_CHECK(cudaStreamWaitEvent(s.work(), s.handoff(), 0));
+        }
         CUDA_CHECK(cudaStreamEndCapture(s.work(), &raw));
         Graph graph(raw);
         cudaGraphExec_t exec_raw = nullptr;

@@ -4,6 +4,7 @@
 
 #include "common/error.hpp"
 #include "run/checked_words.hpp"
+#include "run/mutants.hpp"
 #include "run/session.hpp"
 #include "vmm/owners.hpp"
 
@@ -28,7 +29,7 @@ void tally(const std::vector<std::uint32_t>& words, std::size_t begin, std::size
 void run_pattern(GpuSession& s, const patterns::Lifecycle& def, const model::Case&, CaseResult& r) {
   // The words at `address`, read back by a kernel; the control has another kernel overwrite them first.
   auto read_back = [&](CUdeviceptr address, std::uint64_t count, cudaStream_t stream) {
-    if (def.interference == patterns::Interference::Overwrite) fill(address, count, kOther, stream);
+    if (def.interference == patterns::Interference::Overwrite || mutated(Mutant::StrayWrite)) fill(address, count, kOther, stream);
     return run::read_back(address, count, stream);
   };
   using vmm::Access;

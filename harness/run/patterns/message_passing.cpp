@@ -4,6 +4,7 @@
 #include "kernels/message_passing.hpp"
 #include "kernels/operations.hpp"
 #include "run/in_kernel.hpp"
+#include "run/mutants.hpp"
 
 namespace vmmcheck::run {
 
@@ -12,11 +13,12 @@ void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model
   const Budget& b = s.budget();
   kernels::MessagePassingArgs a;
   a.scope = def.scope;
-  a.flag_sync = def.flag_sync;
+  a.flag_sync = mutated(Mutant::RelaxedFlag) ? patterns::FlagSync::Relaxed : def.flag_sync;
   a.partner = def.partner;
-  a.writer_fence = def.fence == FencePlacement::Writer || def.fence == FencePlacement::Both;
-  a.reader_fence = def.fence == FencePlacement::Reader || def.fence == FencePlacement::Both;
-  const kernels::LaunchShape shape = kernels::message_passing_shape(a, static_cast<int>(b.threads_per_block));
+  const bool fences = !mutated(Mutant::NoProxyFence);
+  a.writer_fence = fences && (def.fence == FencePlacement::Writer || def.fence == FencePlacement::Both);
+  a.reader_fence = fences && (def.fence == FencePlacement::Reader || def.fence == FencePlacement::Both);
+  const kernels::LaunchShape shape = kernels::message_passing_shape(a, static_cast<int>(b.stress.threads_per_block));
   if (def.partner == patterns::Partner::SameCta && shape.threads < 64)
     throw InputError("alias.mp_cta needs at least 64 threads per block (two warps per CTA); the budget has " +
                      std::to_string(shape.threads));
@@ -28,8 +30,7 @@ void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model
   a.flag_write = view_a + flag_offset;
   a.data_read = s.words(def.data);
   a.flag_read = s.words(def.flag) + flag_offset;
-  a.spin_timeout_ns = static_cast<std::uint64_t>(b.spin_timeout_ms * 1e6);
-  a.stress = s.stress();
+  a.spin_timeout_ns = static_cast<std::uint64_t>(b.stress.spin_timeout_us) * 1000;
   a.histogram = s.histogram();
   a.sink = s.sink();
   kernels::launch_fill(view_a, flag_offset + n, 0, s.work());

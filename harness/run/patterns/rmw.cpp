@@ -7,6 +7,7 @@
 #include "kernels/operations.hpp"
 #include "kernels/rmw.hpp"
 #include "run/in_kernel.hpp"
+#include "run/mutants.hpp"
 
 namespace vmmcheck::run {
 
@@ -16,9 +17,9 @@ void run_pattern(GpuSession& s, const patterns::Rmw& def, const model::Case& c, 
   a.view_a = s.words(patterns::View::Same);
   a.view_b = s.words(def.view);
   a.scope = def.scope;
-  a.update = def.update;
+  a.update = mutated(Mutant::PlainRmw) ? patterns::Update::Plain : def.update;
   a.sink = s.sink();
-  const kernels::LaunchShape shape = kernels::rmw_shape(a, static_cast<int>(b.threads_per_block));
+  const kernels::LaunchShape shape = kernels::rmw_shape(a, static_cast<int>(b.stress.threads_per_block));
   const std::uint64_t per_round = kernels::rmw_words_per_round(shape);
   // Each round needs fresh words: as many rounds as the budget asks, as the region holds; more launches
   // when it holds fewer.

@@ -2,6 +2,7 @@
 #include "kernels/operations.hpp"
 #include "kernels/same_thread.hpp"
 #include "run/in_kernel.hpp"
+#include "run/mutants.hpp"
 
 namespace vmmcheck::run {
 
@@ -11,11 +12,10 @@ void run_pattern(GpuSession& s, const patterns::SameThread& def, const model::Ca
   a.write_view = s.words(patterns::View::Same);
   a.read_view = s.words(def.view);
   a.load = def.load;
-  a.proxy_fence = def.fence == patterns::Fence::ProxyAlias;
-  a.stress = s.stress();
+  a.proxy_fence = def.fence == patterns::Fence::ProxyAlias && !mutated(Mutant::NoProxyFence);
   a.histogram = s.histogram();
   a.sink = s.sink();
-  const kernels::LaunchShape shape = kernels::same_thread_shape(a, static_cast<int>(b.threads_per_block));
+  const kernels::LaunchShape shape = kernels::same_thread_shape(a, static_cast<int>(b.stress.threads_per_block));
   // Every word starts at 0, and the values written only grow.
   kernels::launch_fill(s.words(patterns::View::Same), shape.instances(), 0, s.work());
   run_litmus(s, c, r, a, shape, [&](const kernels::SameThreadArgs& args) {

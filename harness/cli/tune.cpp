@@ -1,0 +1,202 @@
+#include "cli/tune.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "cli/cases.hpp"
+#include "cli/version.hpp"
+#include "common/error.hpp"
+#include "device/machine.hpp"
+#include "model/controls.hpp"
+#include "model/select.hpp"
+#include "run/report_json.hpp"
+#include "run/session.hpp"
+
+namespace vmmcheck::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// The kernels stress applies to.
+bool takes_stress(const model::Case& c) {
+  return std::holds_alternative<patterns::SameThread>(c.def) || std::holds_alternative<patterns::MessagePassing>(c.def);
+}
+
+// What the search measures: the control of each selected required case (the setup that must be seen to
+// go wrong); with no required case selected, the selected undefined cases themselves (a racy shape).
+// The required cases are run under every draw too: a draw under which one of them does not pass (a
+// spin too short for its flag, say) is not admissible, however fast its controls race.
+struct Targets {
+  std::vector<model::Case> measured;
+  std::vector<model::Case> guarded;
+};
+
+Targets targets_of(const model::CaseTable& table, const std::string& filter) {
+  Targets t;
+  std::vector<model::Case> racy;
+  std::set<std::string> seen;
+  for (const model::Case* c : model::select_cases(table.cases, filter)) {
+    if (!takes_stress(*c)) continue;
+    if (const auto control = model::control_of(*c, table.cases)) {
+      t.guarded.push_back(*c);
+      if (seen.insert(control->control.name).second) t.measured.push_back(control->control);
+    } else if (c->verdict.expectation == model::Expectation::Undefined) {
+      racy.push_back(*c);
+    } else if (c->verdict.expectation == model::Expectation::Required) {
+      t.guarded.push_back(*c);
+    }
+  }
+  if (t.measured.empty()) t.measured = racy;
+  if (t.measured.empty())
+    throw InputError("tune: the selection has no alias.same_thread or alias.mp case to measure stress on");
+  return t;
+}
+
+struct Measured {
+  std::string name;
+  std::uint64_t weak = 0, instances = 0;
+  double gpu_seconds = 0;
+  double rate() const { return gpu_seconds > 0 ? weak / gpu_seconds : 0; }
+};
+
+struct Trial {
+  run::StressParams params;
+  std::vector<Measured> targets;
+  std::string rejected;  // the required case that did not pass under the draw, if any
+  // The mean over targets of log10(1 + reorderings per GPU second).
+  double score() const {
+    double sum = 0;
+    for (const Measured& m : targets) sum += std::log10(1 + m.rate());
+    return targets.empty() ? 0 : sum / static_cast<double>(targets.size());
+  }
+  std::size_t racing() const {
+    std::size_t n = 0;
+    for (const Measured& m : targets) n += m.weak > 0;
+    return n;
+  }
+  // A draw under which more targets race is better; among equals, the higher score: power first (each
+  // racing control is a required case that can be told apart), then speed.
+  bool better_than(const Trial& other) const {
+    if (rejected.empty() != other.rejected.empty()) return rejected.empty();
+    return racing() != other.racing() ? racing() > other.racing() : score() > other.score();
+  }
+  double weak_per_gpu_second() const {
+    std::uint64_t weak = 0;
+    double s = 0;
+    for (const Measured& m : targets) weak += m.weak, s += m.gpu_seconds;
+    return s > 0 ? weak / s : 0;
+  }
+};
+
+Trial measure(const Options& o, const Targets& targets, const run::StressParams& params) {
+  run::Budget b = o.budget;
+  b.stress = params;
+  run::GpuSession session(o.device, b);
+  Trial t;
+  t.params = params;
+  for (const model::Case& c : targets.guarded) {
+    const run::CaseResult r = session.run(c);
+    if (r.status != run::Status::Pass) {
+      t.rejected = c.name + " " + run::to_string(r.status) + (r.reason.empty() ? "" : " (" + r.reason + ")");
+      break;
+    }
+  }
+  for (const model::Case& c : targets.measured) {
+    const run::CaseResult r = session.run(c);
+    if (r.status != run::Status::Pass && r.status != run::Status::Fail)
+      throw std::runtime_error("tune: " + c.name + " did not run (" + run::to_string(r.status) + ": " + r.reason + ")");
+    // The weak outcomes that show a reordering (model::shows_order): a stall is not what stress is for.
+    std::uint64_t reordered = 0;
+    for (const patterns::Outcome& outcome : c.pattern().outcomes)
+      if (outcome.weak && model::shows_order(std::string(outcome.name)))
+        for (const auto& [name, count] : r.histogram)
+          if (name == outcome.name) reordered += count;
+    t.targets.push_back({c.name, reordered, r.instances, r.gpu_seconds});
+  }
+  return t;
+}
+
+std::string rate_text(double v) {
+  std::ostringstream o;
+  o << std::setprecision(3) << v;
+  return o.str();
+}
+
+Json trial_json(const Trial& t) {
+  Json targets = Json::array();
+  for (const Measured& m : t.targets)
+    targets.push_back({{"name", m.name}, {"weak", m.weak}, {"instances", m.instances}, {"gpu_seconds", m.gpu_seconds},
+                       {"weak_per_gpu_second", m.rate()}});
+  return Json{{"admissible", t.rejected.empty()},
+              {"rejected_by", t.rejected},
+              {"score", t.score()},
+              {"racing", t.racing()},
+              {"weak_per_gpu_second", t.weak_per_gpu_second()},
+              {"params", run::to_json(t.params)},
+              {"targets", targets}};
+}
+
+}  // namespace
+
+int cmd_tune(const Options& o, std::ostream& out) {
+  const model::CaseTable table = load(o);
+  const Targets targets = targets_of(table, o.filter);
+  const device::Machine machine = device::describe_machine();
+  if (machine.devices.empty()) throw NotSupportedError("tune needs a GPU: " + machine.no_gpu_reason);
+  if (o.device >= static_cast<int>(machine.devices.size()))
+    throw InputError("--device " + std::to_string(o.device) + " does not exist");
+  out << "tune: " << o.tune_trials << " trials of " << targets.measured.size() << " cases (each draw admissible only if "
+      << targets.guarded.size() << " required cases pass under it), " << o.budget.instances
+      << " instances each, at most " << o.tune_seconds << " s; writing " << o.tune_out << "\n"
+      << std::flush;
+
+  std::mt19937_64 rng(o.budget.seed);
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<Trial> best, baseline;
+  Json tried = Json::array();
+  for (std::uint32_t i = 0; i < o.tune_trials; ++i) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i > 0 && elapsed > o.tune_seconds) {
+      out << "tune: stopped after " << i << " trials (" << rate_text(elapsed) << " s)\n";
+      break;
+    }
+    // Trial 0 is the default (no stress), the baseline every draw is compared with.
+    const run::StressParams params = i == 0 ? run::StressParams{} : run::random_stress_params(rng);
+    const Trial t = measure(o, targets, params);
+    if (i == 0) baseline = t;
+    const bool better = !best || t.better_than(*best);
+    if (better) best = t;
+    tried.push_back(trial_json(t));
+    out << "[" << i + 1 << "/" << o.tune_trials << "] score " << rate_text(t.score()) << "  " << t.racing() << "/"
+        << t.targets.size() << " racing  " << rate_text(t.weak_per_gpu_second()) << " weak/s GPU  "
+        << run::describe(t.params) << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected)
+        << (better ? "  (best)" : "") << "\n"
+        << std::flush;
+
+    // Written after every trial: an interrupted search keeps what it found.
+    const Json doc{{"schema", "vmmcheck-stress-params/1"},
+                   {"tool_version", VMMCHECK_VERSION},
+                   {"git_sha", VMMCHECK_GIT_SHA},
+                   {"device", machine.devices.at(static_cast<std::size_t>(o.device)).name},
+                   {"driver_release", machine.driver_release},
+                   {"written", run::utc_now_iso8601()},
+                   {"search", {{"trials", tried.size()}, {"instances_per_case", o.budget.instances},
+                               {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter}}},
+                   {"params", run::to_json(best->params)},
+                   {"best", trial_json(*best)},
+                   {"baseline", trial_json(*baseline)},
+                   {"trials", tried}};
+    run::write_results(o.tune_out, doc);
+  }
+  out << "tune: best " << run::describe(best->params) << ": score " << rate_text(best->score()) << " against "
+      << rate_text(baseline->score()) << " without stress; " << best->racing() << " of " << best->targets.size()
+      << " cases racing (" << baseline->racing() << " without)\n";
+  return 0;
+}
+
+}  // namespace vmmcheck::cli

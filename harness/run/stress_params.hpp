@@ -1,0 +1,62 @@
+#pragma once
+// The stress knobs of in-kernel litmus launches, in the manner of the GPU litmus tools (GPUHarbor,
+// cuda-litmus): what a user sets (--stress, --stress-params FILE) and `vmmcheck tune` searches over.
+// docs/design.md, "Stress", says why each knob can bring out weak behaviour.
+#include <cstdint>
+#include <random>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/litmus.hpp"
+
+namespace vmmcheck::run {
+
+struct StressParams {
+  // Scratch accesses each testing thread makes before each round (pre-stress).
+  std::uint32_t pre_accesses = 0;
+  // Percent of the resident CTAs that run no instances but hammer the scratch lines while the
+  // testing CTAs run (memory stress). 0 to 75.
+  std::uint32_t stress_blocks_percent = 0;
+  // Scratch accesses per loop of a memory-stress thread.
+  std::uint32_t stress_accesses = 8;
+  // The 128-byte scratch lines all stress lands on: fewer lines, more contention. 1 to 8192.
+  std::uint32_t lines = 1024;
+  kernels::StressPattern pattern = kernels::StressPattern::StoreStore;
+  // A CTA barrier before each round, so the writers and readers of a round start together.
+  bool barrier = false;
+  // Partner CTAs and lanes re-drawn every round; off: the next CTA, same lane.
+  bool shuffle = true;
+  // Threads per block of the in-kernel launches.
+  std::uint32_t threads_per_block = 256;
+  // How long a message-passing reader spins for its flag before the instance counts as a timeout. A
+  // shorter spin wastes less GPU time on a flag stuck in a stale line, but may turn a slow flag into
+  // a timeout: a run with less than the default is not certifying.
+  std::uint32_t spin_timeout_us = 20'000;
+
+  // Any stress at all (the default is none).
+  bool any() const { return pre_accesses > 0 || stress_blocks_percent > 0 || barrier; }
+};
+
+bool operator==(const StressParams& a, const StressParams& b);
+inline bool operator!=(const StressParams& a, const StressParams& b) { return !(a == b); }
+
+// The `--stress` preset: four pre-stress accesses per round.
+StressParams stress_preset();
+
+// "off", or the knobs that differ from the defaults ("pre 4, stress CTAs 25%, ...").
+std::string describe(const StressParams& p);
+
+// The knobs as a JSON object, and back (every key optional; unknown keys and values out of range are an
+// InputError naming `source` and the key).
+nlohmann::ordered_json to_json(const StressParams& p);
+StressParams stress_params_from_json(const nlohmann::ordered_json& j, const std::string& source);
+
+// A params file: {"schema": "vmmcheck-stress-params/1", "params": {...}, ...}. Every key of "params" is
+// optional (missing: the default); an unknown key or a value out of range is an InputError naming it.
+StressParams read_stress_params(const std::string& path);
+
+// One random draw from the ranges `vmmcheck tune` searches.
+StressParams random_stress_params(std::mt19937_64& rng);
+
+}  // namespace vmmcheck::run

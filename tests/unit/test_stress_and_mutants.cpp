@@ -1,0 +1,171 @@
+// Stress params (files, ranges, the results' budget block, old results) and mutants (names, the
+// environment switch), and what tune and selftest do without a GPU. No GPU needed.
+#include <gtest/gtest.h>
+#include <cuda_runtime_api.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "common/error.hpp"
+#include "run/budget.hpp"
+#include "run/mutants.hpp"
+#include "run/report_json.hpp"
+#include "run/stress_params.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::filesystem::path params_file(const std::string& name, const std::string& text) {
+  const auto p = std::filesystem::temp_directory_path() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(StressParams, DefaultIsNoStressAndThePresetIsPreStress) {
+  EXPECT_FALSE(StressParams{}.any());
+  EXPECT_EQ(describe(StressParams{}), "off");
+  EXPECT_TRUE(stress_preset().any());
+  EXPECT_EQ(describe(stress_preset()), "pre-stress 4");
+}
+
+TEST(StressParams, FileRoundTripsEveryKnob) {
+  StressParams p;
+  p.pre_accesses = 7;
+  p.stress_blocks_percent = 30;
+  p.stress_accesses = 12;
+  p.lines = 64;
+  p.pattern = kernels::StressPattern::LoadStore;
+  p.barrier = true;
+  p.shuffle = false;
+  p.threads_per_block = 128;
+  p.spin_timeout_us = 500;
+  const auto file = params_file("vmmcheck-params.json", Json{{"params", to_json(p)}}.dump());
+  EXPECT_EQ(read_stress_params(file.string()), p);
+  EXPECT_EQ(describe(p),
+            "pre-stress 7, stress CTAs 30% x 12, 64 lines load-store, barrier, no shuffle, 128 threads/CTA, spin 500 us");
+  // Missing keys keep their defaults.
+  EXPECT_EQ(read_stress_params(params_file("vmmcheck-params-min.json", R"({"params": {}})").string()), StressParams{});
+}
+
+TEST(StressParams, BadFilesNameTheProblem) {
+  const auto expect_error = [](const std::string& text, const std::string& needle) {
+    const auto file = params_file("vmmcheck-params-bad.json", text);
+    try {
+      read_stress_params(file.string());
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_error(R"({"params": {"pre_stress": 3}})", "'pre_stress' is not a stress knob");
+  expect_error(R"({"params": {"lines": 0}})", "'lines' must be an integer from 1 to 8192");
+  expect_error(R"({"params": {"stress_blocks_percent": 90}})", "from 0 to 75");
+  expect_error(R"({"params": {"threads_per_block": 100}})", "multiple of 32");
+  expect_error(R"({"params": {"pattern": "store"}})", "must be one of store-store");
+  expect_error(R"({"params": {"barrier": 1}})", "must be true or false");
+  expect_error(R"({"pre_accesses": 3})", "a 'params' object");
+  expect_error("not json", "not JSON");
+}
+
+TEST(StressParams, RandomDrawsStayInRangeAndVary) {
+  std::mt19937_64 rng(7);
+  std::set<std::string> seen;
+  for (int i = 0; i < 200; ++i) {
+    const StressParams p = random_stress_params(rng);
+    // Every draw is a valid file.
+    EXPECT_EQ(stress_params_from_json(to_json(p), "draw"), p);
+    EXPECT_GE(p.threads_per_block, 64u);  // alias.mp_cta needs two warps per CTA
+    seen.insert(describe(p));
+  }
+  EXPECT_GT(seen.size(), 150u);
+}
+
+TEST(StressParams, BudgetJsonCarriesThemAndOldResultsStillRead) {
+  Budget b;
+  b.stress.pre_accesses = 5;
+  b.stress.spin_timeout_us = 1000;
+  const Json j = to_json(b);
+  EXPECT_EQ(j["stress"], true);
+  EXPECT_EQ(j["stress_accesses"], 5);
+  EXPECT_EQ(j["spin_timeout_ms"], 1.0);
+  EXPECT_EQ(budget_from_json(j, "test"), b);
+  // A shorter spin than the default may turn a slow flag into a timeout: not certifying.
+  EXPECT_FALSE(b.certifying());
+
+  // Results written before stress params: a flag, its access count, the block size and the spin.
+  Json old = j;
+  old.erase("stress_params");
+  old["threads_per_block"] = 128u;
+  old["spin_timeout_ms"] = 20.0;
+  const Budget read = budget_from_json(old, "old");
+  EXPECT_EQ(read.stress.pre_accesses, 5u);
+  EXPECT_EQ(read.stress.threads_per_block, 128u);
+  EXPECT_EQ(read.stress.spin_timeout_us, 20'000u);
+}
+
+TEST(Mutants, NamesAreUniqueAndTheEnvironmentSwitchesThem) {
+  std::set<std::string_view> names;
+  for (std::size_t i = 0; i < kMutants.size(); ++i) {
+    EXPECT_EQ(static_cast<std::size_t>(kMutants[i].mutant), i) << "kMutants is indexed by the enum";
+    EXPECT_TRUE(names.insert(kMutants[i].name).second) << kMutants[i].name;
+    EXPECT_EQ(mutant_named(kMutants[i].name), kMutants[i].mutant);
+    EXPECT_FALSE(kMutants[i].patterns.empty());
+  }
+  unsetenv(kMutantVariable);
+  EXPECT_FALSE(active_mutant());
+  setenv(kMutantVariable, "no-event-wait", 1);
+  EXPECT_TRUE(mutated(Mutant::NoEventWait));
+  EXPECT_FALSE(mutated(Mutant::NoProxyFence));
+  setenv(kMutantVariable, "no-such-mutant", 1);
+  EXPECT_THROW(active_mutant(), InputError);
+  unsetenv(kMutantVariable);
+}
+
+bool has_gpu() {
+  int n = 0;
+  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+int cli(std::vector<std::string> args, std::string* err_text = nullptr) {
+  args.insert(args.begin(), "vmmcheck");
+  std::ostringstream out, err;
+  const int code = cli::run_app(args, out, err);
+  if (err_text) *err_text = err.str();
+  return code;
+}
+
+TEST(Cli, TuneAndSelftestSayTheyNeedAGpu) {
+  if (has_gpu()) GTEST_SKIP() << "a GPU is present: this test is about machines without one";
+  std::string err;
+  EXPECT_EQ(cli({"tune", "--trials", "2"}, &err), cli::kExitNothingRunnable);
+  EXPECT_NE(err.find("tune needs a GPU"), std::string::npos) << err;
+  EXPECT_EQ(cli({"selftest"}, &err), cli::kExitNothingRunnable);
+  EXPECT_NE(err.find("selftest needs a GPU"), std::string::npos) << err;
+}
+
+TEST(Cli, StressAndMutantOptionsAreChecked) {
+  std::string err;
+  EXPECT_EQ(cli({"run", "--stress-params", "/no/such/file.json"}, &err), cli::kExitUsage);
+  const auto file = params_file("vmmcheck-params-ok.json", R"({"params": {"barrier": true}})");
+  EXPECT_EQ(cli({"run", "--stress", "--stress-params", file.string()}, &err), cli::kExitUsage);
+  EXPECT_NE(err.find("excludes"), std::string::npos) << err;
+  EXPECT_EQ(cli({"run", "--mutant", "nope"}, &err), cli::kExitUsage);
+  EXPECT_NE(err.find("'nope' is not a mutant"), std::string::npos) << err;
+  unsetenv(kMutantVariable);
+  // Usage errors come first, GPU or not.
+  EXPECT_EQ(cli({"selftest", "--mutant", "nope"}, &err), cli::kExitUsage);
+  EXPECT_NE(err.find("no mutant 'nope'"), std::string::npos) << err;
+  EXPECT_EQ(cli({"tune", "--filter", "access.*"}, &err), cli::kExitUsage);
+  EXPECT_NE(err.find("no alias.same_thread or alias.mp case"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace vmmcheck::run
