@@ -13,10 +13,11 @@ namespace {
 
 using namespace device;
 using Bin = patterns::Resident::Bin;
+using patterns::FlagSync;
 
 constexpr int kThreads = 256;
 
-template <Load L>
+template <Load L, bool Acquire>
 __global__ void resident_reader(ResidentArgs a) {
   const std::uint64_t per_block = (a.count + gridDim.x - 1) / gridDim.x;
   const std::uint64_t begin = blockIdx.x * per_block;
@@ -31,9 +32,10 @@ __global__ void resident_reader(ResidentArgs a) {
     cuda::atomic_ref<std::uint32_t, cuda::thread_scope_system>(*const_cast<std::uint32_t*>(a.ready))
         .fetch_add(1, cuda::memory_order_release);
     seen = !a.wait ||
-           wait_until([&] { return load_acquire<Scope::Sys>(a.flag) != 0; }, a.spin_timeout_ns, /*backoff_ns=*/200);
+           wait_until([&] { return observe<Scope::Sys, Acquire ? FlagSync::ReleaseAcquire : FlagSync::Relaxed>(a.flag) != 0; },
+                      a.spin_timeout_ns, /*backoff_ns=*/200);
   }
-  __syncthreads();  // with thread 0's acquire, orders every thread's reads after the flag
+  __syncthreads();  // with thread 0's acquire, orders every thread's reads after the flag (relaxed: nothing)
 
   Counters c;
   for (std::uint64_t i = begin + threadIdx.x; i < end; i += blockDim.x) {
@@ -55,16 +57,19 @@ using Kernel = void (*)(ResidentArgs);
 
 constexpr Load kLoads[] = {Load::Weak, Load::Volatile, Load::RelaxedGpu, Load::AcquireGpu, Load::NonCoherent};
 
-Kernel select(Load load) {
+template <bool Acquire>
+Kernel select_load(Load load) {
   switch (load) {
-    case Load::Weak: return &resident_reader<Load::Weak>;
-    case Load::Volatile: return &resident_reader<Load::Volatile>;
-    case Load::RelaxedGpu: return &resident_reader<Load::RelaxedGpu>;
-    case Load::AcquireGpu: return &resident_reader<Load::AcquireGpu>;
-    case Load::NonCoherent: return &resident_reader<Load::NonCoherent>;
+    case Load::Weak: return &resident_reader<Load::Weak, Acquire>;
+    case Load::Volatile: return &resident_reader<Load::Volatile, Acquire>;
+    case Load::RelaxedGpu: return &resident_reader<Load::RelaxedGpu, Acquire>;
+    case Load::AcquireGpu: return &resident_reader<Load::AcquireGpu, Acquire>;
+    case Load::NonCoherent: return &resident_reader<Load::NonCoherent, Acquire>;
   }
   return nullptr;
 }
+
+Kernel select(Load load, bool acquire) { return acquire ? select_load<true>(load) : select_load<false>(load); }
 
 }  // namespace
 
@@ -72,13 +77,15 @@ void preload_resident_kernels() {
   cudaFuncAttributes attributes;
   check_call(cudaFuncGetAttributes(&attributes, raise_flag), "cudaFuncGetAttributes(raise_flag)", VMMCHECK_HERE);
   for (Load load : kLoads)
-    check_call(cudaFuncGetAttributes(&attributes, select(load)), "cudaFuncGetAttributes(resident_reader)", VMMCHECK_HERE);
+    for (bool acquire : {true, false})
+      check_call(cudaFuncGetAttributes(&attributes, select(load, acquire)), "cudaFuncGetAttributes(resident_reader)",
+                 VMMCHECK_HERE);
 }
 
 int resident_blocks() { return sm_count(); }
 
 void launch_resident_reader(const ResidentArgs& args, int blocks, cudaStream_t stream) {
-  launch(VMMCHECK_HERE, "resident_reader", select(args.load), blocks, kThreads, stream, args);
+  launch(VMMCHECK_HERE, "resident_reader", select(args.load, args.acquire), blocks, kThreads, stream, args);
 }
 
 void launch_signal(std::uint32_t* flag, cudaStream_t stream) {

@@ -19,6 +19,7 @@ struct ResidentArgs {
   volatile std::uint32_t* ready = nullptr;  // host-mapped: each block adds one once primed
   std::uint32_t* flag = nullptr;            // host-mapped: non-zero once the writer completed
   bool wait = true;                         // false: read as soon as ready (the control of the signal)
+  bool acquire = true;                      // false: observe the flag with ld.relaxed.sys
   std::uint64_t spin_timeout_ns = 2'000'000'000;
   unsigned long long* histogram = nullptr;  // patterns::Resident::kBins counters
   std::uint32_t* sink = nullptr;

@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
+#include "run/mutants.hpp"
 #include "run/operations.hpp"
 
 namespace vmmcheck::run {
@@ -32,7 +33,8 @@ void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case
     a.ready = ready;
     a.flag = s.flag();
     a.spin_timeout_ns = static_cast<std::uint64_t>(b.resident_timeout_ms * 1e6);
-    a.wait = def.signal != patterns::Signal::None;
+    a.wait = def.signal != patterns::Signal::None && !mutated(Mutant::NoResidentSignal);
+    a.acquire = def.flag_sync == patterns::FlagSync::ReleaseAcquire;
     a.histogram = s.histogram();
     a.sink = s.sink();
     kernels::launch_resident_reader(a, blocks, s.second());
