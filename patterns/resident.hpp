@@ -12,12 +12,16 @@ struct Resident : PatternDefaults {
   // optional: how the reader observes the signal: ld.acquire.sys, or ld.relaxed.sys (which orders
   // nothing, and leaves the reader's L1 alone: alias.resident_relaxed asks whether stale lines survive).
   FlagSync flag_sync = FlagSync::ReleaseAcquire;
+  // optional: the writing operation: a fill kernel (which starts blocks on the reader's SMs), or a
+  // copy or memset (which need not).
+  WriterOp writer = WriterOp::Kernel;
 
   static constexpr std::string_view kName = "resident";
   static constexpr auto kAxes =
       std::make_tuple(axis("view", &Resident::view), axis("load", &Resident::load, Load::Weak, Load::Volatile, Load::NonCoherent),
                       axis("signal", &Resident::signal),
-                      optional_axis(axis("flag_sync", &Resident::flag_sync), FlagSync::ReleaseAcquire));
+                      optional_axis(axis("flag_sync", &Resident::flag_sync), FlagSync::ReleaseAcquire),
+                      optional_axis(axis("writer", &Resident::writer), WriterOp::Kernel));
   enum Bin : int { New, Old, Other, Timeout, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the resident reader saw the writer's value"},

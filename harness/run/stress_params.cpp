@@ -131,7 +131,7 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   p.barrier = coin(50);
   p.shuffle = coin(70);
   p.threads_per_block = 64u << pick(0, 4);
-  constexpr std::array<std::uint32_t, 7> kSpinsUs = {20, 50, 100, 200, 500, 1000, 5000};
+  constexpr std::array<std::uint32_t, 10> kSpinsUs = {1, 5, 10, 20, 50, 100, 200, 500, 1000, 5000};
   if (coin(50)) p.spin_timeout_us = kSpinsUs[pick(0, kSpinsUs.size() - 1)];
   return p;
 }

@@ -91,3 +91,13 @@ def test_junit_details_carry_power(doc):
     root = junit.to_xml(doc).getroot()
     failure = next(c for c in root.iter("testcase") if c.get("name") == "alias.kernels.kernel.host").find("failure")
     assert "power: NO (control alias.kernels.kernel.none, without host synchronisation: 0 of 1000 forbidden)" in failure.text
+
+
+def test_the_budget_shows_every_stress_knob(doc):
+    # Runs since stress params carry every knob (run --stress-params); older runs only the flag.
+    doc["context"]["budget"]["stress_params"] = {"pre_accesses": 9, "barrier": True, "pattern": "store-load",
+                                                 "threads_per_block": 512, "spin_timeout_us": 200}
+    html = render.render_html(doc)
+    assert re.search(r"pre_accesses <code>9</code>.*barrier <code>True</code>.*pattern <code>store-load</code>", html)
+    del doc["context"]["budget"]["stress_params"]
+    assert "pre_accesses <code>" not in render.render_html(doc)

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
@@ -20,6 +21,7 @@ void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);
     reset_region(s, n, v.old_value);
+    if (def.writer == patterns::WriterOp::Memcpy) kernels::launch_fill(s.plain(), n, v.new_value, s.work());  // the source
     volatile std::uint32_t* ready = s.ready();
     *ready = 0;
     __atomic_store_n(s.flag(), 0u, __ATOMIC_RELEASE);
@@ -45,7 +47,17 @@ void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case
       std::this_thread::yield();
     const bool resident = *ready >= static_cast<std::uint32_t>(blocks);
 
-    kernels::launch_fill(s.words(patterns::View::Same), n, v.new_value, s.work());  // the writing operation
+    // The writing operation, through view A.
+    std::uint32_t* const target = s.words(patterns::View::Same);
+    switch (def.writer) {
+      case patterns::WriterOp::Kernel: kernels::launch_fill(target, n, v.new_value, s.work()); break;
+      case patterns::WriterOp::Memcpy:
+        CUDA_CHECK(cudaMemcpyAsync(target, s.plain(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, s.work()));
+        break;
+      case patterns::WriterOp::Memset:
+        VMM_CHECK(driver().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(target), v.new_value, n, s.work()));
+        break;
+    }
     switch (def.signal) {
       case patterns::Signal::Kernel:
         CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
