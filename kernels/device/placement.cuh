@@ -1,6 +1,7 @@
 #pragma once
 // Parallel-instance placement: which memory word an instance uses and which thread is its partner.
 #include <cuda/atomic>
+#include <cuda/ptx>
 
 #include <cstdint>
 
@@ -76,12 +77,17 @@ __device__ __forceinline__ void stress_round(const Stress& s, std::uint32_t t, s
   for (std::uint32_t a = 0; a < s.pre_accesses; ++a) stress_access(s, stress_line(s, t, round, a), keep);
 }
 
-// The whole life of a memory-stress CTA: accesses to the scratch lines until every testing CTA is done.
+// The whole life of a memory-stress CTA: accesses to the scratch lines until every testing CTA is done,
+// or -- should one never count itself done -- kMemoryStressBoundNs of GPU time have passed.
+constexpr std::uint64_t kMemoryStressBoundNs = 60'000'000'000ull;
 __device__ __forceinline__ void memory_stress(const Stress& s) {
   const std::uint32_t t = global_thread();
   const std::uint32_t testing = testing_blocks(s);
+  const std::uint64_t start = cuda::ptx::get_sreg_globaltimer();
   std::uint32_t keep = 0;
-  for (std::uint32_t i = 0; cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*s.done).load(cuda::memory_order_relaxed) < testing; ++i)
+  for (std::uint32_t i = 0; cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*s.done).load(cuda::memory_order_relaxed) < testing &&
+                            cuda::ptx::get_sreg_globaltimer() - start < kMemoryStressBoundNs;
+       ++i)
     for (std::uint32_t a = 0; a < s.stress_accesses; ++a) stress_access(s, stress_line(s, t, i, a), keep);
   if (keep == 0xFFFFFFFFu) s.scratch[0] = keep;  // the loads must happen
 }
