@@ -1,0 +1,75 @@
+#pragma once
+// A litmus shape in the terms of the PTX memory consistency model with proxies: threads placed in CTAs
+// and GPUs, each a list of memory operations and fences on virtual addresses that alias physical
+// locations, and the outcome asked about. Plain data: each memory-model pattern maps its typed case to
+// one (litmus_of in patterns/<pattern>.hpp), and harness/model/ptx_model.cpp decides it.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace vmmcheck::patterns::litmus {
+
+// PTX scopes, narrowest first; Thread is the scope of a weak (or volatile-free, non-atomic) access.
+enum class Level : int { Thread, Cta, Gpu, Sys };
+
+enum class Sem : int {
+  Weak,     // ld / st (ld.weak, st.weak)
+  Relaxed,  // ld.relaxed / st.relaxed (and ld.volatile: relaxed at sys scope)
+  Acquire,  // ld.acquire
+  Release,  // st.release
+  AcqRel,   // atom.acq_rel
+};
+
+enum class OpKind : int {
+  Load,        // reg = [address]
+  Store,       // [address] = value
+  AtomAdd,     // reg = [address]; [address] = reg + value (one read-modify-write)
+  FenceSc,     // fence.sc.<scope>
+  FenceAcqRel, // fence.acq_rel.<scope>
+  AliasFence,  // fence.proxy.alias
+};
+
+struct Op {
+  OpKind kind = OpKind::Load;
+  Sem sem = Sem::Weak;
+  Level scope = Level::Thread;  // Thread for weak accesses
+  int address = -1;             // index into Litmus::addresses
+  std::uint32_t value = 0;      // Store: the value; AtomAdd: the operand
+  std::string reg;              // Load, AtomAdd: the register it sets
+  // Load, AtomAdd: a precondition on the value read ("ld.acquire r0, [flag] == 1"); -1: none.
+  std::int64_t must_read = -1;
+};
+
+struct Thread {
+  std::string name;  // e.g. "writer"
+  int gpu = 0;
+  int cta = 0;
+  std::vector<Op> ops;
+};
+
+// A virtual address and the physical location it maps (aliases share a location).
+struct Address {
+  std::string name;  // e.g. "data_A"
+  int location = 0;
+};
+
+// An outcome: every listed register holds (or, with `equal` false, does not hold) its value.
+struct Condition {
+  std::string reg;
+  std::uint32_t value = 0;
+  bool equal = true;
+};
+
+struct Litmus {
+  std::string name;
+  std::vector<Address> addresses;
+  std::vector<Thread> threads;
+  // Operation boundaries: (earlier, later) thread pairs whose device operations are ordered by stream
+  // order, an event, host synchronisation or a graph edge (harness/model/ptx_model.cpp says how).
+  std::vector<std::pair<int, int>> boundaries;
+  // The weak outcome the case asks about: a conjunction.
+  std::vector<Condition> weak;
+};
+
+}  // namespace vmmcheck::patterns::litmus

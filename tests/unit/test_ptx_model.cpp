@@ -1,0 +1,178 @@
+// The PTX proxy model (harness/model/ptx_model.cpp) against the litmus tests of its published
+// formalisation: every row of NVlabs/mixedproxy's tests/*.test (commit 0807da2) that uses only the
+// generic proxy and fence.proxy.alias, with the artifact's own permit/assert as the expected value.
+// Surface and texture rows (sust, suld, tld, fence.proxy.surface/texture) are outside the model here.
+#include <gtest/gtest.h>
+
+#include "model/ptx_model.hpp"
+
+namespace vmmcheck::model::ptx {
+namespace {
+
+using namespace patterns::litmus;
+
+Op st(int address, std::uint32_t value, Sem sem = Sem::Weak, Level scope = Level::Thread) {
+  Op o;
+  o.kind = OpKind::Store;
+  o.address = address;
+  o.value = value;
+  o.sem = sem;
+  o.scope = scope;
+  return o;
+}
+Op ld(const std::string& reg, int address, Sem sem = Sem::Weak, Level scope = Level::Thread, std::int64_t must = -1) {
+  Op o;
+  o.kind = OpKind::Load;
+  o.reg = reg;
+  o.address = address;
+  o.sem = sem;
+  o.scope = scope;
+  o.must_read = must;
+  return o;
+}
+Op atom_add(const std::string& reg, int address, std::uint32_t v, Sem sem, Level scope) {
+  Op o = ld(reg, address, sem, scope);
+  o.kind = OpKind::AtomAdd;
+  o.value = v;
+  return o;
+}
+Op fence(OpKind kind, Level scope = Level::Thread) {
+  Op o;
+  o.kind = kind;
+  o.scope = scope;
+  return o;
+}
+Thread thread(const std::string& name, int cta, std::vector<Op> ops) { return {name, 0, cta, std::move(ops)}; }
+Condition eq(const std::string& r, std::uint32_t v) { return {r, v, true}; }
+Condition ne(const std::string& r, std::uint32_t v) { return {r, v, false}; }
+
+// MP_cta.test, MP_gpu.test and their _synonym variants: data through x (or y, a physical alias of x in
+// the synonym tests), flag at cta or gpu scope, threads in one CTA (cta) or two (gpu).
+//   d0.b0.t0 { st [x], 2; <writer fences> st.release.<scope> [flag], 1; }
+//   d0.b?.t? { ld.acquire.<scope> r0, [flag] == 1; <reader fences> ld r1, [x or y]; }
+Litmus message_passing(Level scope, bool synonym, bool writer_fence, bool reader_fence) {
+  Litmus l;
+  l.name = std::string("MP_") + (scope == Level::Cta ? "cta" : "gpu") + (synonym ? "_synonym" : "");
+  l.addresses = {{"x", 0}, {"y", 0}, {"flag", 1}};
+  std::vector<Op> w{st(0, 2)};
+  if (writer_fence) w.push_back(fence(OpKind::AliasFence));
+  w.push_back(st(2, 1, Sem::Release, scope));
+  std::vector<Op> r{ld("r0", 2, Sem::Acquire, scope, 1)};
+  if (reader_fence) r.push_back(fence(OpKind::AliasFence));
+  r.push_back(ld("r1", synonym ? 1 : 0));
+  l.threads = {thread("t0", 0, w), thread("t1", scope == Level::Cta ? 0 : 1, r)};
+  return l;
+}
+
+TEST(PtxModel, CoWR) {  // tests/CoWR.test, row "st [x] | | ld [x] | assert =="
+  Litmus l;
+  l.addresses = {{"x", 0}};
+  l.threads = {thread("t0", 0, {st(0, 1), ld("r0", 0)})};
+  EXPECT_TRUE(asserts(l, {eq("r0", 1)}));
+}
+
+TEST(PtxModel, MessagePassingThroughOneAddress) {  // MP_cta.test and MP_gpu.test, row "st [x] ||| ld [x] | assert =="
+  EXPECT_TRUE(asserts(message_passing(Level::Cta, false, false, false), {eq("r1", 2)}));
+  EXPECT_TRUE(asserts(message_passing(Level::Gpu, false, false, false), {eq("r1", 2)}));
+}
+
+TEST(PtxModel, MessagePassingThroughSynonyms) {  // MP_cta_synonym.test and MP_gpu_synonym.test
+  for (Level scope : {Level::Cta, Level::Gpu}) {
+    SCOPED_TRACE(scope == Level::Cta ? "cta" : "gpu");
+    // "st [x] ||| ld [y] | permit !="
+    EXPECT_TRUE(permits(message_passing(scope, true, false, false), {ne("r1", 2)}));
+    // "st [x] | fence.proxy.alias; || ld [y] | assert =="
+    EXPECT_TRUE(asserts(message_passing(scope, true, true, false), {eq("r1", 2)}));
+    // "st [x] || fence.proxy.alias; | ld [y] | assert =="
+    EXPECT_TRUE(asserts(message_passing(scope, true, false, true), {eq("r1", 2)}));
+  }
+}
+
+TEST(PtxModel, Isa2) {  // tests/ISA2.test: assert (r2 == 42)
+  Litmus l;
+  l.addresses = {{"x", 0}, {"flag1", 1}, {"flag2", 2}};
+  l.threads = {thread("b0.t0", 0, {st(0, 42), st(1, 1, Sem::Release, Level::Cta)}),
+               thread("b0.t1", 0, {ld("r0", 1, Sem::Acquire, Level::Cta, 1), st(2, 1, Sem::Release, Level::Gpu)}),
+               thread("b1.t0", 1, {ld("r1", 2, Sem::Acquire, Level::Gpu, 1), ld("r2", 0)})};
+  EXPECT_TRUE(asserts(l, {eq("r2", 42)}));
+}
+
+TEST(PtxModel, StoreBufferingWithFenceSc) {  // tests/SB_cta.test: assert (r0 == 2 || r1 == 1)
+  Litmus l;
+  l.addresses = {{"x", 0}, {"y", 1}};
+  l.threads = {thread("t0", 0, {st(0, 1), fence(OpKind::FenceSc, Level::Cta), ld("r0", 1)}),
+               thread("t1", 0, {st(1, 2), fence(OpKind::FenceSc, Level::Cta), ld("r1", 0)})};
+  EXPECT_TRUE(asserts(l, {eq("r0", 2), eq("r1", 1)}));
+  // Without the fences, store buffering is allowed.
+  l.threads[0].ops.erase(l.threads[0].ops.begin() + 1);
+  l.threads[1].ops.erase(l.threads[1].ops.begin() + 1);
+  EXPECT_TRUE(permits(l, {eq("r0", 0), eq("r1", 0)}));
+}
+
+TEST(PtxModel, StoreBufferingWithRmws) {
+  Litmus l;
+  l.addresses = {{"x", 0}, {"y", 1}};
+  // tests/SB_rmw.test: assert (r2 != 0 || r4 != 0)
+  l.threads = {thread("b0", 0, {atom_add("r1", 0, 1, Sem::AcqRel, Level::Gpu), atom_add("r2", 1, 1, Sem::AcqRel, Level::Gpu)}),
+               thread("b1", 1, {atom_add("r3", 1, 1, Sem::AcqRel, Level::Gpu), atom_add("r4", 0, 1, Sem::AcqRel, Level::Gpu)})};
+  EXPECT_TRUE(asserts(l, {ne("r2", 0), ne("r4", 0)}));
+  // tests/SB_rmw_2.test: permit (r2 == 0 && r3 == 0)
+  l.threads[1].ops = {st(1, 1, Sem::Relaxed, Level::Gpu), ld("r3", 0, Sem::Relaxed, Level::Gpu)};
+  EXPECT_TRUE(permits(l, {eq("r2", 0), eq("r3", 0)}));
+}
+
+TEST(PtxModel, ReleaseAcquirePattern) {  // tests/Release_acquire_pattern.test: permit (r1 == 2 && r3 == 0)
+  Litmus l;
+  l.addresses = {{"x", 0}, {"y", 1}};
+  l.threads = {thread("b0", 0, {st(1, 1), st(0, 1, Sem::Release, Level::Sys), st(0, 2, Sem::Relaxed, Level::Sys)}),
+               thread("b1", 1, {ld("r1", 0, Sem::Relaxed, Level::Sys), fence(OpKind::FenceAcqRel, Level::Sys), ld("r3", 1)})};
+  EXPECT_TRUE(permits(l, {eq("r1", 2), eq("r3", 0)}));
+}
+
+TEST(PtxModel, CoherenceWithVolatile) {  // tests/CoMP_volatile.test: permit (r1 != 2); volatile = relaxed.sys
+  Litmus l;
+  l.addresses = {{"x", 0}};
+  l.threads = {thread("b0", 0, {st(0, 1), st(0, 2, Sem::Relaxed, Level::Sys)}),
+               thread("b1", 1, {ld("r0", 0, Sem::Weak, Level::Thread, 2), ld("r1", 0, Sem::Relaxed, Level::Sys)})};
+  EXPECT_TRUE(permits(l, {ne("r1", 2)}));
+}
+
+// Beyond the artifact: what the forbidding derivation says, and operation boundaries (our extension).
+TEST(PtxModel, AForbiddenOutcomeNamesTheAxiom) {
+  Litmus l = message_passing(Level::Gpu, true, true, false);
+  l.weak = {ne("r1", 2)};
+  const Decision d = decide(l);
+  EXPECT_FALSE(d.allowed);
+  EXPECT_GT(d.showing, 0u);
+  EXPECT_GT(d.ruled_out.at(Axiom::Causality), 0u);
+  EXPECT_NE(d.reason.find("causality"), std::string::npos) << d.reason;
+
+  l = message_passing(Level::Gpu, true, false, false);
+  l.weak = {ne("r1", 2)};
+  const Decision weak = decide(l);
+  EXPECT_TRUE(weak.allowed);
+  ASSERT_FALSE(weak.witness.empty());
+  EXPECT_NE(weak.witness.back().find("reads 0 from the initial value"), std::string::npos) << weak.witness.back();
+}
+
+TEST(PtxModel, OperationBoundariesMakeAliasesCoherent) {
+  Litmus l;
+  l.addresses = {{"A", 0}, {"B", 0}};
+  l.threads = {thread("writer", 0, {st(0, 1)}), thread("reader", 1, {ld("r", 1)})};
+  l.weak = {ne("r", 1)};
+  EXPECT_TRUE(decide(l).allowed);  // two operations nothing orders
+  l.boundaries = {{0, 1}};
+  EXPECT_FALSE(decide(l).allowed);  // the reader's operation starts after the writer's completed
+}
+
+TEST(PtxModel, BadShapesAreRefused) {
+  Litmus l;
+  l.addresses = {{"x", 0}};
+  l.threads = {thread("t", 0, {ld("r", 3)})};
+  EXPECT_THROW(decide(l), std::invalid_argument);
+  l.threads = {thread("t", 0, {fence(OpKind::FenceSc)})};
+  EXPECT_THROW(decide(l), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace vmmcheck::model::ptx
