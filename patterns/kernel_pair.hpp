@@ -26,13 +26,19 @@ static_assert(outcomes_match_bins<KernelPair>());
 // The load the reading operation makes: a copy engine reads like a weak load.
 constexpr Load load_of(ReaderOp reader) { return reader == ReaderOp::KernelNc ? Load::NonCoherent : Load::Weak; }
 
-constexpr AccessStructure structure_of(const KernelPair& c) {
-  AccessStructure s;
-  s.same_proxy = c.view == View::Same;
-  s.load = load_of(c.reader);
-  s.sync = c.order == Order::None ? Sync::None : Sync::OperationBoundary;
-  s.write_in_reader_lifetime = c.order == Order::None;  // unordered: the write may land while the reader runs
-  return s;
+// writing operation: st [A] = 1 (a kernel, or a copy engine's weak stores)
+// reading operation:  r = ld [view]  -- old: r != 1. Stream order, an event, host synchronisation or a
+// graph edge puts an operation boundary between them; nothing does for order none.
+inline litmus::Shaped structure_of(const KernelPair& c) {
+  using namespace litmus;
+  if (load_of(c.reader) == Load::NonCoherent) return {std::nullopt, {}, kNcOutsideTheModel};
+  Litmus l;
+  l.name = "kernel_pair";
+  l.addresses = {{"A", 0}, {"B", 0}};
+  l.threads = {{"writer", 0, 0, {store(0, 1)}}, {"reader", 0, 1, {load("r", c.view == View::Same ? 0 : 1)}}};
+  if (c.order != Order::None) l.boundaries = {{0, 1}};
+  l.weak = {not_equal("r", 1)};
+  return {l, {"new"}, {}};
 }
 
 // The order, removed: two streams with nothing between them.

@@ -4,7 +4,9 @@
 // locations, and the outcome asked about. Plain data: each memory-model pattern maps its typed case to
 // one (litmus_of in patterns/<pattern>.hpp), and harness/model/ptx_model.cpp decides it.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -71,5 +73,51 @@ struct Litmus {
   // The weak outcome the case asks about: a conjunction.
   std::vector<Condition> weak;
 };
+
+// What a memory-model pattern gives the oracle for one case (structure_of in its header): the litmus
+// shape the model decides and the outcomes the case allows when the model forbids the weak one; or,
+// for a case the model does not cover, why not.
+struct Shaped {
+  std::optional<Litmus> litmus;
+  std::vector<std::string> allowed;  // e.g. {"new"}
+  std::string_view outside;          // no litmus: why the PTX model says nothing here
+};
+
+// --- Builders, so that a pattern's shape reads like the PTX it stands for ---
+
+inline Op store(int address, std::uint32_t value, Sem sem = Sem::Weak, Level scope = Level::Thread) {
+  Op o;
+  o.kind = OpKind::Store;
+  o.address = address;
+  o.value = value;
+  o.sem = sem;
+  o.scope = scope;
+  return o;
+}
+inline Op load(std::string reg, int address, Sem sem = Sem::Weak, Level scope = Level::Thread, std::int64_t must_read = -1) {
+  Op o;
+  o.kind = OpKind::Load;
+  o.reg = std::move(reg);
+  o.address = address;
+  o.sem = sem;
+  o.scope = scope;
+  o.must_read = must_read;
+  return o;
+}
+inline Op atom_add(std::string reg, int address, std::uint32_t operand, Sem sem, Level scope) {
+  Op o = load(std::move(reg), address, sem, scope);
+  o.kind = OpKind::AtomAdd;
+  o.value = operand;
+  return o;
+}
+inline Op fence(OpKind kind, Level scope = Level::Thread) {
+  Op o;
+  o.kind = kind;
+  o.scope = scope;
+  return o;
+}
+inline Op alias_fence() { return fence(OpKind::AliasFence); }
+inline Condition equal(std::string reg, std::uint32_t v) { return {std::move(reg), v, true}; }
+inline Condition not_equal(std::string reg, std::uint32_t v) { return {std::move(reg), v, false}; }
 
 }  // namespace vmmcheck::patterns::litmus

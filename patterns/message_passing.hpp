@@ -30,17 +30,27 @@ struct MessagePassing : PatternDefaults {
 };
 static_assert(outcomes_match_bins<MessagePassing>());
 
-// writer: st data[A]; st.release flag[A]   reader: ld.acquire flag[view]; ld data[view]
-constexpr AccessStructure structure_of(const MessagePassing& c) {
-  AccessStructure s;
-  s.same_proxy = c.data == View::Same;
-  s.flag_same_proxy = c.flag == View::Same;
-  s.proxy_fence = c.fence != FencePlacement::None;
-  s.scope = c.scope;
-  s.same_cta = c.partner == Partner::SameCta;
-  s.write_in_reader_lifetime = true;
-  s.sync = c.flag_sync == FlagSync::ReleaseAcquire ? Sync::ReleaseAcquire : Sync::None;
-  return s;
+// writer (CTA 0):  st [data_A] = 1; (fence.proxy.alias); st.release.<scope> [flag_A] = 1
+// reader (CTA 1, or CTA 0 for alias.mp_cta):
+//                  r0 = ld [data_view]; r1 = ld.acquire.<scope> [flag_view] == 1; (fence.proxy.alias);
+//                  r2 = ld [data_view]  -- stale: r2 != 1. A relaxed flag_sync makes both flag accesses relaxed.
+inline litmus::Shaped structure_of(const MessagePassing& c) {
+  using namespace litmus;
+  Litmus l;
+  l.name = "message_passing";
+  l.addresses = {{"data_A", 0}, {"data_B", 0}, {"flag_A", 1}, {"flag_B", 1}};
+  const int data = c.data == View::Same ? 0 : 1, flag = c.flag == View::Same ? 2 : 3;
+  const Level scope = level_of(c.scope);
+  const bool sync = c.flag_sync == FlagSync::ReleaseAcquire;
+  std::vector<Op> writer{store(0, 1)};
+  if (c.fence == FencePlacement::Writer || c.fence == FencePlacement::Both) writer.push_back(alias_fence());
+  writer.push_back(store(2, 1, sync ? Sem::Release : Sem::Relaxed, scope));
+  std::vector<Op> reader{load("r0", data), load("r1", flag, sync ? Sem::Acquire : Sem::Relaxed, scope, 1)};
+  if (c.fence == FencePlacement::Reader || c.fence == FencePlacement::Both) reader.push_back(alias_fence());
+  reader.push_back(load("r2", data));
+  l.threads = {{"writer", 0, 0, writer}, {"reader", 0, c.partner == Partner::SameCta ? 0 : 1, reader}};
+  l.weak = {not_equal("r2", 1)};
+  return {l, {"new"}, {}};
 }
 
 // Data through an alias: without the proxy fence. Data through view A: with a relaxed flag.

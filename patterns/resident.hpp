@@ -32,13 +32,34 @@ struct Resident : PatternDefaults {
 };
 static_assert(outcomes_match_bins<Resident>());
 
-constexpr AccessStructure structure_of(const Resident& c) {
-  AccessStructure s;
-  s.same_proxy = c.view == View::Same;
-  s.load = c.load;
-  s.write_in_reader_lifetime = true;
-  s.sync = c.signal == Signal::None || c.flag_sync == FlagSync::Relaxed ? Sync::None : Sync::ResidentSignal;
-  return s;
+// resident reader (CTA 1, launched before the writer): r0 = ld [view]; r1 = ld.acquire.sys [flag] == 1;
+//                                                       r2 = ld [view]  -- old: r2 != 1
+// writing operation: st [A] = 1; then the signal: a kernel after an event, or the host after it
+// synchronised (an operation boundary, then st.release.sys [flag] = 1). Without a signal the reader
+// reads at once. The guide's resident-grid clause is stricter than this model: the table says where.
+inline litmus::Shaped structure_of(const Resident& c) {
+  using namespace litmus;
+  const auto f = flavour_of(c.load);
+  if (!f) return {std::nullopt, {}, kNcOutsideTheModel};
+  Litmus l;
+  l.name = "resident";
+  l.addresses = {{"A", 0}, {"B", 0}, {"flag", 1}};
+  const int view = c.view == View::Same ? 0 : 1;
+  std::vector<Op> reader{load("r0", view, f->sem, f->scope)};
+  if (c.signal != Signal::None) {
+    const bool acquire = c.flag_sync == FlagSync::ReleaseAcquire;
+    reader.push_back(load("r1", 2, acquire ? Sem::Acquire : Sem::Relaxed, Level::Sys, 1));
+  }
+  reader.push_back(load("r2", view, f->sem, f->scope));
+  // The host is a thread of its own, outside the GPU.
+  const int signaller_gpu = c.signal == Signal::Host ? 1 : 0;
+  l.threads = {{"writer", 0, 0, {store(0, 1)}},
+               {"reader", 0, 1, reader},
+               {"signal", signaller_gpu, 2, {store(2, 1, Sem::Release, Level::Sys)}}};
+  if (c.signal == Signal::None) l.threads.pop_back();
+  else l.boundaries = {{0, 2}};
+  l.weak = {not_equal("r2", 1)};
+  return {l, {"new"}, {}};
 }
 
 // The signal, removed: the resident grid reads as soon as it is ready.

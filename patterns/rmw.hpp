@@ -24,13 +24,20 @@ struct Rmw : PatternDefaults {
 };
 static_assert(outcomes_match_bins<Rmw>());
 
-constexpr AccessStructure structure_of(const Rmw& c) {
-  AccessStructure s;
-  s.same_proxy = c.view == View::Same;
-  s.scope = c.scope;
-  s.write_in_reader_lifetime = true;
-  s.sync = c.update == Update::Atomic ? Sync::Atomicity : Sync::None;
-  return s;
+// CTA 0: r0 = atom.add.<scope> [A], 1   CTA 1: r1 = atom.add.<scope> [view], 1  -- lost: r0 == r1 == 0.
+// (Two threads and one add each stand for the kernel's many: one lost update is the weak outcome.)
+inline litmus::Shaped structure_of(const Rmw& c) {
+  using namespace litmus;
+  if (c.update == Update::Plain)
+    return {std::nullopt, {}, "a plain load and a store of the value plus one: the model has no store whose value depends on a load"};
+  Litmus l;
+  l.name = "rmw";
+  l.addresses = {{"A", 0}, {"B", 0}};
+  const Level scope = level_of(c.scope);
+  l.threads = {{"t0", 0, 0, {atom_add("r0", 0, 1, Sem::Relaxed, scope)}},
+               {"t1", 0, 1, {atom_add("r1", c.view == View::Same ? 0 : 1, 1, Sem::Relaxed, scope)}}};
+  l.weak = {equal("r0", 0), equal("r1", 0)};
+  return {l, {"exact"}, {}};
 }
 
 // Atomicity, removed: each add a plain load and store.

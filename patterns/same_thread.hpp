@@ -21,15 +21,21 @@ struct SameThread : PatternDefaults {
 };
 static_assert(outcomes_match_bins<SameThread>());
 
-// r0 = ld [B]; st [A]; (fence.proxy.alias); r1 = ld [B] -- the write is A, the read is B.
-constexpr AccessStructure structure_of(const SameThread& c) {
-  AccessStructure s;
-  s.same_proxy = c.view == View::Same;
-  s.proxy_fence = c.fence == Fence::ProxyAlias;
-  s.load = c.load;
-  s.write_in_reader_lifetime = true;
-  s.sync = Sync::ProgramOrder;
-  return s;
+// r0 = ld [B]; st [A] = 1; (fence.proxy.alias); r1 = ld [B] -- stale: r1 != 1.
+inline litmus::Shaped structure_of(const SameThread& c) {
+  using namespace litmus;
+  const auto f = flavour_of(c.load);
+  if (!f) return {std::nullopt, {}, kNcOutsideTheModel};
+  Litmus l;
+  l.name = "same_thread";
+  l.addresses = {{"A", 0}, {"B", 0}};
+  const int b = c.view == View::Same ? 0 : 1;
+  std::vector<Op> ops{load("r0", b, f->sem, f->scope), store(0, 1)};
+  if (c.fence == Fence::ProxyAlias) ops.push_back(alias_fence());
+  ops.push_back(load("r1", b, f->sem, f->scope));
+  l.threads = {{"t", 0, 0, ops}};
+  l.weak = {not_equal("r1", 1)};
+  return {l, {"new"}, {}};
 }
 
 // One address: through an alias, without the fence. The fence: the same case without it. ld.global.nc

@@ -1,34 +1,39 @@
 #pragma once
-// What the oracle reads off a case (harness/model/oracle.cpp): the structure of its accesses and what
-// orders them, never its verdict. Each pattern maps its typed definition to one of these in its header
+// What the oracle reads off a case (harness/model/oracle.cpp), never its verdict: for a memory-model
+// pattern the litmus shape the PTX model decides (patterns/litmus.hpp), for a VMM contract pattern its
+// contract structure. Each pattern maps its typed definition to one of these in its header
 // (structure_of), so the oracle knows no pattern by name.
+#include <optional>
 #include <string_view>
 
+#include "patterns/litmus.hpp"
 #include "patterns/vocabulary.hpp"
 
 namespace vmmcheck::patterns {
 
-// What orders the write before the read.
-enum class Sync {
-  ProgramOrder,       // one thread: the write precedes the read in program order
-  ReleaseAcquire,     // two CTAs of one grid: release store / acquire load of a flag
-  OperationBoundary,  // two device operations ordered by stream order, an event, host sync or a graph edge
-  ResidentSignal,     // the reading grid was resident before the writing operation; a flag tells it later
-  Atomicity,          // nothing orders them: read-modify-writes of one word from many threads must each be atomic
-  None,               // nothing: the operations may run concurrently
+// How a load flavour reads in the PTX memory model: ld.volatile is treated as ld.relaxed.sys (PTX
+// ISA, "volatile" under ld; mixedproxy's parser does the same). ld.global.nc has no place in it: the
+// memory consistency model does not apply to texture accesses, ld.global.nc included (PTX ISA 8.1).
+struct Flavour {
+  litmus::Sem sem;
+  litmus::Level scope;
 };
-
-// The structure of one write -> read pair.
-struct AccessStructure {
-  bool same_proxy = true;                 // read through the same virtual address the write used
-  bool proxy_fence = false;               // a fence.proxy.alias lies on the path from the write to the read
-  Load load = Load::Weak;                 // how the read is made
-  bool write_in_reader_lifetime = false;  // the write happens while the reading kernel runs
-  Sync sync = Sync::None;
-  Scope scope = Scope::Gpu;               // ReleaseAcquire and Atomicity
-  bool flag_same_proxy = true;            // ReleaseAcquire only: both flag accesses use one virtual address
-  bool same_cta = false;                  // ReleaseAcquire only: writer and reader are threads of one CTA
-};
+inline std::optional<Flavour> flavour_of(Load l) {
+  switch (l) {
+    case Load::Weak: return Flavour{litmus::Sem::Weak, litmus::Level::Thread};
+    case Load::Volatile: return Flavour{litmus::Sem::Relaxed, litmus::Level::Sys};
+    case Load::RelaxedGpu: return Flavour{litmus::Sem::Relaxed, litmus::Level::Gpu};
+    case Load::AcquireGpu: return Flavour{litmus::Sem::Acquire, litmus::Level::Gpu};
+    case Load::NonCoherent: return std::nullopt;
+  }
+  return std::nullopt;
+}
+inline litmus::Level level_of(Scope s) {
+  return s == Scope::Cta ? litmus::Level::Cta : s == Scope::Gpu ? litmus::Level::Gpu : litmus::Level::Sys;
+}
+inline constexpr std::string_view kNcOutsideTheModel =
+    "ld.global.nc is a texture-path load, and the PTX memory consistency model does not apply to it "
+    "(PTX ISA 8.1): its verdict comes from the read-only-data rule, as cited";
 
 // The VMM contract cases (access rights, lifecycle): what the device may do at the touched address,
 // and whether the mapping outlives the access.

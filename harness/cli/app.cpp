@@ -204,7 +204,11 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
         << (ctx.devices.empty() ? "" : " (" + gpu_reason + ")") << "; --verbose lists them\n";
   out << tally_line(t) << "\n";
   if (t.failed > 0) return kExitFailure;
-  if (t.passed == 0) {
+  if (t.warnings > 0 && o.strict) {
+    err << "vmmcheck: " << t.warnings << " warning" << (t.warnings == 1 ? "" : "s") << " under --strict\n";
+    return kExitFailure;
+  }
+  if (t.passed == 0 && t.warnings == 0) {
     // The header names the reason when there is no GPU at all; say it here only if it has not.
     const bool told = ctx.devices.empty() || quietly_skipped > 0;
     err << "vmmcheck: nothing ran here" << (gpu_reason.empty() || told ? "" : ": " + gpu_reason) << "\n";

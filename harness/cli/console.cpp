@@ -27,7 +27,7 @@ std::string histogram_summary(const run::Histogram& h) {
 }
 
 std::string case_line(std::size_t index, std::size_t total, const run::CaseResult& r) {
-  static const char* labels[] = {"PASS", "FAIL", "SKIP", "CRASH", "TIMEOUT", "ERROR"};
+  static const char* labels[] = {"PASS", "FAIL", "SKIP", "CRASH", "TIMEOUT", "ERROR", "WARN"};
   const char* label = labels[static_cast<int>(r.status)];
   std::ostringstream o;
   const int width = static_cast<int>(std::to_string(total).size());
@@ -50,7 +50,7 @@ std::string case_line(std::size_t index, std::size_t total, const run::CaseResul
   o << tail;
   if (r.gpu_seconds > 0) o << "  " << human_count(static_cast<std::uint64_t>(static_cast<double>(r.instances) / r.gpu_seconds)) << "/s GPU";
   o << power_summary(r);
-  if (r.status == run::Status::Fail) o << "\n        " << r.reason;
+  if (r.status == run::Status::Fail || r.status == run::Status::Warning) o << "\n        " << r.reason;
   return o.str();
 }
 
@@ -111,6 +111,7 @@ Tally tally(const std::vector<run::CaseResult>& results) {
   Tally t;
   for (const run::CaseResult& r : results) {
     if (r.status == run::Status::Pass) ++t.passed;
+    else if (r.status == run::Status::Warning) ++t.warnings;
     else if (r.status == run::Status::NotSupported) ++t.skipped;
     else ++t.failed;
   }
@@ -118,7 +119,8 @@ Tally tally(const std::vector<run::CaseResult>& results) {
 }
 
 std::string tally_line(const Tally& t) {
-  return std::to_string(t.passed) + " passed, " + std::to_string(t.failed) + " failed, " + std::to_string(t.skipped) + " skipped";
+  return std::to_string(t.passed) + " passed, " + (t.warnings ? std::to_string(t.warnings) + " warnings, " : "") +
+         std::to_string(t.failed) + " failed, " + std::to_string(t.skipped) + " skipped";
 }
 
 }  // namespace vmmcheck::cli

@@ -15,10 +15,10 @@ std::string case_line(std::size_t index, std::size_t total, const run::CaseResul
 std::string header(const run::RunContext& c, std::size_t selected, std::size_t total, const std::string& gpu_note);
 
 struct Tally {
-  std::size_t passed = 0, failed = 0, skipped = 0;
+  std::size_t passed = 0, failed = 0, skipped = 0, warnings = 0;
 };
 Tally tally(const std::vector<run::CaseResult>& results);
-// "N passed, N failed, N skipped": failed counts Fail, Crash, Timeout and Error.
+// "N passed, [N warnings, ]N failed, N skipped": failed counts Fail, Crash, Timeout and Error.
 std::string tally_line(const Tally& t);
 
 // The power of a case, for its line: what its control showed (empty for a case without one).

@@ -76,11 +76,17 @@ std::string explain(const model::Case& c, const std::vector<model::Case>& table,
   o << "\nWhy:       " << c.verdict.why << "\n";
   if (model::oracle_models(c)) {
     const model::Derivation d = model::derive(c);
-    o << "Oracle:    " << model::to_string(d.expectation) << ", derived from the case's structure:\n";
-    for (const std::string& step : d.steps) o << "  - " << step << "\n";
+    if (d.from_model)
+      o << "Model:     " << model::to_string(d.expectation)
+        << ", by the PTX proxy memory model (docs/design.md, \"The memory model\") on the case's litmus shape:\n";
+    else
+      o << "Oracle:    " << model::to_string(d.expectation) << ", derived from the case's contract structure:\n";
+    for (const std::string& step : d.steps) o << "  " << (step.rfind("  ", 0) == 0 ? "" : "- ") << step << "\n";
   } else {
-    o << "Oracle:    none -- " << model::not_modelled_because(c) << "\n";
+    o << "Model:     none -- " << model::not_modelled_because(c) << "\n";
   }
+  if (!c.verdict.override_cite.empty())
+    o << "Departs from the model, because: " << c.verdict.override_cite << "\n";
   if (const std::optional<model::ControlCase> control = model::control_of(c, table)) {
     o << "Control:   " << control->control.name << " -- the same case without " << control->mechanism
       << "; a run counts the outcomes it forbids there: a Pass proves something only if they occur\n";

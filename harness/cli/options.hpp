@@ -26,7 +26,8 @@ struct Options {
   std::string mutant;         // run: a mutant to switch on (hidden; selftest's children use the environment)
   bool isolate = false;     // run: every case in a child process
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
-  bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
+  bool power = true;
+  bool strict = false;      // run: a Warning (a `model` case's weak outcome) fails the run        // run: measure each required or fault case's control (docs/design.md, Power)
   double timeout_s = 120;   // run: hard limit per isolated case
   std::string resume;       // run: a results file whose cases are not run again
   std::string spec;         // isolated-case: what the parent asks the child to run

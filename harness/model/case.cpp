@@ -10,12 +10,13 @@ const char* to_string(Expectation e) {
     case Expectation::Undefined: return "undefined";
     case Expectation::Fault: return "fault";
     case Expectation::Api: return "api";
+    case Expectation::Model: return "model";
   }
   return "?";
 }
 
 bool parse_expectation(const std::string& text, Expectation& out) {
-  for (Expectation e : {Expectation::Required, Expectation::Undefined, Expectation::Fault, Expectation::Api}) {
+  for (Expectation e : {Expectation::Required, Expectation::Undefined, Expectation::Fault, Expectation::Api, Expectation::Model}) {
     if (text == to_string(e)) {
       out = e;
       return true;

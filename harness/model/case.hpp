@@ -10,7 +10,13 @@
 namespace vmmcheck::model {
 
 // What the rules say about a case (docs/design.md, "Expectation classes").
-enum class Expectation { Required, Undefined, Fault, Api };
+enum class Expectation {
+  Required,   // the rules define the outcome: anything else fails
+  Undefined,  // the rules leave it open: the histogram is the result
+  Fault,      // the access must fault
+  Api,        // the driver must return the listed status
+  Model,      // the PTX model requires it, the prose does not clearly: anything else is a Warning
+};
 
 const char* to_string(Expectation e);
 bool parse_expectation(const std::string& text, Expectation& out);
@@ -43,6 +49,10 @@ struct Verdict {
   std::string rule;                   // one sentence
   std::string citation;               // guide or PTX ISA section
   std::string why;                    // why this expectation, for `explain`
+  // Set where the verdict departs from the oracle (the PTX model): the citation that justifies it, e.g.
+  // the guide's resident-grid clause, which is stricter than the model. Without it the loader refuses
+  // a verdict the oracle disagrees with.
+  std::string override_cite;
   std::string source;                 // file:line of the verdict entry
 };
 

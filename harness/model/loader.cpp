@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "common/error.hpp"
+#include "model/oracle.hpp"
 #include "model/registry.hpp"
 
 #ifndef VMMCHECK_CASES_DIR
@@ -203,13 +204,13 @@ std::vector<std::pair<std::string, std::string>> parse_fixed(const Context& ctx,
 
 VerdictEntry parse_verdict(const Context& ctx, const toml::table& t, const std::vector<Axis>& axes,
                            const PatternInfo& pattern) {
-  ctx.only_keys(t, {"when", "expect", "outcomes", "rule", "cite", "why"}, "a [[verdict]]");
+  ctx.only_keys(t, {"when", "expect", "outcomes", "rule", "cite", "why", "override"}, "a [[verdict]]");
   VerdictEntry e;
   e.at = &t;
   e.when = parse_condition(ctx, t, axes, "a [[verdict]]");
   const std::string expect = ctx.text(t, "expect", "a [[verdict]]");
   if (!parse_expectation(expect, e.verdict.expectation))
-    ctx.fail(t.get("expect"), "unknown expectation '" + expect + "' (required, undefined, fault, api)");
+    ctx.fail(t.get("expect"), "unknown expectation '" + expect + "' (required, undefined, fault, api, model)");
   if (const toml::node* o = t.get("outcomes")) e.verdict.outcomes = ctx.strings(*o, "'outcomes'");
   for (const std::string& o : e.verdict.outcomes)
     if (!pattern.accepts_outcome(o))
@@ -222,6 +223,7 @@ VerdictEntry parse_verdict(const Context& ctx, const toml::table& t, const std::
   e.verdict.rule = ctx.text(t, "rule", "a [[verdict]]");
   e.verdict.citation = ctx.text(t, "cite", "a [[verdict]]");
   e.verdict.why = ctx.text(t, "why", "a [[verdict]]");
+  if (t.contains("override")) e.verdict.override_cite = ctx.text(t, "override", "a [[verdict]]");
   e.verdict.source = ctx.source + ":" + std::to_string(t.source().begin.line);
   return e;
 }
@@ -368,6 +370,29 @@ void require_ascii(std::string_view text, const std::string& source) {
   }
 }
 
+std::string listed(const std::vector<std::string>& outcomes) {
+  std::string out = "[";
+  for (const std::string& o : outcomes) out += (out.size() > 1 ? ", " : "") + o;
+  return out + "]";
+}
+
+// Every verdict the oracle can derive must be the oracle's, or carry an `override` citing why not.
+void check_against_oracle(const CaseTable& table) {
+  for (const Case& c : table.cases) {
+    if (!oracle_models(c)) continue;
+    const Derivation d = derive(c);
+    const bool agree = agrees(d, c.verdict);
+    if (agree || !c.verdict.override_cite.empty()) continue;
+    std::string oracle = to_string(d.expectation);
+    if (d.expectation != Expectation::Undefined) oracle += " " + listed(d.outcomes);
+    std::string table_says = to_string(c.verdict.expectation);
+    if (c.verdict.expectation != Expectation::Undefined) table_says += " " + listed(c.verdict.outcomes);
+    throw InputError(c.verdict.source + ": case " + c.name + ": the verdict says " + table_says + ", the " +
+                     (d.from_model ? "PTX memory model" : "contract oracle") + " says " + oracle + ": " + d.steps.front() +
+                     ". Fix the verdict, or give it an `override` that cites why it departs from the model.");
+  }
+}
+
 CaseTable parse_cases(std::string_view text, const std::string& source) {
   Context ctx{source};
   require_ascii(text, source);
@@ -381,6 +406,7 @@ CaseTable parse_cases(std::string_view text, const std::string& source) {
   }
   CaseTable table;
   parse_family(ctx, root, table);
+  check_against_oracle(table);
   return table;
 }
 

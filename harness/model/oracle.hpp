@@ -1,8 +1,9 @@
 #pragma once
-// The oracle derives a case's expectation from its structure alone: which view each access uses, which
-// agent performs it, and what orders the agents. It never reads the hand-written verdict; a CPU test
-// checks that the two agree for every case, so each rule is stated twice, independently. Each pattern
-// says what its structure is (structure_of in patterns/<pattern>.hpp); the oracle knows no pattern.
+// The oracle derives a case's expectation without reading its hand-written verdict. For the memory-model
+// patterns it asks the PTX proxy model (model/ptx_model.hpp) about the case's litmus shape; for the VMM
+// contract patterns (access rights, lifecycle) it reads their contract structure. Each pattern says
+// which (structure_of in patterns/<pattern>.hpp); the oracle knows no pattern by name. The loader
+// refuses a table whose verdict departs from the oracle without an `override` that cites why.
 #include <string>
 #include <vector>
 
@@ -15,14 +16,22 @@ struct Derivation {
   Expectation expectation = Expectation::Undefined;
   std::vector<std::string> outcomes;  // allowed outcomes of a required or fault case
   std::vector<std::string> steps;     // the rules applied, in order, for `explain`
+  bool from_model = false;            // decided by the PTX model (else by the contract structure)
 };
 
-Derivation derive(const patterns::AccessStructure& s);
+// The PTX model's decision on a litmus shape: undefined when it allows the weak outcome, else required
+// with `allowed` as the outcomes.
+Derivation derive(const patterns::litmus::Litmus& shape, const std::vector<std::string>& allowed);
 Derivation derive(const patterns::ContractStructure& s);
 
-// False for patterns with no model (patterns::NotModelled): api cases, whose expected status can come
-// only from the driver API documentation cited in their verdicts, and the planted self-test.
+// False for cases nothing models: api cases, whose expected status can come only from the driver API
+// documentation cited in their verdicts, the planted self-test, and cases the PTX model does not
+// cover (ld.global.nc, a plain read-modify-write).
 bool oracle_models(const Case& c);
+// Whether a verdict says what the oracle derived: the same expectation and allowed outcomes; a `model`
+// verdict agrees with what the PTX model requires.
+bool agrees(const Derivation& d, const Verdict& v);
+
 // Why a case is not modelled; empty when it is.
 std::string not_modelled_because(const Case& c);
 // The derivation of a modelled case; throws std::invalid_argument for one that is not.

@@ -230,7 +230,8 @@ StoredRun read_results(const std::filesystem::path& path) {
 
 json results_document(const RunContext& c, const std::vector<CaseResult>& results) {
   json list = json::array();
-  json totals = {{"Pass", 0}, {"Fail", 0}, {"NotSupported", 0}, {"Crash", 0}, {"Timeout", 0}, {"Error", 0}};
+  json totals = {{"Pass", 0},    {"Fail", 0},  {"NotSupported", 0}, {"Crash", 0},
+                 {"Timeout", 0}, {"Error", 0}, {"Warning", 0}};
   for (const CaseResult& r : results) {
     list.push_back(to_json(r));
     totals[to_string(r.status)] = totals[to_string(r.status)].get<int>() + 1;

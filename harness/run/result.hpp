@@ -11,7 +11,8 @@
 namespace vmmcheck::run {
 
 // Statuses (docs/design.md). A skip (NotSupported) is never a pass.
-enum class Status { Pass, Fail, NotSupported, Crash, Timeout, Error };
+// Warning: a `model` case showed an outcome only the PTX model forbids (exit 0 unless --strict).
+enum class Status { Pass, Fail, NotSupported, Crash, Timeout, Error, Warning };
 const char* to_string(Status s);
 bool parse_status(const std::string& text, Status& out);
 

@@ -86,7 +86,7 @@ def test_apply_changes_exactly_what_it_should(run_doc, exp_dir, tmp_path, run_cl
     assert by_name["alias.kernels.b.skipme"]["original_status"] == "Fail"
     assert "but got Crash" in by_name["alias.mp.a.worse"]["note"]
     assert "original_status" not in by_name["alias.kernels.b.new"]
-    assert out_doc["totals"] == {"Pass": 2, "Fail": 1, "Crash": 1, "Timeout": 0, "Error": 0, "NotSupported": 0,
+    assert out_doc["totals"] == {"Pass": 2, "Fail": 1, "Crash": 1, "Timeout": 0, "Error": 0, "NotSupported": 0, "Warning": 0,
                                  "UnexpectedPass": 1, "Flake": 1, "ExpectedFail": 1, "Skip": 1}
     assert out_doc["expectations"]["fails"] == str(exp_dir / f"{STEM}-fails.txt")
     assert "UNEXPECTED Fail: alias.kernels.b.new: new failure" in out

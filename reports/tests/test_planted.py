@@ -49,7 +49,8 @@ def test_verdict_and_totals(planted_html):
     assert '<p class="verdict bad" id="verdict">4 unexpected results of 55 cases</p>' in planted_html
     footer = re.search(r"<tfoot>.*?</tfoot>", planted_html, re.S).group(0)
     assert dict(re.findall(r'<th class="num" data-status="([^"]+)">(\d+)</th>', footer)) == {
-        "Pass": "51", "Fail": "0", "Crash": "2", "Timeout": "2", "Error": "0", "NotSupported": "0", "total": "55"}
+        "Pass": "51", "Fail": "0", "Crash": "2", "Timeout": "2", "Error": "0", "NotSupported": "0", "Warning": "0",
+        "total": "55"}
 
 
 def test_failing_families_first_and_open(planted_html):

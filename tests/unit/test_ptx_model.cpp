@@ -11,40 +11,7 @@ namespace {
 
 using namespace patterns::litmus;
 
-Op st(int address, std::uint32_t value, Sem sem = Sem::Weak, Level scope = Level::Thread) {
-  Op o;
-  o.kind = OpKind::Store;
-  o.address = address;
-  o.value = value;
-  o.sem = sem;
-  o.scope = scope;
-  return o;
-}
-Op ld(const std::string& reg, int address, Sem sem = Sem::Weak, Level scope = Level::Thread, std::int64_t must = -1) {
-  Op o;
-  o.kind = OpKind::Load;
-  o.reg = reg;
-  o.address = address;
-  o.sem = sem;
-  o.scope = scope;
-  o.must_read = must;
-  return o;
-}
-Op atom_add(const std::string& reg, int address, std::uint32_t v, Sem sem, Level scope) {
-  Op o = ld(reg, address, sem, scope);
-  o.kind = OpKind::AtomAdd;
-  o.value = v;
-  return o;
-}
-Op fence(OpKind kind, Level scope = Level::Thread) {
-  Op o;
-  o.kind = kind;
-  o.scope = scope;
-  return o;
-}
 Thread thread(const std::string& name, int cta, std::vector<Op> ops) { return {name, 0, cta, std::move(ops)}; }
-Condition eq(const std::string& r, std::uint32_t v) { return {r, v, true}; }
-Condition ne(const std::string& r, std::uint32_t v) { return {r, v, false}; }
 
 // MP_cta.test, MP_gpu.test and their _synonym variants: data through x (or y, a physical alias of x in
 // the synonym tests), flag at cta or gpu scope, threads in one CTA (cta) or two (gpu).
@@ -54,12 +21,12 @@ Litmus message_passing(Level scope, bool synonym, bool writer_fence, bool reader
   Litmus l;
   l.name = std::string("MP_") + (scope == Level::Cta ? "cta" : "gpu") + (synonym ? "_synonym" : "");
   l.addresses = {{"x", 0}, {"y", 0}, {"flag", 1}};
-  std::vector<Op> w{st(0, 2)};
+  std::vector<Op> w{store(0, 2)};
   if (writer_fence) w.push_back(fence(OpKind::AliasFence));
-  w.push_back(st(2, 1, Sem::Release, scope));
-  std::vector<Op> r{ld("r0", 2, Sem::Acquire, scope, 1)};
+  w.push_back(store(2, 1, Sem::Release, scope));
+  std::vector<Op> r{load("r0", 2, Sem::Acquire, scope, 1)};
   if (reader_fence) r.push_back(fence(OpKind::AliasFence));
-  r.push_back(ld("r1", synonym ? 1 : 0));
+  r.push_back(load("r1", synonym ? 1 : 0));
   l.threads = {thread("t0", 0, w), thread("t1", scope == Level::Cta ? 0 : 1, r)};
   return l;
 }
@@ -67,46 +34,46 @@ Litmus message_passing(Level scope, bool synonym, bool writer_fence, bool reader
 TEST(PtxModel, CoWR) {  // tests/CoWR.test, row "st [x] | | ld [x] | assert =="
   Litmus l;
   l.addresses = {{"x", 0}};
-  l.threads = {thread("t0", 0, {st(0, 1), ld("r0", 0)})};
-  EXPECT_TRUE(asserts(l, {eq("r0", 1)}));
+  l.threads = {thread("t0", 0, {store(0, 1), load("r0", 0)})};
+  EXPECT_TRUE(asserts(l, {equal("r0", 1)}));
 }
 
 TEST(PtxModel, MessagePassingThroughOneAddress) {  // MP_cta.test and MP_gpu.test, row "st [x] ||| ld [x] | assert =="
-  EXPECT_TRUE(asserts(message_passing(Level::Cta, false, false, false), {eq("r1", 2)}));
-  EXPECT_TRUE(asserts(message_passing(Level::Gpu, false, false, false), {eq("r1", 2)}));
+  EXPECT_TRUE(asserts(message_passing(Level::Cta, false, false, false), {equal("r1", 2)}));
+  EXPECT_TRUE(asserts(message_passing(Level::Gpu, false, false, false), {equal("r1", 2)}));
 }
 
 TEST(PtxModel, MessagePassingThroughSynonyms) {  // MP_cta_synonym.test and MP_gpu_synonym.test
   for (Level scope : {Level::Cta, Level::Gpu}) {
     SCOPED_TRACE(scope == Level::Cta ? "cta" : "gpu");
     // "st [x] ||| ld [y] | permit !="
-    EXPECT_TRUE(permits(message_passing(scope, true, false, false), {ne("r1", 2)}));
+    EXPECT_TRUE(permits(message_passing(scope, true, false, false), {not_equal("r1", 2)}));
     // "st [x] | fence.proxy.alias; || ld [y] | assert =="
-    EXPECT_TRUE(asserts(message_passing(scope, true, true, false), {eq("r1", 2)}));
+    EXPECT_TRUE(asserts(message_passing(scope, true, true, false), {equal("r1", 2)}));
     // "st [x] || fence.proxy.alias; | ld [y] | assert =="
-    EXPECT_TRUE(asserts(message_passing(scope, true, false, true), {eq("r1", 2)}));
+    EXPECT_TRUE(asserts(message_passing(scope, true, false, true), {equal("r1", 2)}));
   }
 }
 
 TEST(PtxModel, Isa2) {  // tests/ISA2.test: assert (r2 == 42)
   Litmus l;
   l.addresses = {{"x", 0}, {"flag1", 1}, {"flag2", 2}};
-  l.threads = {thread("b0.t0", 0, {st(0, 42), st(1, 1, Sem::Release, Level::Cta)}),
-               thread("b0.t1", 0, {ld("r0", 1, Sem::Acquire, Level::Cta, 1), st(2, 1, Sem::Release, Level::Gpu)}),
-               thread("b1.t0", 1, {ld("r1", 2, Sem::Acquire, Level::Gpu, 1), ld("r2", 0)})};
-  EXPECT_TRUE(asserts(l, {eq("r2", 42)}));
+  l.threads = {thread("b0.t0", 0, {store(0, 42), store(1, 1, Sem::Release, Level::Cta)}),
+               thread("b0.t1", 0, {load("r0", 1, Sem::Acquire, Level::Cta, 1), store(2, 1, Sem::Release, Level::Gpu)}),
+               thread("b1.t0", 1, {load("r1", 2, Sem::Acquire, Level::Gpu, 1), load("r2", 0)})};
+  EXPECT_TRUE(asserts(l, {equal("r2", 42)}));
 }
 
 TEST(PtxModel, StoreBufferingWithFenceSc) {  // tests/SB_cta.test: assert (r0 == 2 || r1 == 1)
   Litmus l;
   l.addresses = {{"x", 0}, {"y", 1}};
-  l.threads = {thread("t0", 0, {st(0, 1), fence(OpKind::FenceSc, Level::Cta), ld("r0", 1)}),
-               thread("t1", 0, {st(1, 2), fence(OpKind::FenceSc, Level::Cta), ld("r1", 0)})};
-  EXPECT_TRUE(asserts(l, {eq("r0", 2), eq("r1", 1)}));
+  l.threads = {thread("t0", 0, {store(0, 1), fence(OpKind::FenceSc, Level::Cta), load("r0", 1)}),
+               thread("t1", 0, {store(1, 2), fence(OpKind::FenceSc, Level::Cta), load("r1", 0)})};
+  EXPECT_TRUE(asserts(l, {equal("r0", 2), equal("r1", 1)}));
   // Without the fences, store buffering is allowed.
   l.threads[0].ops.erase(l.threads[0].ops.begin() + 1);
   l.threads[1].ops.erase(l.threads[1].ops.begin() + 1);
-  EXPECT_TRUE(permits(l, {eq("r0", 0), eq("r1", 0)}));
+  EXPECT_TRUE(permits(l, {equal("r0", 0), equal("r1", 0)}));
 }
 
 TEST(PtxModel, StoreBufferingWithRmws) {
@@ -115,32 +82,32 @@ TEST(PtxModel, StoreBufferingWithRmws) {
   // tests/SB_rmw.test: assert (r2 != 0 || r4 != 0)
   l.threads = {thread("b0", 0, {atom_add("r1", 0, 1, Sem::AcqRel, Level::Gpu), atom_add("r2", 1, 1, Sem::AcqRel, Level::Gpu)}),
                thread("b1", 1, {atom_add("r3", 1, 1, Sem::AcqRel, Level::Gpu), atom_add("r4", 0, 1, Sem::AcqRel, Level::Gpu)})};
-  EXPECT_TRUE(asserts(l, {ne("r2", 0), ne("r4", 0)}));
+  EXPECT_TRUE(asserts(l, {not_equal("r2", 0), not_equal("r4", 0)}));
   // tests/SB_rmw_2.test: permit (r2 == 0 && r3 == 0)
-  l.threads[1].ops = {st(1, 1, Sem::Relaxed, Level::Gpu), ld("r3", 0, Sem::Relaxed, Level::Gpu)};
-  EXPECT_TRUE(permits(l, {eq("r2", 0), eq("r3", 0)}));
+  l.threads[1].ops = {store(1, 1, Sem::Relaxed, Level::Gpu), load("r3", 0, Sem::Relaxed, Level::Gpu)};
+  EXPECT_TRUE(permits(l, {equal("r2", 0), equal("r3", 0)}));
 }
 
 TEST(PtxModel, ReleaseAcquirePattern) {  // tests/Release_acquire_pattern.test: permit (r1 == 2 && r3 == 0)
   Litmus l;
   l.addresses = {{"x", 0}, {"y", 1}};
-  l.threads = {thread("b0", 0, {st(1, 1), st(0, 1, Sem::Release, Level::Sys), st(0, 2, Sem::Relaxed, Level::Sys)}),
-               thread("b1", 1, {ld("r1", 0, Sem::Relaxed, Level::Sys), fence(OpKind::FenceAcqRel, Level::Sys), ld("r3", 1)})};
-  EXPECT_TRUE(permits(l, {eq("r1", 2), eq("r3", 0)}));
+  l.threads = {thread("b0", 0, {store(1, 1), store(0, 1, Sem::Release, Level::Sys), store(0, 2, Sem::Relaxed, Level::Sys)}),
+               thread("b1", 1, {load("r1", 0, Sem::Relaxed, Level::Sys), fence(OpKind::FenceAcqRel, Level::Sys), load("r3", 1)})};
+  EXPECT_TRUE(permits(l, {equal("r1", 2), equal("r3", 0)}));
 }
 
 TEST(PtxModel, CoherenceWithVolatile) {  // tests/CoMP_volatile.test: permit (r1 != 2); volatile = relaxed.sys
   Litmus l;
   l.addresses = {{"x", 0}};
-  l.threads = {thread("b0", 0, {st(0, 1), st(0, 2, Sem::Relaxed, Level::Sys)}),
-               thread("b1", 1, {ld("r0", 0, Sem::Weak, Level::Thread, 2), ld("r1", 0, Sem::Relaxed, Level::Sys)})};
-  EXPECT_TRUE(permits(l, {ne("r1", 2)}));
+  l.threads = {thread("b0", 0, {store(0, 1), store(0, 2, Sem::Relaxed, Level::Sys)}),
+               thread("b1", 1, {load("r0", 0, Sem::Weak, Level::Thread, 2), load("r1", 0, Sem::Relaxed, Level::Sys)})};
+  EXPECT_TRUE(permits(l, {not_equal("r1", 2)}));
 }
 
 // Beyond the artifact: what the forbidding derivation says, and operation boundaries (our extension).
 TEST(PtxModel, AForbiddenOutcomeNamesTheAxiom) {
   Litmus l = message_passing(Level::Gpu, true, true, false);
-  l.weak = {ne("r1", 2)};
+  l.weak = {not_equal("r1", 2)};
   const Decision d = decide(l);
   EXPECT_FALSE(d.allowed);
   EXPECT_GT(d.showing, 0u);
@@ -148,7 +115,7 @@ TEST(PtxModel, AForbiddenOutcomeNamesTheAxiom) {
   EXPECT_NE(d.reason.find("causality"), std::string::npos) << d.reason;
 
   l = message_passing(Level::Gpu, true, false, false);
-  l.weak = {ne("r1", 2)};
+  l.weak = {not_equal("r1", 2)};
   const Decision weak = decide(l);
   EXPECT_TRUE(weak.allowed);
   ASSERT_FALSE(weak.witness.empty());
@@ -158,8 +125,8 @@ TEST(PtxModel, AForbiddenOutcomeNamesTheAxiom) {
 TEST(PtxModel, OperationBoundariesMakeAliasesCoherent) {
   Litmus l;
   l.addresses = {{"A", 0}, {"B", 0}};
-  l.threads = {thread("writer", 0, {st(0, 1)}), thread("reader", 1, {ld("r", 1)})};
-  l.weak = {ne("r", 1)};
+  l.threads = {thread("writer", 0, {store(0, 1)}), thread("reader", 1, {load("r", 1)})};
+  l.weak = {not_equal("r", 1)};
   EXPECT_TRUE(decide(l).allowed);  // two operations nothing orders
   l.boundaries = {{0, 1}};
   EXPECT_FALSE(decide(l).allowed);  // the reader's operation starts after the writer's completed
@@ -168,7 +135,7 @@ TEST(PtxModel, OperationBoundariesMakeAliasesCoherent) {
 TEST(PtxModel, BadShapesAreRefused) {
   Litmus l;
   l.addresses = {{"x", 0}};
-  l.threads = {thread("t", 0, {ld("r", 3)})};
+  l.threads = {thread("t", 0, {load("r", 3)})};
   EXPECT_THROW(decide(l), std::invalid_argument);
   l.threads = {thread("t", 0, {fence(OpKind::FenceSc)})};
   EXPECT_THROW(decide(l), std::invalid_argument);

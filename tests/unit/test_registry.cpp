@@ -113,6 +113,11 @@ TEST(Registry, EveryNameOfTheEarlierSuiteStillMeansTheSameCase) {
     nlohmann::json axes = nlohmann::json::object();
     for (const PathStep& step : c.path) axes[step.axis] = step.value.value;
     EXPECT_EQ(axes, was["axes"]) << name;
+    // One verdict changed on purpose since (issue 10): a flag released and acquired through two
+    // aliases is `model` -- required by the PTX model, not clearly by the prose -- where it was undefined.
+    const bool became_model = c.verdict.expectation == Expectation::Model && name.find(".flagalias.") != std::string::npos &&
+                              was["expectation"] == "undefined";
+    if (became_model) continue;
     EXPECT_EQ(to_string(c.verdict.expectation), was["expectation"].get<std::string>()) << name;
     EXPECT_EQ(nlohmann::json(c.verdict.outcomes), was["outcomes"]) << name;
   }
@@ -148,6 +153,7 @@ std::string family_text(const PatternInfo& p, std::string_view bad_axis, const s
   put("rule = \"r\"");
   put("cite = \"c\"");
   put("why = \"w\"");
+  put("override = \"a test family: its verdict is not the point\"");
   return t.str();
 }
 

@@ -55,6 +55,20 @@ TEST(Classify, UndefinedNeverFailsButCountsWeakOutcomes) {
   EXPECT_EQ(r.weak, 90u);
 }
 
+TEST(Classify, AModelCaseWarnsWhereARequiredOneFails) {
+  const model::PatternInfo& p = *model::find_pattern("message_passing");
+  model::Case c = required_case();
+  c.verdict.expectation = model::Expectation::Model;
+  CaseResult r = result_with(p, 97, 3, 0);
+  classify(c, r);
+  EXPECT_EQ(r.status, Status::Warning);
+  EXPECT_NE(r.reason.find("3 of 100 instances saw 'stale'"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("the PTX model requires it, the prose does not clearly"), std::string::npos) << r.reason;
+  CaseResult clean = result_with(p, 100, 0, 0);
+  classify(c, clean);
+  EXPECT_EQ(clean.status, Status::Pass);
+}
+
 TEST(Classify, AHistogramThatDoesNotAddUpIsAnError) {
   const model::PatternInfo& p = *model::find_pattern("message_passing");
   CaseResult r = result_with(p, 10, 0, 0);
