@@ -48,6 +48,8 @@ std::string observed(const std::string& name, const std::vector<std::filesystem:
         if (count.get<std::uint64_t>()) hist += " " + outcome + "=" + human_count(count.get<std::uint64_t>());
       o << " " << (hist.empty() ? "-" : hist.substr(1)) << " of " << human_count(r.value("instances", 0ull))
         << " instances  (" << file.filename().string() << ")\n";
+      // What the runner saw beside the histogram (a driver status, whether an unmap waited, ...).
+      if (const std::string reason = r.value("reason", std::string()); !reason.empty()) o << "    " << reason << "\n";
       if (r.contains("power")) {
         const auto& p = r["power"];
         o << "    power: " << (p.value("discriminating", false) ? "yes" : "NO") << ", without "

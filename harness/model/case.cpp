@@ -11,12 +11,14 @@ const char* to_string(Expectation e) {
     case Expectation::Fault: return "fault";
     case Expectation::Api: return "api";
     case Expectation::Model: return "model";
+    case Expectation::Rejected: return "rejected";
   }
   return "?";
 }
 
 bool parse_expectation(const std::string& text, Expectation& out) {
-  for (Expectation e : {Expectation::Required, Expectation::Undefined, Expectation::Fault, Expectation::Api, Expectation::Model}) {
+  for (Expectation e : {Expectation::Required, Expectation::Undefined, Expectation::Fault, Expectation::Api, Expectation::Model,
+                        Expectation::Rejected}) {
     if (text == to_string(e)) {
       out = e;
       return true;

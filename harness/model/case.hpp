@@ -16,6 +16,7 @@ enum class Expectation {
   Fault,      // the access must fault
   Api,        // the driver must return the listed status
   Model,      // the PTX model requires it, the prose does not clearly: anything else is a Warning
+  Rejected,   // the driver API forbids the call in words without naming a status: any error passes
 };
 
 const char* to_string(Expectation e);

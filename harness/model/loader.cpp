@@ -210,16 +210,20 @@ VerdictEntry parse_verdict(const Context& ctx, const toml::table& t, const std::
   e.when = parse_condition(ctx, t, axes, "a [[verdict]]");
   const std::string expect = ctx.text(t, "expect", "a [[verdict]]");
   if (!parse_expectation(expect, e.verdict.expectation))
-    ctx.fail(t.get("expect"), "unknown expectation '" + expect + "' (required, undefined, fault, api, model)");
+    ctx.fail(t.get("expect"), "unknown expectation '" + expect + "' (required, undefined, fault, api, model, rejected)");
   if (const toml::node* o = t.get("outcomes")) e.verdict.outcomes = ctx.strings(*o, "'outcomes'");
   for (const std::string& o : e.verdict.outcomes)
     if (!pattern.accepts_outcome(o))
       ctx.fail(t.get("outcomes"), "pattern '" + std::string(pattern.name) + "' has no outcome '" + o + "'");
-  if (e.verdict.expectation != Expectation::Undefined && e.verdict.outcomes.empty())
+  const bool open_outcomes = e.verdict.expectation == Expectation::Undefined || e.verdict.expectation == Expectation::Rejected;
+  if (!open_outcomes && e.verdict.outcomes.empty())
     ctx.fail(&t, std::string("a ") + to_string(e.verdict.expectation) +
                      " verdict must list the outcomes the rules allow (a fault case: [\"fault\"]; an api case: the status)");
-  if (e.verdict.expectation == Expectation::Undefined && !e.verdict.outcomes.empty())
-    ctx.fail(&t, "an undefined verdict allows every outcome; leave 'outcomes' out");
+  if (open_outcomes && !e.verdict.outcomes.empty())
+    ctx.fail(&t, std::string("an ") + to_string(e.verdict.expectation) + " verdict lists no outcomes (undefined: every one is " +
+                     "allowed; rejected: every status but CUDA_SUCCESS); leave 'outcomes' out");
+  if (e.verdict.expectation == Expectation::Rejected && !pattern.driver_status_outcomes)
+    ctx.fail(&t, "a rejected verdict is for driver calls: pattern '" + std::string(pattern.name) + "' has no driver statuses");
   e.verdict.rule = ctx.text(t, "rule", "a [[verdict]]");
   e.verdict.citation = ctx.text(t, "cite", "a [[verdict]]");
   e.verdict.why = ctx.text(t, "why", "a [[verdict]]");

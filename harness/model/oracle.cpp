@@ -45,7 +45,9 @@ Derivation derive(const ContractStructure& s) {
     return d;
   }
   if (s.write && !s.write_permitted) {
-    d.steps.push_back("a store through an address granted read-only is not permitted: it faults");
+    // PROT_READ makes the range "read accessible"; nothing says a store faults, only that it is not allowed.
+    d.outcomes = {"fault", "wrong"};
+    d.steps.push_back("a store through an address granted read-only must not change the memory: it faults or has no effect");
     return d;
   }
   d.expectation = Expectation::Required;

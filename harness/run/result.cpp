@@ -65,6 +65,15 @@ void classify(const model::Case& c, CaseResult& r) {
     r.status = Status::Pass;  // every outcome is allowed; the histogram is the result
     return;
   }
+  if (c.verdict.expectation == model::Expectation::Rejected) {
+    // The documentation forbids the call without naming the status: any error honours it.
+    const auto success = std::find_if(r.histogram.begin(), r.histogram.end(),
+                                      [](const auto& bin) { return bin.first == "CUDA_SUCCESS" && bin.second > 0; });
+    r.status = success == r.histogram.end() ? Status::Pass : Status::Fail;
+    if (r.status == Status::Fail)
+      r.reason = "the driver returned CUDA_SUCCESS for a call its documentation forbids" + (r.reason.empty() ? "" : "; " + r.reason);
+    return;
+  }
   // required, fault and api alike: every instance must have one of the outcomes the verdict lists.
   std::ostringstream why;
   for (const auto& [outcome, count] : r.histogram) {

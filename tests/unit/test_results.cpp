@@ -69,6 +69,26 @@ TEST(Classify, AModelCaseWarnsWhereARequiredOneFails) {
   EXPECT_EQ(clean.status, Status::Pass);
 }
 
+TEST(Classify, ARejectedCallPassesOnAnyErrorAndFailsOnSuccess) {
+  model::Case c;
+  c.name = "api.map_over_mapped";
+  patterns::Api call;
+  call.call = patterns::ApiCall::MapOverMapped;
+  c.def = call;
+  c.verdict.expectation = model::Expectation::Rejected;
+  CaseResult r;
+  r.instances = 1;
+  add_outcome(r.histogram, "CUDA_ERROR_ALREADY_MAPPED");  // a status the pattern does not list: still an error
+  classify(c, r);
+  EXPECT_EQ(r.status, Status::Pass);
+  CaseResult accepted;
+  accepted.instances = 1;
+  add_outcome(accepted.histogram, "CUDA_SUCCESS");
+  classify(c, accepted);
+  EXPECT_EQ(accepted.status, Status::Fail);
+  EXPECT_NE(accepted.reason.find("CUDA_SUCCESS for a call its documentation forbids"), std::string::npos);
+}
+
 TEST(Classify, AHistogramThatDoesNotAddUpIsAnError) {
   const model::PatternInfo& p = *model::find_pattern("message_passing");
   CaseResult r = result_with(p, 10, 0, 0);
