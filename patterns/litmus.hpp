@@ -48,6 +48,9 @@ struct Thread {
   int gpu = 0;
   int cta = 0;
   std::vector<Op> ops;
+  // Part of a grid already resident on the GPU before the operations the boundaries order: the
+  // resident-grid clause (guide 4.17.5.3) -- an operation boundary does not make aliases coherent for it.
+  bool resident = false;
 };
 
 // A virtual address and the physical location it maps (aliases share a location).

@@ -36,7 +36,7 @@ static_assert(outcomes_match_bins<Resident>());
 //                                                       r2 = ld [view]  -- old: r2 != 1
 // writing operation: st [A] = 1; then the signal: a kernel after an event, or the host after it
 // synchronised (an operation boundary, then st.release.sys [flag] = 1). Without a signal the reader
-// reads at once. The guide's resident-grid clause is stricter than this model: the table says where.
+// reads at once. The reader is marked resident: the model's resident-grid clause applies to it.
 inline litmus::Shaped structure_of(const Resident& c) {
   using namespace litmus;
   const auto f = flavour_of(c.load);
@@ -54,7 +54,7 @@ inline litmus::Shaped structure_of(const Resident& c) {
   // The host is a thread of its own, outside the GPU.
   const int signaller_gpu = c.signal == Signal::Host ? 1 : 0;
   l.threads = {{"writer", 0, 0, {store(0, 1)}},
-               {"reader", 0, 1, reader},
+               {"reader", 0, 1, reader, /*resident=*/true},
                {"signal", signaller_gpu, 2, {store(2, 1, Sem::Release, Level::Sys)}}};
   if (c.signal == Signal::None) l.threads.pop_back();
   else l.boundaries = {{0, 2}};

@@ -104,6 +104,7 @@ struct Event {
   std::string reg;          // Read: the register
   std::int64_t must_read = -1;
   std::string text;         // for witnesses
+  bool boundary = false;    // an alias fence standing for an operation boundary
 };
 
 bool is_memory(const Event& e) { return e.kind == Kind::Read || e.kind == Kind::Write; }
@@ -118,7 +119,7 @@ struct Shape {
   const Litmus* litmus = nullptr;
   std::vector<Event> events;
   std::uint64_t reads = 0, writes = 0, release_writes = 0, acquire_reads = 0, sc_fences = 0, fences = 0,
-                alias_fences = 0, generic = 0;
+                alias_fences = 0, boundary_fences = 0, resident = 0, generic = 0;
   Rel po_plus, rmw, dep, api, same_alias, same_location, strong;
   std::vector<std::vector<int>> writes_at;  // per location
   std::vector<Instance> instances;
@@ -183,6 +184,7 @@ Shape build(const Litmus& l) {
       Event e;
       e.kind = Kind::AliasFence;
       e.thread = t;
+      e.boundary = true;
       e.text = th.name + ": operation boundary (" + where + ")";
       s.events.push_back(e);
     };
@@ -260,6 +262,8 @@ Shape build(const Litmus& l) {
     if (e.kind == Kind::FenceSc) s.sc_fences |= bit;
     if (e.kind == Kind::FenceSc || e.kind == Kind::FenceAcqRel) s.fences |= bit;  // Release/AcquireFences
     if (e.kind == Kind::AliasFence) s.alias_fences |= bit;
+    if (e.kind == Kind::AliasFence && e.boundary) s.boundary_fences |= bit;
+    if (l.threads[static_cast<std::size_t>(e.thread)].resident) s.resident |= bit;
   }
   const auto& ev = s.events;
   s.po_plus = pairs_where(n, [&](int a, int b) { return ev[a].thread == ev[b].thread && a < b; });
@@ -372,7 +376,11 @@ std::optional<Axiom> broken_axiom(const Shape& s, const Execution& x) {
   //   + same_location[GenericOps <: cause_base.(AliasFence <: cause_base) :> GenericOps]
   //                                                   (an alias fence on the path: any alias of the location)
   // The term same_alias[cause_base & same_block_r & same_proxy_r] adds nothing with one proxy.
-  const Rel through_alias_fence = join(cause_base, restrict(cause_base, s.alias_fences, ~std::uint64_t{0}));
+  // The resident-grid clause (our extension, guide 4.17.5.3): the alias fence an operation boundary
+  // stands for does not reach a grid that was already resident before the boundary.
+  const Rel through_alias_fence =
+      join(cause_base, restrict(cause_base, s.alias_fences & ~s.boundary_fences, ~std::uint64_t{0})) |
+      join(cause_base, restrict(cause_base, s.boundary_fences, ~s.resident));
   const Rel preserved = (restrict(cause_base, s.generic, s.generic) & s.same_alias) |
                         (restrict(through_alias_fence, s.generic, s.generic) & s.same_location);
   const Rel cause = join(optional(observation), preserved);

@@ -132,6 +132,23 @@ TEST(PtxModel, OperationBoundariesMakeAliasesCoherent) {
   EXPECT_FALSE(decide(l).allowed);  // the reader's operation starts after the writer's completed
 }
 
+TEST(PtxModel, TheResidentGridClause) {
+  // writer: st [A] = 1 | boundary | signal: st.release.sys [flag] = 1
+  // reader (resident before the boundary): ld.acquire.sys [flag] == 1; ld r = [B]
+  Litmus l;
+  l.addresses = {{"A", 0}, {"B", 0}, {"flag", 1}};
+  l.threads = {thread("writer", 0, {store(0, 1)}),
+               thread("reader", 1, {load("f", 2, Sem::Acquire, Level::Sys, 1), load("r", 1)}),
+               thread("signal", 2, {store(2, 1, Sem::Release, Level::Sys)})};
+  l.boundaries = {{0, 2}};
+  l.weak = {not_equal("r", 1)};
+  EXPECT_FALSE(decide(l).allowed);  // a grid launched after the boundary: the aliases are coherent for it
+  l.threads[1].resident = true;
+  EXPECT_TRUE(decide(l).allowed);   // resident before it: through another alias, no promise
+  l.threads[1].ops[1] = load("r", 0);
+  EXPECT_FALSE(decide(l).allowed);  // through the writer's own address the release/acquire still orders it
+}
+
 TEST(PtxModel, BadShapesAreRefused) {
   Litmus l;
   l.addresses = {{"x", 0}};
