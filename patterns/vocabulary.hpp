@@ -169,14 +169,16 @@ struct Vocabulary<AccessOp> {
 };
 
 // What happens to a handle, mapping or range between a write and the read that checks it.
-enum class Scenario : int { ReleaseBeforeUnmap, RemapSameVa, RemapNewVa, Seam, Grow };
+enum class Scenario : int { ReleaseBeforeUnmap, RemapSameVa, RemapNewVa, Seam, Grow, RemapOtherAllocation, PartialMapping };
 template <>
 struct Vocabulary<Scenario> {
-  static constexpr std::array<Word<Scenario>, 5> words{{{Scenario::ReleaseBeforeUnmap, "release_before_unmap"},
+  static constexpr std::array<Word<Scenario>, 7> words{{{Scenario::ReleaseBeforeUnmap, "release_before_unmap"},
                                                         {Scenario::RemapSameVa, "remap_same_va"},
                                                         {Scenario::RemapNewVa, "remap_new_va"},
                                                         {Scenario::Seam, "seam"},
-                                                        {Scenario::Grow, "grow"}}};
+                                                        {Scenario::Grow, "grow"},
+                                                        {Scenario::RemapOtherAllocation, "remap_other_allocation"},
+                                                        {Scenario::PartialMapping, "partial_mapping"}}};
 };
 
 // Where a kernel that uses a mapping is when the host unmaps it.
@@ -196,17 +198,33 @@ enum class ApiCall : int {
   ImportInvalidFd,
   DoubleRelease,
   Granularity,
+  RetainThroughAlias,    // cuMemRetainAllocationHandle at an address of a second mapping: the same handle
+  RetainUnmapped,        // cuMemRetainAllocationHandle at a reserved address with nothing mapped
+  UnmapPartial,          // cuMemUnmap of half of one mapping
+  UnmapWithHole,         // cuMemUnmap of a range holding a mapping and an unmapped granule
+  MapNonzeroOffset,      // cuMemMap of an allocation from one granularity in
+  GetAccess,             // cuMemGetAccess after cuMemSetAccess(READWRITE)
+  AddressRangeStitched,  // cuMemGetAddressRange inside a range stitched from two allocations
+  HostExportable,        // cuMemCreate of HOST memory with a POSIX file descriptor handle type
 };
 template <>
 struct Vocabulary<ApiCall> {
-  static constexpr std::array<Word<ApiCall>, 8> words{{{ApiCall::SizeNotGranular, "size_not_granular"},
+  static constexpr std::array<Word<ApiCall>, 16> words{{{ApiCall::SizeNotGranular, "size_not_granular"},
                                                        {ApiCall::MapOverMapped, "map_over_mapped"},
                                                        {ApiCall::FreeMappedRange, "free_mapped_range"},
                                                        {ApiCall::SetAccessUnmapped, "set_access_unmapped"},
                                                        {ApiCall::ExportWithoutType, "export_without_type"},
                                                        {ApiCall::ImportInvalidFd, "import_invalid_fd"},
                                                        {ApiCall::DoubleRelease, "double_release"},
-                                                       {ApiCall::Granularity, "granularity"}}};
+                                                       {ApiCall::Granularity, "granularity"},
+                                                       {ApiCall::RetainThroughAlias, "retain_through_alias"},
+                                                       {ApiCall::RetainUnmapped, "retain_unmapped"},
+                                                       {ApiCall::UnmapPartial, "unmap_partial"},
+                                                       {ApiCall::UnmapWithHole, "unmap_with_hole"},
+                                                       {ApiCall::MapNonzeroOffset, "map_nonzero_offset"},
+                                                       {ApiCall::GetAccess, "get_access"},
+                                                       {ApiCall::AddressRangeStitched, "address_range_stitched"},
+                                                       {ApiCall::HostExportable, "host_exportable"}}};
 };
 
 // What a planted self-test case does (tests/planted/).

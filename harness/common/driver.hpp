@@ -29,6 +29,9 @@ namespace vmmcheck {
   X(cuMemSetAccess)                          \
   X(cuMemExportToShareableHandle)            \
   X(cuMemImportFromShareableHandle)          \
+  X(cuMemRetainAllocationHandle)             \
+  X(cuMemGetAccess)                          \
+  X(cuMemGetAddressRange)                    \
   X(cuMemsetD32Async)
 
 struct DriverApi {

@@ -66,12 +66,17 @@ void classify(const model::Case& c, CaseResult& r) {
     return;
   }
   if (c.verdict.expectation == model::Expectation::Rejected) {
-    // The documentation forbids the call without naming the status: any error honours it.
-    const auto success = std::find_if(r.histogram.begin(), r.histogram.end(),
-                                      [](const auto& bin) { return bin.first == "CUDA_SUCCESS" && bin.second > 0; });
+    // The documentation forbids the call without naming the status: any error honours it -- unless a
+    // property the case checks beside the status failed (an outcome VMMCHECK_*, e.g. a refused unmap
+    // that changed the mapping anyway).
+    const auto success = std::find_if(r.histogram.begin(), r.histogram.end(), [](const auto& bin) {
+      return bin.second > 0 && (bin.first == "CUDA_SUCCESS" || bin.first.rfind("VMMCHECK_", 0) == 0);
+    });
     r.status = success == r.histogram.end() ? Status::Pass : Status::Fail;
     if (r.status == Status::Fail)
-      r.reason = "the driver returned CUDA_SUCCESS for a call its documentation forbids" + (r.reason.empty() ? "" : "; " + r.reason);
+      r.reason = (success->first == "CUDA_SUCCESS" ? std::string("the driver returned CUDA_SUCCESS for a call its documentation forbids")
+                                                   : "the call was refused, but " + success->first) +
+                 (r.reason.empty() ? "" : "; " + r.reason);
     return;
   }
   // required, fault and api alike: every instance must have one of the outcomes the verdict lists.

@@ -1,6 +1,7 @@
-// Runner of api.* (patterns/api.hpp): what the driver returns when the VMM API is misused. The driver API documentation says
-// what each call requires ("must") but, except where a verdict cites it, not which status a violation
-// returns: those cases are `undefined` and their histogram records the status this driver gave.
+// Runner of api.* (patterns/api.hpp): what the driver returns when the VMM API is misused, or for a
+// documented query. The driver API documentation says what each call requires ("must") but, except where
+// a verdict cites it, not which status a violation returns: the histogram records the status this
+// driver gave, or the documented property that did not hold (VMMCHECK_*).
 #include <unistd.h>
 
 #include <cstdint>
@@ -25,9 +26,15 @@ CUmemAccessDesc read_write(int device) {
 
 std::string mib(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
-// Performs the misuse and returns the status of the call under test. Whatever the call did, what it
-// created is released again (a misuse the driver accepted is undone with the matching call).
-CUresult misuse(patterns::ApiCall call, int dev, std::string& note) {
+// What a call returned, and what the case checked beyond the status: a documented property that did
+// not hold is an outcome of its own, named VMMCHECK_<what>, so the verdict can forbid it.
+constexpr const char* kDifferentHandle = "VMMCHECK_DIFFERENT_HANDLE";  // retain gave another handle
+constexpr const char* kStateChanged = "VMMCHECK_STATE_CHANGED";        // a refused unmap changed the mapping
+constexpr const char* kWrongFlags = "VMMCHECK_WRONG_FLAGS";            // cuMemGetAccess disagreed with the grant
+
+// Performs the call under test and returns its status. Whatever the call did, what it created is
+// released again (a misuse the driver accepted is undone with the matching call).
+CUresult misuse(patterns::ApiCall call, int dev, std::string& note, std::string& property) {
   using patterns::ApiCall;
   const DriverApi& d = driver();
   const std::size_t g = vmm::allocation_granularity(dev, false);
@@ -83,6 +90,94 @@ CUresult misuse(patterns::ApiCall call, int dev, std::string& note) {
       VMM_CHECK(d.cuMemRelease(h));
       return d.cuMemRelease(h);  // cuMemRelease: "If handle is not a valid handle the behavior is undefined"
     }
+    case ApiCall::RetainThroughAlias: {
+      // "The handle is guaranteed to be the same handle value used to map the memory", at any address
+      // of a range mapped by cuMemMap -- here a second mapping of the allocation.
+      vmm::AddressRange a(g, g), b(g, g);
+      vmm::PhysicalAllocation memory(dev, g);
+      vmm::Mapping view_a(a.base(), g, memory, 0), view_b(b.base(), g, memory, 0);
+      CUmemGenericAllocationHandle h = 0;
+      const CUresult st = d.cuMemRetainAllocationHandle(&h, reinterpret_cast<void*>(b.base() + 64));
+      if (st == CUDA_SUCCESS) {
+        if (h != memory.handle()) property = kDifferentHandle;
+        note = h == memory.handle() ? "the handle retained through the alias is the one mapped"
+                                    : "the handle retained through the alias differs from the one mapped";
+        d.cuMemRelease(h);  // a retained handle is released once more
+      }
+      return st;
+    }
+    case ApiCall::RetainUnmapped: {
+      vmm::AddressRange range(g, g);
+      CUmemGenericAllocationHandle h = 0;
+      const CUresult st = d.cuMemRetainAllocationHandle(&h, reinterpret_cast<void*>(range.base()));
+      if (st == CUDA_SUCCESS) d.cuMemRelease(h);
+      return st;
+    }
+    case ApiCall::UnmapPartial:
+    case ApiCall::UnmapWithHole: {
+      // Half of one two-granule mapping; or a two-granule range of which only the first is mapped.
+      const bool partial = call == ApiCall::UnmapPartial;
+      vmm::AddressRange range(2 * g, g);
+      vmm::PhysicalAllocation memory(dev, partial ? 2 * g : g);
+      vmm::Mapping mapped(range.base(), partial ? 2 * g : g, memory, 0);
+      const CUresult st = d.cuMemUnmap(range.base(), partial ? g : 2 * g);
+      if (st != CUDA_SUCCESS) {
+        // Refused: the mapping must be as it was -- unmapping it whole still works.
+        const CUresult whole = mapped.unmap();
+        note = std::string("unmapping the whole mapping afterwards returned ") + driver_error_name(whole);
+        if (whole != CUDA_SUCCESS) property = kStateChanged;
+      }
+      return st;
+    }
+    case ApiCall::MapNonzeroOffset: {
+      vmm::AddressRange range(g, g);
+      vmm::PhysicalAllocation memory(dev, 2 * g);
+      const CUresult st = d.cuMemMap(range.base(), g, g, memory.handle(), 0);
+      if (st == CUDA_SUCCESS) d.cuMemUnmap(range.base(), g);
+      return st;
+    }
+    case ApiCall::GetAccess: {
+      vmm::AddressRange range(g, g);
+      vmm::PhysicalAllocation memory(dev, g);
+      vmm::Mapping mapped(range.base(), g, memory, 0);
+      vmm::AccessGrant grant(mapped, dev, vmm::Access::ReadWrite);
+      CUmemLocation where = {};
+      where.type = CU_MEM_LOCATION_TYPE_DEVICE;
+      where.id = dev;
+      unsigned long long flags = 0;
+      const CUresult st = d.cuMemGetAccess(&flags, &where, range.base() + 64);
+      if (st == CUDA_SUCCESS && flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) property = kWrongFlags;
+      note = "flags " + std::to_string(flags) + " after a READWRITE grant (PROT_READWRITE is " +
+             std::to_string(CU_MEM_ACCESS_FLAGS_PROT_READWRITE) + ")";
+      return st;
+    }
+    case ApiCall::AddressRangeStitched: {
+      // Two allocations mapped back to back in one reserved range; ask about an address in the second.
+      vmm::AddressRange range(2 * g, g);
+      vmm::PhysicalAllocation lo(dev, g), hi(dev, g);
+      vmm::Mapping lo_map(range.base(), g, lo, 0), hi_map(range.base() + g, g, hi, 0);
+      CUdeviceptr base = 0;
+      std::size_t size = 0;
+      const CUresult st = d.cuMemGetAddressRange(&base, &size, range.base() + g + 64);
+      if (st == CUDA_SUCCESS) {
+        const long long from = static_cast<long long>(base) - static_cast<long long>(range.base());
+        note = "base at reservation + " + std::to_string(from) + " bytes, size " + std::to_string(size) +
+               " (one allocation is " + std::to_string(g) + ", the reservation " + std::to_string(2 * g) + ")";
+      }
+      return st;
+    }
+    case ApiCall::HostExportable: {
+      // cuMemCreate: "HOST allocations are not IPC capable and requestedHandleTypes must be 0, any other
+      // value will result in CUDA_ERROR_INVALID_VALUE."
+      CUmemAllocationProp host = {};
+      host.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+      host.location.type = CU_MEM_LOCATION_TYPE_HOST;
+      host.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+      CUmemGenericAllocationHandle h = 0;
+      const CUresult st = d.cuMemCreate(&h, g, &host, 0);
+      if (st == CUDA_SUCCESS) d.cuMemRelease(h);
+      return st;
+    }
     case ApiCall::Granularity: {
       std::size_t minimum = 0, recommended = 0;
       CUresult st = d.cuMemGetAllocationGranularity(&minimum, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
@@ -99,9 +194,9 @@ CUresult misuse(patterns::ApiCall call, int dev, std::string& note) {
 }  // namespace
 
 void run_pattern(GpuSession& s, const patterns::Api& def, const model::Case&, CaseResult& r) {
-  std::string note;
-  const CUresult st = misuse(def.call, s.device(), note);
-  add_outcome(r.histogram, driver_error_name(st));
+  std::string note, property;
+  const CUresult st = misuse(def.call, s.device(), note, property);
+  add_outcome(r.histogram, property.empty() ? driver_error_name(st) : property);
   r.instances = 1;
   r.reason = std::string("the driver returned ") + driver_error_name(st) + (note.empty() ? "" : "; " + note);
 }

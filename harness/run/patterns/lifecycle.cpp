@@ -76,6 +76,39 @@ void run_pattern(GpuSession& s, const patterns::Lifecycle& def, const model::Cas
       tally(read_back(again.address(), words, stream), 0, words, kNew, r);
       break;
     }
+    case patterns::Scenario::RemapOtherAllocation: {
+      // The same address, first mapped to one allocation, then to another: a stale translation would
+      // still reach the first and show its data.
+      AddressRange range(g, g), second_range(g, g);
+      PhysicalAllocation first(dev, g), second(dev, g);
+      Mapping second_view(second_range.base(), g, second, 0);
+      AccessGrant second_grant(second_view, dev, Access::ReadWrite);
+      fill(second_view.address(), words, kNew, stream);  // the second allocation holds NEW
+      {
+        Mapping view(range.base(), g, first, 0);
+        AccessGrant grant(view, dev, Access::ReadWrite);
+        fill(view.address(), words, kOld, stream);  // the first holds OLD, read once through va
+        tally(read_back(view.address(), words, stream), 0, words, kOld, r);
+      }
+      Mapping again(range.base(), g, second, 0);
+      AccessGrant grant(again, dev, Access::ReadWrite);
+      tally(read_back(again.address(), words, stream), 0, words, kNew, r);
+      break;
+    }
+    case patterns::Scenario::PartialMapping: {
+      // Only the first granule of a two-granule allocation mapped at va; the whole of it at another
+      // address writes both granules.
+      AddressRange whole_range(2 * g, g), part_range(g, g);
+      PhysicalAllocation memory(dev, 2 * g);
+      Mapping whole(whole_range.base(), 2 * g, memory, 0);
+      AccessGrant whole_grant(whole, dev, Access::ReadWrite);
+      fill(whole.address(), words, kOld, stream);
+      fill(whole.address() + g, words, kNew, stream);
+      Mapping part(part_range.base(), g, memory, 0);
+      AccessGrant part_grant(part, dev, Access::ReadWrite);
+      tally(read_back(part.address(), words, stream), 0, words, kOld, r);
+      break;
+    }
     case patterns::Scenario::Seam: {
       // Two allocations back to back in one range, granted by one call: one kernel reads across the seam.
       AddressRange joined(2 * g, g), lo_range(g, g), hi_range(g, g);
