@@ -121,12 +121,11 @@ CUresult misuse(patterns::ApiCall call, int dev, std::string& note, std::string&
       vmm::PhysicalAllocation memory(dev, partial ? 2 * g : g);
       vmm::Mapping mapped(range.base(), partial ? 2 * g : g, memory, 0);
       const CUresult st = d.cuMemUnmap(range.base(), partial ? g : 2 * g);
-      if (st != CUDA_SUCCESS) {
-        // Refused: the mapping must be as it was -- unmapping it whole still works.
-        const CUresult whole = mapped.unmap();
-        note = std::string("unmapping the whole mapping afterwards returned ") + driver_error_name(whole);
-        if (whole != CUDA_SUCCESS) property = kStateChanged;
-      }
+      // Refused, the mapping must be as it was: unmapping it whole still works. Accepted, say what the
+      // call did to the mapping (unmapping it again fails if it is gone).
+      const CUresult whole = mapped.unmap();
+      note = std::string("unmapping the whole mapping afterwards returned ") + driver_error_name(whole);
+      if (st != CUDA_SUCCESS && whole != CUDA_SUCCESS) property = kStateChanged;
       return st;
     }
     case ApiCall::MapNonzeroOffset: {
