@@ -46,13 +46,16 @@ std::size_t run_suite(const model::CaseTable& table) {
   o.cases_paths = {model::default_cases_path().string()};
   o.gpu_present = true;
   run::Executor executor(o, std::make_unique<run::GpuSession>(0, run::Budget{}));
-  std::size_t passed = 0;
+  // Every case must run to a verdict. What the verdict is (a driver finding that Fails, a model Warning)
+  // or a feature this driver lacks (NotSupported) is not this test's business; a harness failure is.
+  std::size_t ran = 0;
   for (const model::Case& c : table.cases) {
     const run::CaseResult r = executor.run(c);
-    passed += r.status == run::Status::Pass;
-    EXPECT_EQ(r.status, run::Status::Pass) << c.name << ": " << r.reason;
+    const bool clean = r.status != run::Status::Crash && r.status != run::Status::Error && r.status != run::Status::Timeout;
+    ran += clean;
+    EXPECT_TRUE(clean) << c.name << ": " << run::to_string(r.status) << ": " << r.reason;
   }
-  return passed;
+  return ran;
 }
 
 TEST(NoLeaks, DeviceMemoryAndFileDescriptorsComeBack) {
