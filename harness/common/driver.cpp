@@ -19,14 +19,9 @@ DriverApi resolve_real_driver() {
   DriverApi api;
   std::string missing;
   auto resolve = [&](const char* symbol, void** slot) {
-    cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-    const cudaError_t err =
-        cudaGetDriverEntryPointByVersion(symbol, slot, kEntryPointVersion, cudaEnableDefault, &status);
-    if (err != cudaSuccess || status != cudaDriverEntryPointSuccess || *slot == nullptr) {
-      *slot = nullptr;
+    if (!resolve_driver_entry_point(symbol, slot, kEntryPointVersion)) {
       if (!missing.empty()) missing += ", ";
       missing += symbol;
-      cudaGetLastError();  // clear the sticky-free error so later runtime calls start clean
     }
   };
 #define VMMCHECK_RESOLVE(name) resolve(#name, reinterpret_cast<void**>(&api.name));
@@ -39,6 +34,15 @@ DriverApi resolve_real_driver() {
 }
 
 }  // namespace
+
+bool resolve_driver_entry_point(const char* symbol, void** slot, int version) {
+  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+  const cudaError_t err = cudaGetDriverEntryPointByVersion(symbol, slot, version, cudaEnableDefault, &status);
+  if (err == cudaSuccess && status == cudaDriverEntryPointSuccess && *slot != nullptr) return true;
+  *slot = nullptr;
+  cudaGetLastError();  // clear the sticky-free error so later runtime calls start clean
+  return false;
+}
 
 const DriverApi& driver() {
   if (g_fake) return *g_fake;

@@ -44,6 +44,10 @@ struct DriverApi {
 // NotSupportedError when no usable driver is installed.
 const DriverApi& driver();
 
+// One driver entry point, as of the driver `version` (e.g. 12000); false (and *slot null) when the driver
+// has none. For entry points kept out of the table on purpose (the multicast calls: vmm/multicast.cpp).
+bool resolve_driver_entry_point(const char* symbol, void** slot, int version);
+
 // Tests only: use `fake` (or, with nullptr, the real driver again) for every later driver() call.
 void set_driver_for_testing(const DriverApi* fake);
 
