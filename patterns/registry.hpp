@@ -10,6 +10,7 @@
 #include "patterns/kernel_pair.hpp"
 #include "patterns/lifecycle.hpp"
 #include "patterns/message_passing.hpp"
+#include "patterns/multicast.hpp"
 #include "patterns/planted.hpp"
 #include "patterns/resident.hpp"
 #include "patterns/rmw.hpp"
@@ -19,6 +20,6 @@
 namespace vmmcheck::patterns {
 
 using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Rmw, Access, Lifecycle, UnmapInUse,
-                             Api, PlantedHost, PlantedGpu>;
+                             Api, Multicast, PlantedHost, PlantedGpu>;
 
 }  // namespace vmmcheck::patterns

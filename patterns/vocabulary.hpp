@@ -227,6 +227,18 @@ struct Vocabulary<ApiCall> {
                                                        {ApiCall::HostExportable, "host_exportable"}}};
 };
 
+// The multimem operation a multicast case makes through the multicast mapping.
+enum class MulticastOp : int {
+  Store,       // multimem.st through the multicast mapping; the unicast mapping is read
+  Reduce,      // multimem.red.release.sys.add through the multicast mapping; ld.acquire.sys through the unicast one
+  LoadReduce,  // st through the unicast mapping; multimem.ld_reduce.add through the multicast one
+};
+template <>
+struct Vocabulary<MulticastOp> {
+  static constexpr std::array<Word<MulticastOp>, 3> words{
+      {{MulticastOp::Store, "st"}, {MulticastOp::Reduce, "red"}, {MulticastOp::LoadReduce, "ld_reduce"}}};
+};
+
 // What a planted self-test case does (tests/planted/).
 enum class Behaviour : int { Ok, Crash, Hang };
 template <>

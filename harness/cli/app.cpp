@@ -225,6 +225,8 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   try {
     if (o.stress) o.budget.stress = run::stress_preset();
     if (!o.stress_params.empty()) o.budget.stress = run::read_stress_params(o.stress_params);
+    // The runners (and isolated children) read the opt-in from the environment, as the gate does.
+    if (o.command == Command::Run && o.allow_multicast) setenv("VMMCHECK_ALLOW_MULTICAST", "1", 1);
     if (!o.mutant.empty()) {
       setenv(run::kMutantVariable, o.mutant.c_str(), 1);
       run::active_mutant();  // an unknown name is a usage error now, not in the first case

@@ -76,6 +76,9 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   run_cmd->add_option("--mutant", o.mutant, "")->group("");
   run_cmd->add_flag("--verbose,-v", o.verbose, "list every case, also those skipped because there is no GPU")
       ->envname("VMMCHECK_VERBOSE");
+  run_cmd->add_flag("--allow-multicast", o.allow_multicast,
+                    "opt in to the multicast cases (the gate still refuses without device support or where the site switched NVLink multicast off)")
+      ->envname("VMMCHECK_ALLOW_MULTICAST");
   run_cmd->add_flag("--strict", o.strict, "fail the run on warnings too (a `model` case showed an outcome only the PTX model forbids)")
       ->envname("VMMCHECK_STRICT");
   run_cmd->add_flag("!--no-power", o.power,

@@ -51,21 +51,28 @@ bool environment_not_ready(CUresult status) {
   return status == CUDA_ERROR_ILLEGAL_STATE || status == CUDA_ERROR_SYSTEM_NOT_READY || status == CUDA_ERROR_OUT_OF_MEMORY;
 }
 
-MulticastTeam::MulticastTeam(const device::GateDecision& gate, const std::vector<TeamMember>& members, std::size_t size) {
+std::size_t multicast_size(const device::GateDecision& gate, std::size_t devices, std::size_t size) {
   // The gate first: refused, not one multicast call is made.
   if (!gate.allowed) throw NotSupportedError("multicast refused by the gate: " + gate.reason);
-  if (members.empty()) throw InputError("a multicast team needs at least one device");
-  const MulticastApi& mc = multicast_driver();
-
+  if (devices == 0) throw InputError("a multicast team needs at least one device");
   CUmulticastObjectProp prop = {};
-  prop.numDevices = static_cast<unsigned int>(members.size());
+  prop.numDevices = static_cast<unsigned int>(devices);
   prop.size = size;
   prop.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   std::size_t granularity = 0;
-  check(mc.get_granularity(&granularity, &prop, CU_MULTICAST_GRANULARITY_MINIMUM), "cuMulticastGetGranularity");
+  check(multicast_driver().get_granularity(&granularity, &prop, CU_MULTICAST_GRANULARITY_MINIMUM),
+        "cuMulticastGetGranularity");
   if (granularity == 0) throw NotSupportedError("cuMulticastGetGranularity returned a granularity of 0");
-  size_ = (size + granularity - 1) / granularity * granularity;
+  return (size + granularity - 1) / granularity * granularity;
+}
+
+MulticastTeam::MulticastTeam(const device::GateDecision& gate, const std::vector<TeamMember>& members, std::size_t size) {
+  size_ = multicast_size(gate, members.size(), size);  // checks the gate before any call
+  const MulticastApi& mc = multicast_driver();
+  CUmulticastObjectProp prop = {};
+  prop.numDevices = static_cast<unsigned int>(members.size());
   prop.size = size_;
+  prop.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
   check(mc.create(&handle_, &prop), "cuMulticastCreate");
   try {
     // Every device joins before any memory is bound (a bind blocks until the team is complete).

@@ -32,6 +32,10 @@ void set_multicast_driver_for_testing(const MulticastApi* fake);
 // NotSupported with the status named, never Fail.
 bool environment_not_ready(CUresult status);
 
+// `size` padded to the multicast granularity for a team of `devices` (the memory each device binds must
+// be at least this long). Refused by the gate: NotSupportedError before any call.
+std::size_t multicast_size(const device::GateDecision& gate, std::size_t devices, std::size_t size);
+
 // One memory allocation per device, each to be bound at the same offset of the multicast object.
 struct TeamMember {
   int device = 0;

@@ -43,8 +43,11 @@ PhysicalAllocation::PhysicalAllocation(int device, std::size_t size, CUmemAlloca
   owner_ = UniqueHandle<detail::AllocationTraits>({handle, size, device});
 }
 
-Mapping::Mapping(CUdeviceptr address, std::size_t size, const PhysicalAllocation& allocation, std::size_t offset) {
-  VMM_CHECK(driver().cuMemMap(address, size, offset, allocation.handle(), 0));
+Mapping::Mapping(CUdeviceptr address, std::size_t size, const PhysicalAllocation& allocation, std::size_t offset)
+    : Mapping(address, size, allocation.handle(), offset) {}
+
+Mapping::Mapping(CUdeviceptr address, std::size_t size, CUmemGenericAllocationHandle handle, std::size_t offset) {
+  VMM_CHECK(driver().cuMemMap(address, size, offset, handle, 0));
   owner_ = UniqueHandle<detail::MappedTraits>({address, size, offset});
 }
 

@@ -96,6 +96,8 @@ class Mapping {
  public:
   Mapping() = default;
   Mapping(CUdeviceptr address, std::size_t size, const PhysicalAllocation& allocation, std::size_t offset);
+  // A mapping of any generic allocation handle (a multicast object: vmm/multicast.hpp).
+  Mapping(CUdeviceptr address, std::size_t size, CUmemGenericAllocationHandle handle, std::size_t offset);
 
   CUdeviceptr address() const noexcept { return owner_.get().address; }
   std::size_t size() const noexcept { return owner_.get().size; }

@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+#include <cstdlib>
+#include <sstream>
+
+#include "cli/app.hpp"
 #include "common/error.hpp"
 #include "vmm/multicast.hpp"
 
@@ -80,6 +84,17 @@ TEST_F(MulticastTeamTest, AClosedGateMakesNoMulticastCall) {
     }
   }
   EXPECT_TRUE(fake.calls.empty());
+}
+
+// A whole run of the multicast family (and a case beside it) without the opt-in: not one multicast call.
+// Without a GPU every case is skipped before its runner; on a GPU the runner meets the closed gate.
+TEST_F(MulticastTeamTest, AWholeRunWithTheGateClosedMakesNoMulticastCall) {
+  unsetenv("VMMCHECK_ALLOW_MULTICAST");
+  std::ostringstream out, err;
+  const int code = cli::run_app({"vmmcheck", "run", "--filter", "multicast.*,lifecycle.seam"}, out, err);
+  EXPECT_TRUE(code == cli::kExitOk || code == cli::kExitNothingRunnable) << out.str() << err.str();
+  EXPECT_TRUE(fake.calls.empty()) << fake.calls.size() << " multicast calls";
+  EXPECT_EQ(out.str().find("PASS    multicast."), std::string::npos) << out.str();
 }
 
 TEST_F(MulticastTeamTest, TheDocumentedOrderAndItsReverse) {

@@ -1,0 +1,51 @@
+#pragma once
+// multicast (multicast.*): one physical allocation reached through a multicast mapping (multimem
+// instructions) and through the device's unicast mapping -- two virtual aliases of the same memory.
+// Nothing here runs unless the multicast gate allows it (harness/vmm/multicast.hpp).
+// Kernels: kernels/multicast.cu. Runner: harness/run/patterns/multicast.cpp.
+#include "patterns/pattern.hpp"
+
+namespace vmmcheck::patterns {
+
+struct Multicast : PatternDefaults {
+  MulticastOp op = MulticastOp::Store;
+  Fence fence = Fence::None;   // fence.proxy.alias between the two accesses (one kernel only)
+  Order order = Order::None;   // None: both accesses in one kernel; Event: two kernels ordered by an event
+
+  static constexpr std::string_view kName = "multicast";
+  static constexpr auto kAxes = std::make_tuple(axis("op", &Multicast::op), axis("fence", &Multicast::fence),
+                                                axis("order", &Multicast::order, Order::None, Order::Event));
+  enum Bin : int { New, Stale, kBins };
+  static constexpr std::array<Outcome, kBins> kOutcomes{{
+      {New, "new", false, "the second access saw the first's value"},
+      {Stale, "stale", true, "the second access saw an older value"},
+  }};
+};
+static_assert(outcomes_match_bins<Multicast>());
+
+// The PTX model here covers the generic proxy of one device; multimem accesses reach every device of a
+// team at once, which it does not describe.
+constexpr NotModelled structure_of(const Multicast&) {
+  return {"multimem accesses through a multicast mapping are outside the PTX model vmmcheck transcribes; the verdicts cite the guide and the PTX ISA"};
+}
+
+// An event between two kernels: removed, both accesses in one kernel without a fence. A fence: removed.
+constexpr std::optional<Control<Multicast>> control_of(const Multicast& c) {
+  Multicast d = c;
+  if (c.order == Order::Event) {
+    d.order = Order::None;
+    d.fence = Fence::None;
+    return Control<Multicast>{d, "the event between the kernels"};
+  }
+  if (c.fence == Fence::ProxyAlias) {
+    d.fence = Fence::None;
+    return Control<Multicast>{d, "fence.proxy.alias"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace vmmcheck::patterns
+
+namespace vmmcheck::run {
+void run_pattern(GpuSession& s, const patterns::Multicast& def, const model::Case& c, CaseResult& r);
+}  // namespace vmmcheck::run
