@@ -1,5 +1,8 @@
 #include "run/operations.hpp"
 
+#include "common/driver.hpp"
+#include "common/error.hpp"
+#include "kernels/operations.hpp"
 #include "run/checked_words.hpp"
 
 namespace vmmcheck::run {
@@ -9,6 +12,19 @@ Values values_for(const Budget& b, const std::string& case_name, std::uint32_t i
   Values v{static_cast<std::uint32_t>(h) | 1u, static_cast<std::uint32_t>(h >> 32) & ~1u};
   if (v.new_value == v.old_value) v.new_value ^= 0x80000000u;
   return v;
+}
+
+void write_words(patterns::WriterOp op, std::uint32_t* target, const std::uint32_t* copy_source, std::uint64_t words,
+                 std::uint32_t value, cudaStream_t stream) {
+  switch (op) {
+    case patterns::WriterOp::Kernel: kernels::launch_fill(target, words, value, stream); break;
+    case patterns::WriterOp::Memcpy:
+      CUDA_CHECK(cudaMemcpyAsync(target, copy_source, words * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream));
+      break;
+    case patterns::WriterOp::Memset:
+      VMM_CHECK(driver().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(target), value, words, stream));
+      break;
+  }
 }
 
 void reset_region(GpuSession& s, std::uint64_t words, std::uint32_t value) {

@@ -15,6 +15,11 @@ struct Values {
 // Distinct, seeded old and new values per iteration, so nothing is left over from another case.
 Values values_for(const Budget& b, const std::string& case_name, std::uint32_t iteration);
 
+// The writing operation of an operation-level case, through `target` on `stream`: a fill kernel, a
+// device-to-device copy from `copy_source` (which must hold `value`), or cuMemsetD32Async.
+void write_words(patterns::WriterOp op, std::uint32_t* target, const std::uint32_t* copy_source, std::uint64_t words,
+                 std::uint32_t value, cudaStream_t stream);
+
 // Sets the first `words` words of the region to `value` through view A and waits, so each repetition
 // starts settled.
 void reset_region(GpuSession& s, std::uint64_t words, std::uint32_t value);

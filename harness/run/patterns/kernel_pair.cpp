@@ -1,7 +1,6 @@
 // Runner of alias.kernels (patterns/kernel_pair.hpp): a writing operation through view A, then a
 // reading operation through a view, ordered -- or not -- by a stream, an event, the host or a graph.
 // Every word the reader counts is one instance.
-#include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "run/in_kernel.hpp"
@@ -27,7 +26,6 @@ std::uint64_t writer_delay_ns(std::uint32_t iteration, float pass_ms) {
 void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Case& c, CaseResult& r) {
   using patterns::Order;
   using patterns::ReaderOp;
-  using patterns::WriterOp;
   const Budget& b = s.budget();
   const std::uint64_t n = b.op_words;
   std::uint32_t* const target = s.words(patterns::View::Same);
@@ -38,13 +36,7 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
   float pass_ms = 0;  // this repetition's primer time
   auto write = [&](cudaStream_t st, const Values& v, std::uint32_t it) {
     kernels::launch_latch(s.latch(), v.new_value, kLatchTimeoutNs, writer_delay_ns(it, pass_ms), st);
-    switch (def.writer) {
-      case WriterOp::Kernel: kernels::launch_fill(target, n, v.new_value, st); break;
-      case WriterOp::Memcpy: CUDA_CHECK(cudaMemcpyAsync(target, copy_source, n * 4, cudaMemcpyDeviceToDevice, st)); break;
-      case WriterOp::Memset:
-        VMM_CHECK(driver().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(target), v.new_value, n, st));
-        break;
-    }
+    write_words(def.writer, target, copy_source, n, v.new_value, st);
   };
   auto read = [&](cudaStream_t st, const Values& v) {
     kernels::launch_mark(s.latch(), v.new_value, st);

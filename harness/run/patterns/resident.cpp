@@ -4,7 +4,6 @@
 #include <stdexcept>
 #include <thread>
 
-#include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
@@ -47,17 +46,7 @@ void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case
       std::this_thread::yield();
     const bool resident = *ready >= static_cast<std::uint32_t>(blocks);
 
-    // The writing operation, through view A.
-    std::uint32_t* const target = s.words(patterns::View::Same);
-    switch (def.writer) {
-      case patterns::WriterOp::Kernel: kernels::launch_fill(target, n, v.new_value, s.work()); break;
-      case patterns::WriterOp::Memcpy:
-        CUDA_CHECK(cudaMemcpyAsync(target, s.plain(), n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, s.work()));
-        break;
-      case patterns::WriterOp::Memset:
-        VMM_CHECK(driver().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(target), v.new_value, n, s.work()));
-        break;
-    }
+    write_words(def.writer, s.words(patterns::View::Same), s.plain(), n, v.new_value, s.work());  // the writing operation
     switch (def.signal) {
       case patterns::Signal::Kernel:
         CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
