@@ -6,6 +6,7 @@
 #include "device/launch.cuh"
 #include "device/memory_ops.cuh"
 #include "device/placement.cuh"
+#include "device/stress.cuh"
 #include "device/wait.cuh"
 #include "kernels/message_passing.hpp"
 

@@ -5,6 +5,7 @@
 #include "device/launch.cuh"
 #include "device/memory_ops.cuh"
 #include "device/placement.cuh"
+#include "device/stress.cuh"
 #include "kernels/same_thread.hpp"
 
 namespace vmmcheck::kernels {
