@@ -96,11 +96,7 @@ std::vector<const MutantInfo*> chosen_mutants(const Options& o) {
     if (o.mutants.empty() || std::find(o.mutants.begin(), o.mutants.end(), m.name) != o.mutants.end())
       out.push_back(&m);
   for (const std::string& name : o.mutants)
-    if (!run::mutant_named(name)) {
-      std::string known;
-      for (const MutantInfo& m : run::kMutants) known += (known.empty() ? "" : ", ") + std::string(m.name);
-      throw InputError("selftest: no mutant '" + name + "' (" + known + ")");
-    }
+    if (!run::mutant_named(name)) throw InputError("selftest: no mutant '" + name + "' (" + run::known_mutants() + ")");
   return out;
 }
 

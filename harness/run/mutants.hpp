@@ -54,6 +54,7 @@ std::optional<Mutant> active_mutant();
 bool mutated(Mutant m);
 
 std::optional<Mutant> mutant_named(std::string_view name);
+std::string known_mutants();  // "no-proxy-fence, relaxed-flag, ...", for messages
 std::string_view name_of(Mutant m);
 
 }  // namespace vmmcheck::run
