@@ -8,35 +8,16 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "cli_driver.hpp"
 #include "cli/console.hpp"
 
 namespace vmmcheck::cli {
 namespace {
 
-struct Outcome {
-  int code;
-  std::string out, err;
-};
-
-Outcome cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "vmmcheck");
-  std::ostringstream out, err;
-  const int code = run_app(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-bool has_gpu() {
-  int n = 0;
-  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  cudaGetLastError();
-  return ok;
-}
-
-std::filesystem::path temp_file(const std::string& name, const std::string& text) {
-  const auto p = std::filesystem::temp_directory_path() / name;
-  std::ofstream(p) << text;
-  return p;
-}
+using testing::cli;
+using testing::has_gpu;
+using testing::Outcome;
+using testing::temp_file;
 
 TEST(Cli, ListNeedsNoGpuAndShowsAtLeastFortyCases) {
   const Outcome o = cli({"list"});

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include <cstdlib>
-#include <sstream>
 
 #include "cli/app.hpp"
+#include "cli_driver.hpp"
 #include "common/error.hpp"
 #include "vmm/multicast.hpp"
 
@@ -90,11 +90,10 @@ TEST_F(MulticastTeamTest, AClosedGateMakesNoMulticastCall) {
 // Without a GPU every case is skipped before its runner; on a GPU the runner meets the closed gate.
 TEST_F(MulticastTeamTest, AWholeRunWithTheGateClosedMakesNoMulticastCall) {
   unsetenv("VMMCHECK_ALLOW_MULTICAST");
-  std::ostringstream out, err;
-  const int code = cli::run_app({"vmmcheck", "run", "--filter", "multicast.*,lifecycle.seam"}, out, err);
-  EXPECT_TRUE(code == cli::kExitOk || code == cli::kExitNothingRunnable) << out.str() << err.str();
+  const testing::Outcome o = testing::cli({"run", "--filter", "multicast.*,lifecycle.seam"});
+  EXPECT_TRUE(o.code == cli::kExitOk || o.code == cli::kExitNothingRunnable) << o.out << o.err;
   EXPECT_TRUE(fake.calls.empty()) << fake.calls.size() << " multicast calls";
-  EXPECT_EQ(out.str().find("PASS    multicast."), std::string::npos) << out.str();
+  EXPECT_EQ(o.out.find("PASS    multicast."), std::string::npos) << o.out;
 }
 
 TEST_F(MulticastTeamTest, TheDocumentedOrderAndItsReverse) {

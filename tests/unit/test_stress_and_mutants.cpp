@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "cli/app.hpp"
+#include "cli_driver.hpp"
 #include "common/error.hpp"
 #include "run/budget.hpp"
 #include "run/mutants.hpp"
@@ -20,12 +21,9 @@ namespace vmmcheck::run {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::filesystem::path params_file(const std::string& name, const std::string& text) {
-  const auto p = std::filesystem::temp_directory_path() / name;
-  std::ofstream(p) << text;
-  return p;
-}
+using testing::cli;
+using testing::has_gpu;
+using testing::temp_file;
 
 TEST(StressParams, DefaultIsNoStressAndThePresetIsPreStress) {
   EXPECT_FALSE(StressParams{}.any());
@@ -45,17 +43,17 @@ TEST(StressParams, FileRoundTripsEveryKnob) {
   p.shuffle = false;
   p.threads_per_block = 128;
   p.spin_timeout_us = 500;
-  const auto file = params_file("vmmcheck-params.json", Json{{"params", to_json(p)}}.dump());
+  const auto file = temp_file("vmmcheck-params.json", Json{{"params", to_json(p)}}.dump());
   EXPECT_EQ(read_stress_params(file.string()), p);
   EXPECT_EQ(describe(p),
             "pre-stress 7, stress CTAs 30% x 12, 64 lines load-store, barrier, no shuffle, 128 threads/CTA, spin 500 us");
   // Missing keys keep their defaults.
-  EXPECT_EQ(read_stress_params(params_file("vmmcheck-params-min.json", R"({"params": {}})").string()), StressParams{});
+  EXPECT_EQ(read_stress_params(temp_file("vmmcheck-params-min.json", R"({"params": {}})").string()), StressParams{});
 }
 
 TEST(StressParams, BadFilesNameTheProblem) {
   const auto expect_error = [](const std::string& text, const std::string& needle) {
-    const auto file = params_file("vmmcheck-params-bad.json", text);
+    const auto file = temp_file("vmmcheck-params-bad.json", text);
     try {
       read_stress_params(file.string());
       ADD_FAILURE() << "accepted: " << text;
@@ -127,43 +125,35 @@ TEST(Mutants, NamesAreUniqueAndTheEnvironmentSwitchesThem) {
   unsetenv(kMutantVariable);
 }
 
-bool has_gpu() {
-  int n = 0;
-  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-  cudaGetLastError();
-  return ok;
-}
-
-int cli(std::vector<std::string> args, std::string* err_text = nullptr) {
-  args.insert(args.begin(), "vmmcheck");
-  std::ostringstream out, err;
-  const int code = cli::run_app(args, out, err);
-  if (err_text) *err_text = err.str();
-  return code;
+// The exit code of the command line, its error text in `err`.
+int cli_err(std::vector<std::string> args, std::string& err) {
+  const testing::Outcome o = cli(std::move(args));
+  err = o.err;
+  return o.code;
 }
 
 TEST(Cli, TuneAndSelftestSayTheyNeedAGpu) {
   if (has_gpu()) GTEST_SKIP() << "a GPU is present: this test is about machines without one";
   std::string err;
-  EXPECT_EQ(cli({"tune", "--trials", "2"}, &err), cli::kExitNothingRunnable);
+  EXPECT_EQ(cli_err({"tune", "--trials", "2"}, err), cli::kExitNothingRunnable);
   EXPECT_NE(err.find("tune needs a GPU"), std::string::npos) << err;
-  EXPECT_EQ(cli({"selftest"}, &err), cli::kExitNothingRunnable);
+  EXPECT_EQ(cli_err({"selftest"}, err), cli::kExitNothingRunnable);
   EXPECT_NE(err.find("selftest needs a GPU"), std::string::npos) << err;
 }
 
 TEST(Cli, StressAndMutantOptionsAreChecked) {
   std::string err;
-  EXPECT_EQ(cli({"run", "--stress-params", "/no/such/file.json"}, &err), cli::kExitUsage);
-  const auto file = params_file("vmmcheck-params-ok.json", R"({"params": {"barrier": true}})");
-  EXPECT_EQ(cli({"run", "--stress", "--stress-params", file.string()}, &err), cli::kExitUsage);
+  EXPECT_EQ(cli_err({"run", "--stress-params", "/no/such/file.json"}, err), cli::kExitUsage);
+  const auto file = temp_file("vmmcheck-params-ok.json", R"({"params": {"barrier": true}})");
+  EXPECT_EQ(cli_err({"run", "--stress", "--stress-params", file.string()}, err), cli::kExitUsage);
   EXPECT_NE(err.find("excludes"), std::string::npos) << err;
-  EXPECT_EQ(cli({"run", "--mutant", "nope"}, &err), cli::kExitUsage);
+  EXPECT_EQ(cli_err({"run", "--mutant", "nope"}, err), cli::kExitUsage);
   EXPECT_NE(err.find("'nope' is not a mutant"), std::string::npos) << err;
   unsetenv(kMutantVariable);
   // Usage errors come first, GPU or not.
-  EXPECT_EQ(cli({"selftest", "--mutant", "nope"}, &err), cli::kExitUsage);
+  EXPECT_EQ(cli_err({"selftest", "--mutant", "nope"}, err), cli::kExitUsage);
   EXPECT_NE(err.find("no mutant 'nope'"), std::string::npos) << err;
-  EXPECT_EQ(cli({"tune", "--filter", "access.*"}, &err), cli::kExitUsage);
+  EXPECT_EQ(cli_err({"tune", "--filter", "access.*"}, err), cli::kExitUsage);
   EXPECT_NE(err.find("no alias.same_thread or alias.mp case"), std::string::npos) << err;
 }
 

@@ -1,0 +1,43 @@
+#pragma once
+// What the CPU tests of the command line share: run the vmmcheck program in-process, know whether this
+// machine has a GPU, write a scratch input file.
+#include <cuda_runtime_api.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/app.hpp"
+
+namespace vmmcheck::testing {
+
+struct Outcome {
+  int code;
+  std::string out, err;
+};
+
+// run_app with "vmmcheck" in front of `args`.
+inline Outcome cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "vmmcheck");
+  std::ostringstream out, err;
+  const int code = cli::run_app(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+inline bool has_gpu() {
+  int n = 0;
+  const bool ok = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+  cudaGetLastError();
+  return ok;
+}
+
+// `text` in a file called `name` in the temporary folder.
+inline std::filesystem::path temp_file(const std::string& name, const std::string& text) {
+  const auto p = std::filesystem::temp_directory_path() / name;
+  std::ofstream(p) << text;
+  return p;
+}
+
+}  // namespace vmmcheck::testing
