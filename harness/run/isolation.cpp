@@ -1,5 +1,7 @@
 #include "run/isolation.hpp"
 
+#include "common/unique_fd.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -25,33 +27,19 @@ constexpr auto kReapAfterKill = std::chrono::seconds(30);     // a process stuck
 
 int result_fd = -1;  // the child side's choice (claim_result_fd)
 
-// A file descriptor closed on scope exit.
-struct Fd {
-  int fd = -1;
-  Fd() = default;
-  explicit Fd(int f) : fd(f) {}
-  ~Fd() { close_now(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  void close_now() {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
-};
-
 // A pipe whose ends are close-on-exec and numbered above the descriptors the child gets (0-3), so the
 // spawn's dup2 never meets an end already sitting on its target number.
-bool make_pipe(Fd& read_end, Fd& write_end, std::string& error) {
+bool make_pipe(UniqueFd& read_end, UniqueFd& write_end, std::string& error) {
   int p[2];
   if (pipe2(p, O_CLOEXEC) != 0) {
     error = std::string("pipe2: ") + strerror(errno);
     return false;
   }
-  read_end.fd = fcntl(p[0], F_DUPFD_CLOEXEC, 10);
-  write_end.fd = fcntl(p[1], F_DUPFD_CLOEXEC, 10);
+  read_end.reset(fcntl(p[0], F_DUPFD_CLOEXEC, 10));
+  write_end.reset(fcntl(p[1], F_DUPFD_CLOEXEC, 10));
   ::close(p[0]);
   ::close(p[1]);
-  if (read_end.fd < 0 || write_end.fd < 0) {
+  if (!read_end.held() || !write_end.held()) {
     error = std::string("fcntl: ") + strerror(errno);
     return false;
   }
@@ -69,22 +57,15 @@ std::string signal_name(int sig) {
   return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
 }
 
-ChildRun run_child(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
-  ChildRun run;
-  const auto start = std::chrono::steady_clock::now();
-  Fd result_r, result_w, log_r, log_w;
+pid_t spawn_in_group(const std::vector<std::string>& argv, const std::vector<std::pair<int, int>>& fds, std::string& error) {
   if (argv.empty()) {
-    run.error = "no command";
-    return run;
+    error = "no command";
+    return -1;
   }
-  if (!make_pipe(result_r, result_w, run.error) || !make_pipe(log_r, log_w, run.error)) return run;
-
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, log_w.fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, log_w.fd, 2);
-  posix_spawn_file_actions_adddup2(&actions, result_w.fd, kResultFd);
+  for (const auto& [from, to] : fds) posix_spawn_file_actions_adddup2(&actions, from, to);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   // Its own process group (a timeout kills all of it), no blocked signals, default signal actions.
@@ -107,12 +88,27 @@ ChildRun run_child(const std::vector<std::string>& argv, std::chrono::millisecon
   const int spawned = posix_spawn(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
-  result_w.close_now();
-  log_w.close_now();
   if (spawned != 0) {
-    run.error = argv[0] + ": " + strerror(spawned);
+    error = argv[0] + ": " + strerror(spawned);
+    return -1;
+  }
+  return pid;
+}
+
+ChildRun run_child(const std::vector<std::string>& argv, std::chrono::milliseconds timeout) {
+  ChildRun run;
+  const auto start = std::chrono::steady_clock::now();
+  UniqueFd result_r, result_w, log_r, log_w;
+  if (argv.empty()) {
+    run.error = "no command";
     return run;
   }
+  if (!make_pipe(result_r, result_w, run.error) || !make_pipe(log_r, log_w, run.error)) return run;
+
+  const pid_t pid = spawn_in_group(argv, {{log_w.get(), 1}, {log_w.get(), 2}, {result_w.get(), kResultFd}}, run.error);
+  result_w.reset();
+  log_w.reset();
+  if (pid < 0) return run;
 
   // Drain both pipes until the child closes them, or until the deadline.
   const auto deadline = start + timeout;
@@ -124,8 +120,8 @@ ChildRun run_child(const std::vector<std::string>& argv, std::chrono::millisecon
     killed_at = std::chrono::steady_clock::now();
   };
   char buf[4096];
-  while (result_r.fd >= 0 || log_r.fd >= 0) {
-    pollfd fds[2] = {{result_r.fd, POLLIN, 0}, {log_r.fd, POLLIN, 0}};
+  while (result_r.held() || log_r.held()) {
+    pollfd fds[2] = {{result_r.get(), POLLIN, 0}, {log_r.get(), POLLIN, 0}};
     const auto now = std::chrono::steady_clock::now();
     if (!killed && now >= deadline) kill_group();
     if (killed && now - killed_at >= kDrainAfterKill) break;
@@ -137,11 +133,11 @@ ChildRun run_child(const std::vector<std::string>& argv, std::chrono::millisecon
     if (ready <= 0) continue;
     for (int i = 0; i < 2; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      Fd& fd = i == 0 ? result_r : log_r;
-      const ssize_t n = read(fd.fd, buf, sizeof buf);
+      UniqueFd& fd = i == 0 ? result_r : log_r;
+      const ssize_t n = read(fd.get(), buf, sizeof buf);
       if (n <= 0) {
         if (n < 0 && errno == EINTR) continue;
-        fd.close_now();
+        fd.reset();
         continue;
       }
       if (i == 0) {

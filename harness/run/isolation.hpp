@@ -2,8 +2,11 @@
 // Runs a command in a child process with a hard timeout, collecting what it writes on file descriptor 3
 // (its result) and the tail of its stdout/stderr (for the report when it dies). No CUDA here: the
 // parent of a crashing or hanging case only watches.
+#include <sys/types.h>
+
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vmmcheck::run {
@@ -23,6 +26,10 @@ struct ChildRun {
 // exit. On the timeout the whole group gets SIGKILL. Never throws for what the child does. Sets SIGCHLD
 // to its default action if it was ignored (children could not be waited for otherwise).
 ChildRun run_child(const std::vector<std::string>& argv, std::chrono::milliseconds timeout);
+
+// Starts argv[0] (a path) with argv in its own process group, stdin from /dev/null, each (from, to) of
+// `fds` duplicated onto `to` in the child, default signal handling. The pid, or -1 with `error` set.
+pid_t spawn_in_group(const std::vector<std::string>& argv, const std::vector<std::pair<int, int>>& fds, std::string& error);
 
 // "SIGSEGV", "SIGKILL", ... or "signal N".
 std::string signal_name(int signal);
