@@ -26,6 +26,8 @@
 #include "model/select.hpp"
 #include "run/executor.hpp"
 #include "run/power.hpp"
+#include "run/fd_transports.hpp"
+#include "run/ipc_peer.hpp"
 #include "run/isolated_child.hpp"
 #include "run/mutants.hpp"
 #include "run/report_json.hpp"
@@ -71,7 +73,8 @@ int cmd_explain(const Options& o, std::ostream& out) {
 }
 
 int cmd_probe(const Options& o, std::ostream& out) {
-  const device::ProbeReport report = device::probe(o.allow_multicast);
+  device::ProbeReport report = device::probe(o.allow_multicast);
+  report.fd_transports = run::probe_fd_transports();
   if (o.json_given) emit_json(o, device::to_json(report), out);
   else out << device::to_text(report);
   return kExitOk;
@@ -238,6 +241,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::Tune: return cmd_tune(o, out);
       case Command::Selftest: return cmd_selftest(o, out, err);
       case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
+      case Command::IpcPeer: run::run_ipc_peer(o.device);
       case Command::Run: return cmd_run(o, out, err);
     }
     return kExitFailure;

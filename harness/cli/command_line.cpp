@@ -119,6 +119,9 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   // The child side of isolation; not for people, so not in --help.
   CLI::App* child = app.add_subcommand("isolated-case", "")->group("");
   child->add_option("--spec", o.spec, "what to run (JSON)")->required();
+  // The importing side of the ipc.* and fabric.* cases (harness/run/ipc_peer.hpp); not for people either.
+  CLI::App* ipc_peer = app.add_subcommand("ipc-peer", "")->group("");
+  ipc_peer->add_option("--device", o.device, "the CUDA device to import on")->required();
 
   std::vector<std::string> argv(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
@@ -153,6 +156,7 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   }
   else if (selftest_cmd->parsed()) o.command = Command::Selftest;
   else if (child->parsed()) o.command = Command::IsolatedCase;
+  else if (ipc_peer->parsed()) o.command = Command::IpcPeer;
   else o.command = Command::Run;
   return -1;
 }

@@ -8,7 +8,7 @@
 
 namespace vmmcheck::cli {
 
-enum class Command { List, Run, Explain, Probe, Tune, Selftest, IsolatedCase };
+enum class Command { List, Run, Explain, Probe, Tune, Selftest, IsolatedCase, IpcPeer };
 
 struct Options {
   Command command = Command::Run;

@@ -10,6 +10,7 @@
 
 #include "common/driver.hpp"
 #include "common/error.hpp"
+#include "vmm/fabric.hpp"
 #include "vmm/owners.hpp"
 
 namespace vmmcheck::device {
@@ -98,6 +99,12 @@ ProbeReport probe(bool allow_multicast_flag) {
       d.granularity_recommended = vmm::allocation_granularity(i, true);
     }
     d.multicast_gate = multicast_gate_from_environment(d.multicast, allow_multicast_flag);
+    if (d.vmm) {
+      const vmm::FabricProbe f = vmm::probe_fabric(i);
+      d.fabric_trial = f.trial;
+      d.fabric_reason = f.reason;
+      d.imex_channel_count = f.imex_channel_count;
+    }
     r.devices.push_back(std::move(d));
   }
   r.peer_access.assign(count, std::vector<bool>(count, false));
@@ -128,7 +135,9 @@ nlohmann::json to_json(const ProbeReport& r) {
                        {"host_numa_vmm", d.host_numa_vmm},
                        {"granularity_minimum", d.granularity_minimum},
                        {"granularity_recommended", d.granularity_recommended},
-                       {"multicast_gate", {{"allowed", d.multicast_gate.allowed}, {"reason", d.multicast_gate.reason}}}});
+                       {"multicast_gate", {{"allowed", d.multicast_gate.allowed}, {"reason", d.multicast_gate.reason}}},
+                       {"fabric_trial", {{"status", d.fabric_trial}, {"reason", d.fabric_reason},
+                                         {"imex_channel_count", d.imex_channel_count}}}});
   }
   return json{{"driver_version", r.driver_version},
               {"runtime_version", r.runtime_version},
@@ -137,7 +146,8 @@ nlohmann::json to_json(const ProbeReport& r) {
                         {"channels", r.imex.channels},
                         {"accessible_channels", r.imex.accessible_channels}}},
               {"devices", devices},
-              {"peer_access", r.peer_access}};
+              {"peer_access", r.peer_access},
+              {"fd_transports", json(r.fd_transports)}};
 }
 
 std::string to_text(const ProbeReport& r) {
@@ -155,6 +165,8 @@ std::string to_text(const ProbeReport& r) {
       << yes_no(d.compression) << ", host NUMA VMM " << yes_no(d.host_numa_vmm) << "\n"
       << "  granularity: minimum " << mib(d.granularity_minimum) << ", recommended " << mib(d.granularity_recommended) << "\n"
       << "  multicast gate: " << (d.multicast_gate.allowed ? "allowed" : "refused") << " (" << d.multicast_gate.reason << ")\n";
+    if (!d.fabric_trial.empty())
+      o << "  fabric trial: " << d.fabric_trial << (d.fabric_reason.empty() ? "" : " -- " + d.fabric_reason) << "\n";
   }
   o << "peer access (row can access column):\n     ";
   for (std::size_t b = 0; b < r.peer_access.size(); ++b) o << " " << b;
@@ -164,6 +176,7 @@ std::string to_text(const ProbeReport& r) {
     for (std::size_t b = 0; b < r.peer_access.size(); ++b) o << " " << (a == b ? "-" : r.peer_access[a][b] ? "Y" : "n");
     o << "\n";
   }
+  for (const auto& [transport, how] : r.fd_transports) o << "descriptor transport " << transport << ": " << how << "\n";
   return o.str();
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/multicast_gate.hpp"
@@ -32,6 +33,10 @@ struct DeviceCaps {
   std::size_t granularity_minimum = 0;      // 0 when VMM is unsupported
   std::size_t granularity_recommended = 0;
   GateDecision multicast_gate;
+  // The fabric trial (vmm/fabric.hpp): one FABRIC allocation made and exported, or why not.
+  std::string fabric_trial;    // "CUDA_SUCCESS", the refusing status, or "not tried"
+  std::string fabric_reason;   // empty when usable
+  int imex_channel_count = -1; // ImexChannelCount from /proc/driver/nvidia/params; -1 when absent
 };
 
 struct ProbeReport {
@@ -40,6 +45,9 @@ struct ProbeReport {
   ImexState imex;
   std::vector<DeviceCaps> devices;
   std::vector<std::vector<bool>> peer_access;  // [from][to]: can `from` access `to`'s memory
+  // How an exported descriptor can reach another process here: transport -> "works" or why not. Filled
+  // by the caller (run/fd_transports.hpp starts a process for it).
+  std::vector<std::pair<std::string, std::string>> fd_transports;
 };
 
 // Reads /proc/devices text and the channel folder; separate from the GPU so it is testable on the CPU.

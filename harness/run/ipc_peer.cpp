@@ -1,0 +1,197 @@
+#include "run/ipc_peer.hpp"
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+
+#include "common/error.hpp"
+#include "ipc/transport.hpp"
+#include "kernels/contract.hpp"
+#include "kernels/operations.hpp"
+#include "run/checked_words.hpp"
+#include "run/cuda_objects.hpp"
+#include "run/device_fault.hpp"
+#include "run/devices.hpp"
+#include "run/peer_process.hpp"
+#include "vmm/alias_set.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+using nlohmann::json;
+
+// The environment lacks what a request needs (the parent makes the case NotSupported).
+struct Unavailable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class Importer {
+ public:
+  static bool handles(const std::string& op) {
+    for (const char* known : {"import", "import_fabric", "event", "prime", "read", "check"})
+      if (op == known) return true;
+    return false;
+  }
+
+  explicit Importer(int device) : device_(device) {
+    CUDA_CHECK(cudaSetDevice(device));
+    stream_ = Stream::create();
+    sink_ = DeviceBuffer<std::uint32_t>(1);
+    counts_.emplace(stream_);
+  }
+
+  // One request; the reply's body.
+  json handle(const std::string& op, const json& q, UniqueFd fd) {
+    if (op == "import") return import_fd(q, std::move(fd));
+    if (op == "import_fabric") return import_fabric(q);
+    if (op == "event") {
+      cudaIpcEventHandle_t h{};
+      ipc::from_hex(q.at("handle").get<std::string>(), &h, sizeof h);
+      cudaEvent_t e = nullptr;
+      CUDA_CHECK(cudaIpcOpenEventHandle(&e, h));
+      event_ = Event(e);
+      return {{"ok", true}};
+    }
+    if (op == "prime") {
+      kernels::launch_prime(view(q), q.at("words").get<std::uint64_t>(), sink_.get(), stream_);
+      CUDA_CHECK(cudaStreamSynchronize(stream_));
+      return {{"ok", true}};
+    }
+    if (op == "read") {
+      if (q.value("wait_event", false)) {
+        if (!event_.get()) throw std::runtime_error("read: no interprocess event was opened");
+        CUDA_CHECK(cudaStreamWaitEvent(stream_, event_, 0));
+      }
+      kernels::launch_count(view(q), q.at("words").get<std::uint64_t>(), patterns::Load::Weak,
+                            q.at("new").get<std::uint32_t>(), q.at("old").get<std::uint32_t>(), counts_->get(), stream_);
+      const auto bins = counts_->take(stream_);
+      return {{"bins", json(bins)}};
+    }
+    if (op == "check") {
+      const std::uint64_t words = q.at("words").get<std::uint64_t>();
+      DeviceBuffer<std::uint32_t> out = poisoned(words, stream_);
+      kernels::launch_copy_words(view(q), out.get(), words, stream_);
+      const cudaError_t e = cudaStreamSynchronize(stream_);
+      if (e != cudaSuccess && is_device_fault(e)) return {{"fault", cudaGetErrorName(e)}};
+      CUDA_CHECK(e);
+      return {{"right", matching(to_host(out, stream_), 0, words, q.at("value").get<std::uint32_t>())}};
+    }
+    throw std::runtime_error("unknown request '" + op + "'");
+  }
+
+ private:
+  json import_fd(const json& q, UniqueFd fd) {
+    if (q.at("transport").get<std::string>() == "pidfd_getfd") {
+      try {
+        fd = ipc::take_fd(q.at("pid").get<pid_t>(), q.at("fd").get<int>());
+      } catch (const ipc::TransportError& e) {
+        throw Unavailable(e.what());
+      }
+    }
+    if (!fd.held()) throw std::runtime_error("import: no file descriptor came with the request");
+    const std::size_t size = q.at("size").get<std::size_t>();
+    // The import takes its own reference to the memory; the descriptor can go at once.
+    vmm::PhysicalAllocation a = vmm::PhysicalAllocation::imported(
+        reinterpret_cast<void*>(static_cast<std::uintptr_t>(fd.get())), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, size, device_);
+    fd.reset();
+    map(std::move(a), {vmm::ViewSpec{}, vmm::ViewSpec{}});
+    return {{"ok", true}};
+  }
+
+  json import_fabric(const json& q) {
+    CUmemFabricHandle h{};
+    ipc::from_hex(q.at("handle").get<std::string>(), &h, sizeof h);
+    vmm::PhysicalAllocation a =
+        vmm::PhysicalAllocation::imported(&h, CU_MEM_HANDLE_TYPE_FABRIC, q.at("size").get<std::size_t>(), device_);
+    // Without the grant the mapping exists but this device may not touch it (the control).
+    vmm::ViewSpec v;
+    if (!q.value("grant", true)) v.grant_to = std::vector<int>{};
+    map(std::move(a), {v});
+    return {{"ok", true}};
+  }
+
+  void map(vmm::PhysicalAllocation a, const std::vector<vmm::ViewSpec>& views) {
+    imported_.emplace(std::move(a), vmm::allocation_granularity(device_, false), views);
+  }
+
+  std::uint32_t* view(const json& q) const {
+    if (!imported_) throw std::runtime_error("nothing is imported yet");
+    return words_at(imported_->view(q.at("view").get<std::size_t>()).address);
+  }
+
+  int device_;
+  Stream stream_;
+  DeviceBuffer<std::uint32_t> sink_;
+  std::optional<HistogramBuffer> counts_;
+  Event event_;
+  std::optional<vmm::AliasSet> imported_;
+};
+
+// fd_identity: the descriptor that came with the request (SCM_RIGHTS), or, given pid and fd, the one
+// copied out of that process (pidfd_getfd), named by device and inode. Needs no GPU (run/fd_transports.hpp).
+json fd_identity(const json& q, UniqueFd fd) {
+  if (q.contains("pid")) {
+    try {
+      fd = ipc::take_fd(q.at("pid").get<pid_t>(), q.at("fd").get<int>());
+    } catch (const ipc::TransportError& e) {
+      throw Unavailable(e.what());
+    }
+  }
+  struct stat st {};
+  if (!fd.held() || fstat(fd.get(), &st) != 0) throw std::runtime_error("no file descriptor arrived");
+  return {{"dev", static_cast<unsigned long long>(st.st_dev)}, {"ino", static_cast<unsigned long long>(st.st_ino)}};
+}
+
+}  // namespace
+
+void run_ipc_peer(int device) {
+  // Never outlives the case that started it.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  std::optional<PeerChannel> channel;
+  try {
+    channel.emplace();
+  } catch (const std::exception& e) {
+    fprintf(stderr, "vmmcheck: %s\n", e.what());
+    std::_Exit(2);
+  }
+  std::optional<Importer> importer;
+  for (;;) {
+    PeerChannel::Request q;
+    try {
+      q = channel->next();
+    } catch (const std::exception&) {
+      std::exit(0);  // the parent has gone: so do we
+    }
+    const std::string op = q.body.value("op", std::string());
+    if (op == "exit") break;
+    json reply;
+    try {
+      if (op == "fd_identity") {
+        reply = fd_identity(q.body, std::move(q.fd));
+      } else if (!Importer::handles(op)) {
+        throw std::runtime_error("unknown request '" + op + "'");
+      } else {
+        if (!importer) importer.emplace(device);
+        reply = importer->handle(op, q.body, std::move(q.fd));
+      }
+    } catch (const Unavailable& e) {
+      reply = {{"error", e.what()}, {"not_supported", true}};
+    } catch (const std::exception& e) {
+      reply = {{"error", e.what()}};
+    }
+    try {
+      channel->reply(reply);
+    } catch (const std::exception&) {
+      std::exit(0);
+    }
+  }
+  importer.reset();  // unmaps and releases before the process goes: what a well-behaved importer does
+  std::exit(0);
+}
+
+}  // namespace vmmcheck::run

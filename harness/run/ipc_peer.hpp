@@ -1,0 +1,21 @@
+#pragma once
+// The importing process of the ipc.* and fabric.* cases: `vmmcheck ipc-peer --device N`, started by
+// PeerProcess (run/peer_process.hpp) with its socket on descriptor 3. It imports what the parent
+// exported, maps it twice, and runs readers on request; each request gets one reply.
+//
+// Requests (JSON, "op" names them):
+//   import        {size, transport: "scm_rights" (descriptor attached) | "pidfd_getfd", pid, fd}
+//   import_fabric {size, handle: hex of CUmemFabricHandle, grant: bool}
+//   event         {handle: hex of cudaIpcEventHandle_t}      opens the parent's interprocess event
+//   prime         {view, words}                              reads the words once (caches hold them)
+//   read          {view, words, new, old, wait_event: bool}  counts new / old / other -> {bins: [..]}
+//   check         {view, words, value}                       -> {right: n} or {fault: "..."}
+//   fd_identity   {} with a descriptor attached, or {pid, fd}     -> {dev, ino}; needs no GPU
+//   exit
+// A failure is {"error": "..."}, with "not_supported": true when the environment lacks what was asked
+// (pidfd_getfd refused, say).
+namespace vmmcheck::run {
+
+[[noreturn]] void run_ipc_peer(int device);
+
+}  // namespace vmmcheck::run

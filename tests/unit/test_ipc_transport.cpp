@@ -1,0 +1,145 @@
+// The process transport of the ipc.* cases, without a GPU: messages and descriptors over a Unix socket
+// (ipc/transport.hpp), pidfd_getfd, handles as hex, and the second vmmcheck process (run/peer_process.hpp)
+// started, spoken to, refused and reaped.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "ipc/transport.hpp"
+#include "run/fd_transports.hpp"
+#include "run/peer_process.hpp"
+
+namespace vmmcheck::ipc {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct stat identity(int fd) {
+  struct stat st {};
+  EXPECT_EQ(fstat(fd, &st), 0);
+  return st;
+}
+
+TEST(Transport, AMessageCarriesItsTextAndADescriptorForTheSameFile) {
+  auto [a, b] = socket_pair();
+  int p[2];
+  ASSERT_EQ(pipe(p), 0);
+  const UniqueFd read_end(p[0]), write_end(p[1]);
+  send_message(a.get(), "{\"op\":\"x\"}", write_end.get());
+  send_message(a.get(), "second");
+  Message m = receive_message(b.get(), 1s);
+  EXPECT_EQ(m.text, "{\"op\":\"x\"}");
+  ASSERT_TRUE(m.fd.held());
+  EXPECT_NE(m.fd.get(), write_end.get());  // a descriptor of its own ...
+  EXPECT_EQ(identity(m.fd.get()).st_ino, identity(write_end.get()).st_ino);  // ... for the same pipe
+  ASSERT_EQ(write(m.fd.get(), "!", 1), 1);
+  char ch = 0;
+  ASSERT_EQ(read(read_end.get(), &ch, 1), 1);
+  EXPECT_EQ(ch, '!');
+  EXPECT_FALSE(receive_message(b.get(), 1s).fd.held());  // one message per send, no descriptor this time
+}
+
+TEST(Transport, NothingInTimeIsATimeoutAndAClosedPeerIsNot) {
+  auto [a, b] = socket_pair();
+  EXPECT_THROW(receive_message(b.get(), 30ms), TransportTimeout);
+  a.reset();
+  try {
+    receive_message(b.get(), 1s);
+    FAIL() << "a closed socket delivered a message";
+  } catch (const TransportTimeout&) {
+    FAIL() << "a closed socket is not a timeout";
+  } catch (const TransportError& e) {
+    EXPECT_NE(std::string(e.what()).find("gone"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(send_message(b.get(), "anyone?"), TransportError);
+}
+
+TEST(Transport, HandlesRoundTripAsHexAndBadTextIsRefused) {
+  unsigned char bytes[64];
+  for (int i = 0; i < 64; ++i) bytes[i] = static_cast<unsigned char>(i * 37);
+  const std::string text = to_hex(bytes, sizeof bytes);
+  EXPECT_EQ(text.size(), 128u);
+  unsigned char back[64] = {};
+  from_hex(text, back, sizeof back);
+  EXPECT_EQ(0, memcmp(bytes, back, sizeof bytes));
+  EXPECT_THROW(from_hex(text.substr(2), back, sizeof back), TransportError);  // short
+  EXPECT_THROW(from_hex(std::string(128, 'g'), back, sizeof back), TransportError);
+}
+
+TEST(Transport, PidfdGetfdCopiesADescriptorOrSaysWhyNot) {
+  const UniqueFd file(::open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
+  try {
+    const UniqueFd copy = take_fd(getpid(), file.get());
+    EXPECT_EQ(identity(copy.get()).st_ino, identity(file.get()).st_ino);
+  } catch (const TransportError& e) {
+    // Refused here (an old kernel, a seccomp filter): the error names the call and errno.
+    EXPECT_NE(std::string(e.what()).find("pidfd_"), std::string::npos) << e.what();
+  }
+  try {
+    take_fd(getpid(), 100000);  // no such descriptor
+    FAIL() << "pidfd_getfd copied a descriptor that does not exist";
+  } catch (const TransportError& e) {
+    EXPECT_NE(std::string(e.what()).find("EBADF"), std::string::npos) << e.what();
+  }
+}
+
+class PeerProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override { setenv("VMMCHECK_PROGRAM", VMMCHECK_BINARY, 1); }
+};
+
+TEST_F(PeerProcessTest, TheOtherProcessReceivesADescriptorAndAnswers) {
+  pid_t pid = -1;
+  {
+    run::PeerProcess peer(0);
+    pid = peer.pid();
+    const UniqueFd file(::open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
+    const nlohmann::json got = peer.call({{"op", "fd_identity"}}, file.get(), 30s);
+    EXPECT_EQ(got.at("ino").get<unsigned long long>(), identity(file.get()).st_ino);
+    // A request it does not know is an error reply, and the process goes on answering.
+    try {
+      peer.call({{"op", "no_such_request"}}, -1, 30s);
+      FAIL() << "an unknown request was answered";
+    } catch (const TransportError& e) {
+      EXPECT_NE(std::string(e.what()).find("unknown request 'no_such_request'"), std::string::npos) << e.what();
+      EXPECT_FALSE(peer.last_not_supported());
+    }
+    EXPECT_EQ(peer.call({{"op", "fd_identity"}}, file.get(), 30s).at("ino"), got.at("ino"));
+  }
+  // The destructor asked it to exit and reaped it: no process, no zombie.
+  EXPECT_EQ(kill(pid, 0), -1);
+  EXPECT_EQ(errno, ESRCH);
+}
+
+// Without a GPU the importer cannot start; with one, nothing is imported yet: an error reply either way.
+TEST_F(PeerProcessTest, AReadBeforeAnImportIsAnErrorReply) {
+  run::PeerProcess peer(0);
+  try {
+    peer.call({{"op", "prime"}, {"view", 0}, {"words", 1}}, -1, 60s);
+    FAIL() << "a read before any import was answered";
+  } catch (const TransportTimeout& e) {
+    FAIL() << e.what();
+  } catch (const TransportError& e) {
+    EXPECT_NE(std::string(e.what()).find("in the other process"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(PeerProcessTest, TheProbeReportsBothTransports) {
+  const auto transports = run::probe_fd_transports();
+  ASSERT_EQ(transports.size(), 2u);
+  EXPECT_EQ(transports[0].first, "scm_rights");
+  EXPECT_EQ(transports[0].second, "works");  // a Unix socket between parent and child always carries one
+  EXPECT_EQ(transports[1].first, "pidfd_getfd");
+  // Works, or names the refusal (EPERM without ptrace rights over the parent, ENOSYS before Linux 5.6).
+  if (transports[1].second != "works")
+    EXPECT_NE(transports[1].second.find("pidfd_"), std::string::npos) << transports[1].second;
+}
+
+}  // namespace
+}  // namespace vmmcheck::ipc
