@@ -7,10 +7,13 @@
 
 #include "patterns/access.hpp"
 #include "patterns/api.hpp"
+#include "patterns/fabric.hpp"
+#include "patterns/ipc.hpp"
 #include "patterns/kernel_pair.hpp"
 #include "patterns/lifecycle.hpp"
 #include "patterns/message_passing.hpp"
 #include "patterns/multicast.hpp"
+#include "patterns/peer.hpp"
 #include "patterns/planted.hpp"
 #include "patterns/resident.hpp"
 #include "patterns/rmw.hpp"
@@ -20,6 +23,6 @@
 namespace vmmcheck::patterns {
 
 using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Rmw, Access, Lifecycle, UnmapInUse,
-                             Api, Multicast, PlantedHost, PlantedGpu>;
+                             Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, PlantedHost, PlantedGpu>;
 
 }  // namespace vmmcheck::patterns

@@ -239,6 +239,59 @@ struct Vocabulary<MulticastOp> {
       {{MulticastOp::Store, "st"}, {MulticastOp::Reduce, "red"}, {MulticastOp::LoadReduce, "ld_reduce"}}};
 };
 
+// Which of the importing process's two mappings of an imported allocation a reader uses (ipc.*).
+enum class ImportView : int { First, Second };
+template <>
+struct Vocabulary<ImportView> {
+  static constexpr std::array<Word<ImportView>, 2> words{{{ImportView::First, "first"}, {ImportView::Second, "second"}}};
+};
+
+// What the exporting process keeps once the importer has mapped (ipc.*): its handle and the exported
+// descriptor, or only its mapping (handle released, descriptor closed).
+enum class Exporter : int { Holds, Released };
+template <>
+struct Vocabulary<Exporter> {
+  static constexpr std::array<Word<Exporter>, 2> words{{{Exporter::Holds, "holds"}, {Exporter::Released, "released"}}};
+};
+
+// How an exported file descriptor reaches the importing process.
+enum class Transport : int {
+  ScmRights,  // sent over a Unix socket (SCM_RIGHTS)
+  PidfdGetfd, // copied by the importer out of the exporter's descriptor table (pidfd_getfd, Linux 5.6)
+};
+template <>
+struct Vocabulary<Transport> {
+  static constexpr std::array<Word<Transport>, 2> words{
+      {{Transport::ScmRights, "scm_rights"}, {Transport::PidfdGetfd, "pidfd_getfd"}}};
+};
+
+// How GPU 1 reaches memory that lives on GPU 0 (peer.access).
+enum class PeerRoute : int {
+  Granted,      // cuMemSetAccess grants GPU 1 on the mapping; a kernel on GPU 1 reads it
+  NoGrant,      // GPU 0 alone is granted; a kernel on GPU 1 reads it
+  PeerEnabled,  // cudaDeviceEnablePeerAccess(GPU 0) on GPU 1, and no VMM grant
+  MemcpyPeer,   // cudaMemcpyPeer from GPU 0's VMM allocation into GPU 1's
+  MemcpyUva,    // cudaMemcpy (cudaMemcpyDefault) between the same two
+  Stitched,     // one reserved range: a chunk on each GPU, both granted to both; each GPU reads the other's
+};
+template <>
+struct Vocabulary<PeerRoute> {
+  static constexpr std::array<Word<PeerRoute>, 6> words{{{PeerRoute::Granted, "granted"},
+                                                         {PeerRoute::NoGrant, "no_grant"},
+                                                         {PeerRoute::PeerEnabled, "peer_enabled"},
+                                                         {PeerRoute::MemcpyPeer, "memcpy_peer"},
+                                                         {PeerRoute::MemcpyUva, "memcpy_uva"},
+                                                         {PeerRoute::Stitched, "stitched"}}};
+};
+
+// Where an imported handle is imported: in the exporting process itself, or in another one.
+enum class Importer : int { SameProcess, OtherProcess };
+template <>
+struct Vocabulary<Importer> {
+  static constexpr std::array<Word<Importer>, 2> words{
+      {{Importer::SameProcess, "same_process"}, {Importer::OtherProcess, "other_process"}}};
+};
+
 // What a planted self-test case does (tests/planted/).
 enum class Behaviour : int { Ok, Crash, Hang };
 template <>

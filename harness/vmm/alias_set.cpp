@@ -2,12 +2,25 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace vmmcheck::vmm {
 
 AliasSet::AliasSet(int device, std::size_t min_size, const std::vector<ViewSpec>& views) {
   granularity_ = allocation_granularity(device, /*recommended=*/false);
   allocation_ = PhysicalAllocation(device, round_up(min_size, granularity_));
+  map_views(views);
+}
+
+AliasSet::AliasSet(PhysicalAllocation allocation, std::size_t granularity, const std::vector<ViewSpec>& views)
+    : granularity_(granularity), allocation_(std::move(allocation)) {
+  if (granularity_ == 0 || allocation_.size() % granularity_ != 0)
+    throw std::invalid_argument("an allocation of " + std::to_string(allocation_.size()) +
+                                " bytes is not a multiple of the granularity " + std::to_string(granularity_));
+  map_views(views);
+}
+
+void AliasSet::map_views(const std::vector<ViewSpec>& views) {
   ranges_.reserve(views.size());
   mappings_.reserve(views.size());
   for (const ViewSpec& spec : views) {
@@ -17,7 +30,8 @@ AliasSet::AliasSet(int device, std::size_t min_size, const std::vector<ViewSpec>
     ranges_.emplace_back(spec.range_offset + allocation_.size(), granularity_);
     const CUdeviceptr address = ranges_.back().base() + spec.range_offset;
     mappings_.emplace_back(address, allocation_.size(), allocation_, 0);
-    AccessGrant grant(mappings_.back(), device, Access::ReadWrite);
+    for (const int device : spec.grant_to.value_or(std::vector<int>{allocation_.device()}))
+      AccessGrant(mappings_.back(), device, Access::ReadWrite);
     views_.push_back({ranges_.back().base(), address, allocation_.size()});
   }
 }

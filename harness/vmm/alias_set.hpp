@@ -14,6 +14,7 @@
 #include <cuda.h>
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "vmm/owners.hpp"
@@ -22,6 +23,8 @@ namespace vmmcheck::vmm {
 
 struct ViewSpec {
   std::size_t range_offset = 0;  // where in its reserved range the allocation is mapped (granularity multiple)
+  // The devices granted read-write access; unset: the allocation's own device; empty: none (mapped only).
+  std::optional<std::vector<int>> grant_to;
 };
 
 // Where one view sits.
@@ -36,6 +39,9 @@ class AliasSet {
   // Allocates at least `min_size` bytes on `device` (rounded up to the granularity) and maps one view
   // per spec. On any failure, everything built so far is released before the error propagates.
   AliasSet(int device, std::size_t min_size, const std::vector<ViewSpec>& views);
+  // Views of an allocation made elsewhere (exportable, imported from another process): the set owns it
+  // from here. Its size must be a multiple of `granularity`.
+  AliasSet(PhysicalAllocation allocation, std::size_t granularity, const std::vector<ViewSpec>& views);
   ~AliasSet();
 
   AliasSet(AliasSet&&) noexcept = default;
@@ -46,6 +52,11 @@ class AliasSet {
   int device() const noexcept { return allocation_.device(); }
   std::size_t view_count() const noexcept { return views_.size(); }
   const View& view(std::size_t i) const { return views_.at(i); }
+
+  CUmemGenericAllocationHandle handle() const noexcept { return allocation_.handle(); }
+  // Releases this set's handle on the allocation now, keeping every view (the guide allows it: the
+  // memory lives while a mapping, or another process's import, holds it). The driver's status.
+  CUresult release_handle() noexcept { return allocation_.release(); }
 
   // The address of allocation byte `location` in view `i`.
   CUdeviceptr address_of(std::size_t i, std::size_t location) const;
@@ -58,6 +69,8 @@ class AliasSet {
   PhysicalAllocation allocation_;
   std::vector<Mapping> mappings_;
   std::vector<View> views_;
+
+  void map_views(const std::vector<ViewSpec>& views);
 };
 
 }  // namespace vmmcheck::vmm

@@ -43,6 +43,15 @@ PhysicalAllocation::PhysicalAllocation(int device, std::size_t size, CUmemAlloca
   owner_ = UniqueHandle<detail::AllocationTraits>({handle, size, device});
 }
 
+PhysicalAllocation PhysicalAllocation::imported(void* shareable, CUmemAllocationHandleType type, std::size_t size,
+                                                int device) {
+  CUmemGenericAllocationHandle handle = 0;
+  VMM_CHECK(driver().cuMemImportFromShareableHandle(&handle, shareable, type));
+  PhysicalAllocation a;
+  a.owner_ = UniqueHandle<detail::AllocationTraits>({handle, size, device});
+  return a;
+}
+
 Mapping::Mapping(CUdeviceptr address, std::size_t size, const PhysicalAllocation& allocation, std::size_t offset)
     : Mapping(address, size, allocation.handle(), offset) {}
 

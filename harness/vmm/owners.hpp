@@ -82,6 +82,11 @@ class PhysicalAllocation {
   std::size_t size() const noexcept { return owner_.get().size; }
   int device() const noexcept { return owner_.get().device; }
 
+  // An allocation another process (or the fabric) shared: cuMemImportFromShareableHandle of
+  // `shareable` (for a POSIX file descriptor, the descriptor cast to a pointer; for a fabric handle,
+  // its address). The import holds its own reference: the exporter may release at any time.
+  static PhysicalAllocation imported(void* shareable, CUmemAllocationHandleType type, std::size_t size, int device);
+
   // Releases the handle now and returns the driver's status (on failure the owner keeps the handle).
   // The guide allows this while mappings remain: the memory lives until its last mapping is gone.
   CUresult release() noexcept { return owner_.release(); }

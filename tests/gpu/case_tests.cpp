@@ -3,6 +3,8 @@
 // Without a GPU, or without a feature a case needs, the test is skipped with the reason -- never passed.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -80,16 +82,20 @@ TEST_P(CaseTest, Run) {
 INSTANTIATE_TEST_SUITE_P(Cases, CaseTest, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<const Case*>& info) { return gtest_name(info.param->name); });
 
-// Writes a CTest script with one test per case: its dotted name, its labels, one GPU.
+// Writes a CTest script with one test per case: its dotted name, its labels, one GPU (two for multigpu).
 int write_ctest_script(const std::string& path, const std::string& self) {
   std::ofstream out(path);
   for (const Case& c : table().cases) {
     std::string labels;
-    for (const std::string& l : c.labels) labels += (labels.empty() ? "" : ";") + l;
+    bool two_gpus = false;  // a multigpu case takes two GPUs of the resource spec (ctest --resource-spec-file)
+    for (const std::string& l : c.labels) {
+      labels += (labels.empty() ? "" : ";") + l;
+      two_gpus = two_gpus || l == "multigpu";
+    }
     out << "add_test([==[" << c.name << "]==] [==[" << self << "]==] [==[--gtest_filter=Cases/CaseTest.Run/"
         << gtest_name(c.name) << "]==])\n"
         << "set_tests_properties([==[" << c.name << "]==] PROPERTIES LABELS [==[" << labels
-        << "]==] RESOURCE_GROUPS gpus:1 TIMEOUT 300 SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
+        << "]==] RESOURCE_GROUPS " << (two_gpus ? "gpus:2" : "gpus:1") << " TIMEOUT 300 SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
   }
   return out ? 0 : 1;
 }
@@ -97,6 +103,8 @@ int write_ctest_script(const std::string& path, const std::string& self) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The ipc.* and fabric.* cases start a second vmmcheck process: this binary is not one.
+  setenv("VMMCHECK_PROGRAM", VMMCHECK_BINARY, 0);
   const std::string script_flag = "--vmmcheck-ctest-script=";
   try {
     for (int i = 1; i < argc; ++i) {

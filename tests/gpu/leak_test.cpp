@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
@@ -43,6 +44,7 @@ std::size_t settled_free_memory(std::size_t target) {
 std::size_t run_suite(const model::CaseTable& table) {
   run::ExecutorOptions o;
   o.program = VMMCHECK_BINARY;
+  setenv("VMMCHECK_PROGRAM", VMMCHECK_BINARY, 0);  // the ipc.* cases' second process (an ipc child)
   o.cases_paths = {model::default_cases_path().string()};
   o.gpu_present = true;
   run::Executor executor(o, std::make_unique<run::GpuSession>(0, run::Budget{}));
