@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 
 #include "common/error.hpp"
@@ -45,8 +46,8 @@ class Importer {
     counts_.emplace(stream_);
   }
 
-  // One request; the reply's body.
-  json handle(const std::string& op, const json& q, UniqueFd fd) {
+  // One request; the reply's body. `say` sends an extra message before it (read's "launched").
+  json handle(const std::string& op, const json& q, UniqueFd fd, const std::function<void(const json&)>& say) {
     if (op == "import") return import_fd(q, std::move(fd));
     if (op == "import_fabric") return import_fabric(q);
     if (op == "event") {
@@ -69,6 +70,8 @@ class Importer {
       }
       kernels::launch_count(view(q), q.at("words").get<std::uint64_t>(), patterns::Load::Weak,
                             q.at("new").get<std::uint32_t>(), q.at("old").get<std::uint32_t>(), counts_->get(), stream_);
+      // Queued, not run: the parent may now queue its writer, and nothing orders the two.
+      if (q.value("announce", false)) say({{"launched", true}});
       const auto bins = counts_->take(stream_);
       return {{"bins", json(bins)}};
     }
@@ -177,7 +180,7 @@ void run_ipc_peer(int device) {
         throw std::runtime_error("unknown request '" + op + "'");
       } else {
         if (!importer) importer.emplace(device);
-        reply = importer->handle(op, q.body, std::move(q.fd));
+        reply = importer->handle(op, q.body, std::move(q.fd), [&](const json& m) { channel->reply(m); });
       }
     } catch (const Unavailable& e) {
       reply = {{"error", e.what()}, {"not_supported", true}};

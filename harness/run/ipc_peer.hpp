@@ -8,7 +8,9 @@
 //   import_fabric {size, handle: hex of CUmemFabricHandle, grant: bool}
 //   event         {handle: hex of cudaIpcEventHandle_t}      opens the parent's interprocess event
 //   prime         {view, words}                              reads the words once (caches hold them)
-//   read          {view, words, new, old, wait_event: bool}  counts new / old / other -> {bins: [..]}
+//   read          {view, words, new, old, wait_event: bool, announce: bool}
+//                 counts new / old / other -> {bins: [..]}; with announce, {launched: true} first, as soon
+//                 as the counting kernel is queued
 //   check         {view, words, value}                       -> {right: n} or {fault: "..."}
 //   fd_identity   {} with a descriptor attached, or {pid, fd}     -> {dev, ino}; needs no GPU
 //   exit

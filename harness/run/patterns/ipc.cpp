@@ -93,9 +93,14 @@ void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, 
         counted = peer.call(read);
         break;
       default:
-        // Nothing between them; which goes first alternates (both unordered).
+        // Nothing between them. In even repetitions the reader is queued first (the importer says so
+        // as soon as it is), then the writer; in odd ones the writer first. Either way both are in
+        // flight at once, and which the GPU runs first (the two contexts time-slice) is its choice.
         if (it % 2 == 0) {
-          peer.send(read);
+          json announced = read;
+          announced["announce"] = true;
+          peer.send(announced);
+          peer.reply();  // {"launched": true}
           kernels::launch_fill(a, n, v.new_value, s.work());
           counted = peer.reply();
         } else {
