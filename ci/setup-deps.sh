@@ -4,13 +4,14 @@
 # 12.5 or newer, with libcu++) must already be installed; NVIDIA ships it outside Debian's main archive.
 #   C++ build and tests: cmake ninja g++ CLI11 nlohmann-json toml++ GoogleTest
 #   fuzzing:             clang with its libFuzzer/sanitizer runtime
+#   run --mpi:           Open MPI (mpirun and the headers; the mpi tests run two ranks on the CPU)
 #   reports (Python):    a virtual environment .venv with reports/requirements.txt, and Debian's
 #                        chromium + chromium-driver for the headless-browser test
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libgtest-dev python3 python3-venv
-          clang libclang-rt-dev chromium chromium-driver)
+          clang libclang-rt-dev chromium chromium-driver libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

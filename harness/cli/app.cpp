@@ -14,6 +14,7 @@
 #include "cli/console.hpp"
 #include "cli/explain.hpp"
 #include "cli/list_json.hpp"
+#include "cli/mpi_run.hpp"
 #include "cli/options.hpp"
 #include "cli/selftest.hpp"
 #include "cli/tune.hpp"
@@ -242,7 +243,9 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::Selftest: return cmd_selftest(o, out, err);
       case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
       case Command::IpcPeer: run::run_ipc_peer(o.device);
-      case Command::Run: return cmd_run(o, out, err);
+      case Command::Run:
+        if (o.mpi) return run_with_mpi(o, out, err, [&] { return cmd_run(o, out, err); });
+        return cmd_run(o, out, err);
     }
     return kExitFailure;
   } catch (const InputError& e) {

@@ -79,6 +79,9 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   run_cmd->add_flag("--allow-multicast", o.allow_multicast,
                     "opt in to the multicast cases (the gate still refuses without device support or where the site switched NVLink multicast off)")
       ->envname("VMMCHECK_ALLOW_MULTICAST");
+  run_cmd->add_flag("--mpi", o.mpi,
+                    "under mpirun: rank 0 runs the cases and writes the results; rank 1 (another GPU where there "
+                    "is one) is the importing process of ipc.* and fabric.* (docs/design.md, \"Processes\")");
   run_cmd->add_flag("--strict", o.strict, "fail the run on warnings too (a `model` case showed an outcome only the PTX model forbids)")
       ->envname("VMMCHECK_STRICT");
   run_cmd->add_flag("!--no-power", o.power,

@@ -25,6 +25,7 @@ struct Options {
   std::string stress_params;  // run, selftest: a params file (from tune) for budget.stress
   std::string mutant;         // run: a mutant to switch on (hidden; selftest's children use the environment)
   bool isolate = false;     // run: every case in a child process
+  bool mpi = false;         // run: under mpirun; rank 1 is the importing process of ipc.* and fabric.*
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
   bool power = true;
   bool strict = false;      // run: a Warning (a `model` case's weak outcome) fails the run        // run: measure each required or fault case's control (docs/design.md, Power)

@@ -1,6 +1,7 @@
 #include "run/ipc_peer.hpp"
 
 #include <signal.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,26 +153,19 @@ json fd_identity(const json& q, UniqueFd fd) {
 
 }  // namespace
 
-void run_ipc_peer(int device) {
-  // Never outlives the case that started it.
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  std::optional<PeerChannel> channel;
-  try {
-    channel.emplace();
-  } catch (const std::exception& e) {
-    fprintf(stderr, "vmmcheck: %s\n", e.what());
-    std::_Exit(2);
-  }
-  std::optional<Importer> importer;
+SessionEnd serve_session(int socket, int device) {
+  PeerChannel channel(socket);
+  std::optional<Importer> importer;  // made at the first request that needs the GPU
   for (;;) {
     PeerChannel::Request q;
     try {
-      q = channel->next();
+      q = channel.next();
     } catch (const std::exception&) {
-      std::exit(0);  // the parent has gone: so do we
+      return SessionEnd::Gone;  // the other side has gone: the session is over
     }
     const std::string op = q.body.value("op", std::string());
-    if (op == "exit") break;
+    if (op == "exit") return SessionEnd::Exit;
+    if (op == "shutdown") return SessionEnd::Shutdown;
     json reply;
     try {
       if (op == "fd_identity") {
@@ -180,7 +174,7 @@ void run_ipc_peer(int device) {
         throw std::runtime_error("unknown request '" + op + "'");
       } else {
         if (!importer) importer.emplace(device);
-        reply = importer->handle(op, q.body, std::move(q.fd), [&](const json& m) { channel->reply(m); });
+        reply = importer->handle(op, q.body, std::move(q.fd), [&](const json& m) { channel.reply(m); });
       }
     } catch (const Unavailable& e) {
       reply = {{"error", e.what()}, {"not_supported", true}};
@@ -188,12 +182,23 @@ void run_ipc_peer(int device) {
       reply = {{"error", e.what()}};
     }
     try {
-      channel->reply(reply);
+      channel.reply(reply);
     } catch (const std::exception&) {
-      std::exit(0);
+      return SessionEnd::Gone;
     }
   }
-  importer.reset();  // unmaps and releases before the process goes: what a well-behaved importer does
+  // The importer unmaps and releases as the session ends: what a well-behaved importer does.
+}
+
+void run_ipc_peer(int device) {
+  // Never outlives the case that started it.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (!PeerChannel::is_socket(PeerProcess::kSocketFd)) {
+    fprintf(stderr, "vmmcheck: ipc-peer: descriptor 3 is not a socket (this command is started by vmmcheck itself)\n");
+    std::_Exit(2);
+  }
+  fcntl(PeerProcess::kSocketFd, F_SETFD, FD_CLOEXEC);
+  serve_session(PeerProcess::kSocketFd, device);
   std::exit(0);
 }
 

@@ -13,11 +13,15 @@
 //                 as the counting kernel is queued
 //   check         {view, words, value}                       -> {right: n} or {fault: "..."}
 //   fd_identity   {} with a descriptor attached, or {pid, fd}     -> {dev, ino}; needs no GPU
-//   exit
+//   exit          ends the session; shutdown ends a rank's server (run/mpi_ranks.hpp)
 // A failure is {"error": "..."}, with "not_supported": true when the environment lacks what was asked
 // (pidfd_getfd refused, say).
 namespace vmmcheck::run {
 
 [[noreturn]] void run_ipc_peer(int device);
+
+// One session on a connected socket: requests until "exit", "shutdown" or the other side going.
+enum class SessionEnd { Exit, Shutdown, Gone };
+SessionEnd serve_session(int socket, int device);
 
 }  // namespace vmmcheck::run

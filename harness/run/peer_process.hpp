@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,15 @@ class PeerProcess {
  public:
   static constexpr int kSocketFd = 3;  // where the child finds its end of the socket
 
-  // Starts `peer_program() ipc-peer --device <device>`. Throws TransportError if it cannot start.
+  // Starts `peer_program() ipc-peer --device <device>`, or, with a connector set, opens a session
+  // with the process the connector reaches (an MPI rank: run/mpi_ranks.hpp; it uses a GPU of its own).
+  // Throws TransportError if it cannot.
   explicit PeerProcess(int device);
+
+  // Where sessions go instead of a new child: a function returning a socket connected to a server of
+  // serve_session (run/ipc_peer.hpp). Empty: a child per PeerProcess (the default).
+  using Connector = std::function<UniqueFd()>;
+  static void set_connector(Connector connector);
   ~PeerProcess();
   PeerProcess(const PeerProcess&) = delete;
   PeerProcess& operator=(const PeerProcess&) = delete;
@@ -49,10 +57,11 @@ class PeerProcess {
   pid_t pid_ = -1;
 };
 
-// The child's side: the socket on kSocketFd, one reply per request.
+// The importing side: one reply per request, on a connected socket it does not own.
 class PeerChannel {
  public:
-  PeerChannel();  // claims kSocketFd; throws TransportError if it is not a socket
+  explicit PeerChannel(int socket) : socket_(socket) {}
+  static bool is_socket(int fd);
   struct Request {
     nlohmann::json body;
     UniqueFd fd;

@@ -10,8 +10,11 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <thread>
 
+#include "ipc/rendezvous.hpp"
 #include "ipc/transport.hpp"
+#include "run/ipc_peer.hpp"
 #include "run/fd_transports.hpp"
 #include "run/peer_process.hpp"
 
@@ -139,6 +142,34 @@ TEST_F(PeerProcessTest, TheProbeReportsBothTransports) {
   // Works, or names the refusal (EPERM without ptrace rights over the parent, ENOSYS before Linux 5.6).
   if (transports[1].second != "works")
     EXPECT_NE(transports[1].second.find("pidfd_"), std::string::npos) << transports[1].second;
+}
+
+// What `run --mpi` does between ranks, in one process: sessions reach a server through the connector
+// and a rendezvous socket instead of a child of their own; the server outlives each session.
+TEST(Rendezvous, SessionsGoThroughTheConnectorToOneServer) {
+  const std::string name = "unit-" + std::to_string(getpid());
+  const UniqueFd listener = listen_at(name);
+  EXPECT_THROW(listen_at(name), TransportError);  // one listener per name
+  int sessions = 0;
+  std::thread server([&] {
+    for (;;) {
+      const UniqueFd s = accept_one(listener.get(), 30s);
+      ++sessions;
+      if (run::serve_session(s.get(), 0) == run::SessionEnd::Shutdown) return;
+    }
+  });
+  run::PeerProcess::set_connector([&] { return connect_to(name, 10s); });
+  const UniqueFd file(::open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
+  for (int i = 0; i < 2; ++i) {
+    run::PeerProcess peer(0);
+    EXPECT_EQ(peer.pid(), -1);  // no child: a session with the server
+    EXPECT_EQ(peer.call({{"op", "fd_identity"}}, file.get(), 10s).at("ino").get<unsigned long long>(), identity(file.get()).st_ino);
+  }
+  run::PeerProcess::set_connector({});
+  send_message(connect_to(name, 10s).get(), R"({"op":"shutdown"})");
+  server.join();
+  EXPECT_EQ(sessions, 3);  // two sessions, then the shutdown
+  EXPECT_THROW(connect_to("unit-nobody-" + std::to_string(getpid()), 50ms), TransportTimeout);
 }
 
 }  // namespace

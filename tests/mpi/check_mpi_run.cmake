@@ -1,0 +1,21 @@
+# `mpirun -np 2 vmmcheck run --mpi` of the ipc and fabric families: rank 0 writes the one results file
+# with every selected case in it, rank 1 serves and says so, and the job ends (no rank left waiting).
+# Without a GPU every case is NotSupported and the run exits 77; with one the cases run (exit 0 or 1).
+file(REMOVE ${OUT})
+execute_process(COMMAND ${MPIEXEC} -np 2 ${VMMCHECK} run --mpi --filter "ipc.*,fabric.*" --json ${OUT}
+  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc TIMEOUT 240)
+message(STATUS "exit ${rc}\n${out}\n${err}")
+if(NOT rc MATCHES "^(0|1|77)$")
+  message(FATAL_ERROR "run --mpi ended with '${rc}'")
+endif()
+foreach(expected "mpi: 2 ranks" "mpi rank 1: served")
+  string(FIND "${out}" "${expected}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "no '${expected}' in the output")
+  endif()
+endforeach()
+file(READ ${OUT} results)
+string(JSON cases LENGTH "${results}" results)
+if(NOT cases EQUAL 15)
+  message(FATAL_ERROR "the results file holds ${cases} cases, not the 15 of ipc.* and fabric.*")
+endif()
