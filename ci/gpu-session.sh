@@ -14,7 +14,7 @@ export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}  # the multicast gate refuses on 
 
 {
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv || true
-  cmake -S . -B $build -G Ninja -DCMAKE_PREFIX_PATH="$prefix" -DVMMCHECK_GIT_SHA="${VMMCHECK_GIT_SHA:-unknown}" -DCMAKE_CUDA_ARCHITECTURES="$arch" -DCMAKE_BUILD_TYPE=Release &&
+  cmake -S . -B $build -G Ninja -DCMAKE_PREFIX_PATH="$prefix" ${VMMCHECK_MPI_ARGS:-} -DVMMCHECK_GIT_SHA="${VMMCHECK_GIT_SHA:-unknown}" -DCMAKE_CUDA_ARCHITECTURES="$arch" -DCMAKE_BUILD_TYPE=Release &&
   cmake --build $build -j "$(nproc)"
 } >"$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 3; }
 echo "build ok"
