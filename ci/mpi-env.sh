@@ -9,3 +9,4 @@ export LD_LIBRARY_PATH=$mpi_root/usr/lib/x86_64-linux-gnu/openmpi/lib:$mpi_root/
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # For cmake's FindMPI: the headers and library, without the compiler wrapper (it would look in /usr).
 export VMMCHECK_MPI_ARGS="-DMPI_CXX_ADDITIONAL_INCLUDE_DIRS=$mpi_root/usr/lib/x86_64-linux-gnu/openmpi/include -DMPI_CXX_LIB_NAMES=mpi -DMPI_mpi_LIBRARY=$mpi_root/usr/lib/x86_64-linux-gnu/openmpi/lib/libmpi.so -DMPI_CXX_COMPILER=NOTFOUND -DMPI_CXX_SKIP_MPICXX=ON -DMPIEXEC_EXECUTABLE=$mpi_root/usr/bin/mpirun"
+export PMIX_MCA_mca_base_component_path=$mpi_root/usr/lib/x86_64-linux-gnu/pmix2/lib/pmix  # not the machine's own PMIx plugins
