@@ -10,10 +10,12 @@ struct KernelPair : PatternDefaults {
   ReaderOp reader = ReaderOp::Kernel;
   Order order = Order::Stream;
   View view = View::Same;  // the view the reader uses
+  Memory memory = Memory::Device;  // optional: the memory behind the views
 
   static constexpr std::string_view kName = "kernel_pair";
   static constexpr auto kAxes = std::make_tuple(axis("writer", &KernelPair::writer), axis("reader", &KernelPair::reader),
-                                                axis("order", &KernelPair::order), axis("view", &KernelPair::view));
+                                                axis("order", &KernelPair::order), axis("view", &KernelPair::view),
+                                                optional_axis(axis("memory", &KernelPair::memory), Memory::Device));
   enum Bin : int { New, Old, Other, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the reader saw the writer's value"},

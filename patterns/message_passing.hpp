@@ -14,13 +14,15 @@ struct MessagePassing : PatternDefaults {
   Scope scope = Scope::Gpu;  // of the release and the acquire
   FlagSync flag_sync = FlagSync::ReleaseAcquire;  // optional: relaxed for the control of release/acquire
   Partner partner = Partner::OtherCta;            // optional: the reader in another CTA, or in the writer's
+  Memory memory = Memory::Device;                 // optional: the memory behind the views
 
   static constexpr std::string_view kName = "message_passing";
   static constexpr auto kAxes =
       std::make_tuple(axis("data", &MessagePassing::data), axis("flag", &MessagePassing::flag, View::Same, View::Alias),
                       axis("fence", &MessagePassing::fence), axis("scope", &MessagePassing::scope),
                       optional_axis(axis("flag_sync", &MessagePassing::flag_sync), FlagSync::ReleaseAcquire),
-                      optional_axis(axis("partner", &MessagePassing::partner), Partner::OtherCta));
+                      optional_axis(axis("partner", &MessagePassing::partner), Partner::OtherCta),
+                      optional_axis(axis("memory", &MessagePassing::memory), Memory::Device));
   enum Bin : int { New, Stale, Timeout, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "flag seen, data read returned the value written before the flag"},

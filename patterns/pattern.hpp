@@ -6,6 +6,7 @@
 // the rest: a pattern without a runner or a structure does not build (harness/run/session.cpp,
 // harness/model/oracle.cpp), and outcome names are tied to bin indices by static_assert.
 #include <array>
+#include <type_traits>
 #include <cstddef>
 #include <optional>
 #include <string_view>
@@ -40,6 +41,14 @@ struct PatternDefaults {
   // other CUDA_* name is accepted and gets its own bin (api cases).
   static constexpr bool kDriverStatusOutcomes = false;
 };
+
+// Whether a pattern's definition says which memory its views are made of (the `memory` axis of the alias
+// families): the session allocates that kind for the case (harness/run/session.cpp).
+template <typename Def, typename = void>
+inline constexpr bool has_memory_axis = false;
+template <typename Def>
+inline constexpr bool has_memory_axis<Def, std::void_t<decltype(Def::memory)>> =
+    std::is_same_v<std::decay_t<decltype(Def::memory)>, Memory>;
 
 // One axis: its name in case tables, the field of the definition it sets, the values it may take.
 template <typename Def, typename E, std::size_t N>

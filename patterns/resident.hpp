@@ -15,13 +15,15 @@ struct Resident : PatternDefaults {
   // optional: the writing operation: a fill kernel (which starts blocks on the reader's SMs), or a
   // copy or memset (which need not).
   WriterOp writer = WriterOp::Kernel;
+  Memory memory = Memory::Device;  // optional: the memory behind the views
 
   static constexpr std::string_view kName = "resident";
   static constexpr auto kAxes =
       std::make_tuple(axis("view", &Resident::view), axis("load", &Resident::load, Load::Weak, Load::Volatile, Load::NonCoherent),
                       axis("signal", &Resident::signal),
                       optional_axis(axis("flag_sync", &Resident::flag_sync), FlagSync::ReleaseAcquire),
-                      optional_axis(axis("writer", &Resident::writer), WriterOp::Kernel));
+                      optional_axis(axis("writer", &Resident::writer), WriterOp::Kernel),
+                      optional_axis(axis("memory", &Resident::memory), Memory::Device));
   enum Bin : int { New, Old, Other, Timeout, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the resident reader saw the writer's value"},

@@ -9,10 +9,12 @@ struct SameThread : PatternDefaults {
   View view = View::Same;  // the view both reads use (the write goes through view A)
   Load load = Load::Weak;  // the flavour of both reads
   Fence fence = Fence::None;
+  Memory memory = Memory::Device;  // optional: the memory behind the views
 
   static constexpr std::string_view kName = "same_thread";
   static constexpr auto kAxes = std::make_tuple(axis("view", &SameThread::view), axis("load", &SameThread::load),
-                                                axis("fence", &SameThread::fence));
+                                                axis("fence", &SameThread::fence),
+                                                optional_axis(axis("memory", &SameThread::memory), Memory::Device));
   enum Bin : int { New, Stale, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the second read returned the value this thread just wrote"},

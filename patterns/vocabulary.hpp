@@ -239,6 +239,19 @@ struct Vocabulary<MulticastOp> {
       {{MulticastOp::Store, "st"}, {MulticastOp::Reduce, "red"}, {MulticastOp::LoadReduce, "ld_reduce"}}};
 };
 
+// The kind of physical memory behind the views (the alias families' optional `memory` axis): what the
+// session's alias set is allocated as. Every alias rule applies to each (guide 4.17.5.1-4.17.5.3).
+enum class Memory : int {
+  Device,        // pinned device memory (cuMemCreate, CU_MEM_LOCATION_TYPE_DEVICE)
+  Compressible,  // the same with allocFlags.compressionType = CU_MEM_ALLOCATION_COMP_GENERIC, checked as granted
+  HostNuma,      // host memory of the GPU's NUMA node (CU_MEM_LOCATION_TYPE_HOST_NUMA)
+};
+template <>
+struct Vocabulary<Memory> {
+  static constexpr std::array<Word<Memory>, 3> words{
+      {{Memory::Device, "device"}, {Memory::Compressible, "compressible"}, {Memory::HostNuma, "host_numa"}}};
+};
+
 // Which of the importing process's two mappings of an imported allocation a reader uses (ipc.*).
 enum class ImportView : int { First, Second };
 template <>

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "run/device_fault.hpp"
+#include "vmm/memory_kind.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -56,10 +57,7 @@ GpuSession::GpuSession(int device, const Budget& budget) : device_(device), budg
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::uint64_t litmus_words = 2ull * 2048 * static_cast<std::uint64_t>(sms) + 1024;
   region_words_ = std::max<std::uint64_t>(budget_.op_words, litmus_words);
-  // The test region starts one granularity into the allocation.
-  const std::size_t granularity = vmm::allocation_granularity(device, false);
-  region_offset_ = granularity;
-  alias_.emplace(device, region_offset_ + region_words_ * sizeof(std::uint32_t), view_specs(granularity));
+  use_memory(patterns::Memory::Device);
 
   histogram_ = DeviceBuffer<unsigned long long>(patterns::kMaxBins);
   CUDA_CHECK(cudaMemset(histogram_.get(), 0, histogram_.bytes()));
@@ -84,7 +82,24 @@ GpuSession::GpuSession(int device, const Budget& budget) : device_(device), budg
 GpuSession::~GpuSession() { cudaDeviceSynchronize(); }
 
 std::uint32_t* GpuSession::words(patterns::View v) const {
-  return reinterpret_cast<std::uint32_t*>(alias_->address_of(static_cast<std::size_t>(v), region_offset_));
+  const Region& r = regions_[static_cast<std::size_t>(memory_)];
+  return reinterpret_cast<std::uint32_t*>(r.alias->address_of(static_cast<std::size_t>(v), r.offset));
+}
+
+void GpuSession::use_memory(patterns::Memory kind) {
+  Region& r = regions_[static_cast<std::size_t>(kind)];
+  if (!r.alias) {
+    // The test region starts one granularity into the allocation.
+    const vmm::MemoryKind k = vmm::memory_kind(kind, device_);
+    const std::size_t bytes = vmm::round_up(k.granularity + region_words_ * sizeof(std::uint32_t), k.granularity);
+    vmm::PhysicalAllocation memory(k.prop, bytes, device_);
+    vmm::check_granted(kind, memory);
+    std::vector<vmm::ViewSpec> views = view_specs(k.granularity);
+    for (vmm::ViewSpec& v : views) v.grant_to = std::vector<int>{device_};
+    r.alias.emplace(std::move(memory), k.granularity, views);
+    r.offset = k.granularity;
+  }
+  memory_ = kind;
 }
 
 void GpuSession::read_histogram(Histogram& h) {
@@ -129,6 +144,8 @@ void GpuSession::synchronize() {
   for (cudaStream_t s : {work(), second(), signal()}) CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
+static_assert(patterns::has_memory_axis<patterns::SameThread> && !patterns::has_memory_axis<patterns::Access>);
+
 CaseResult GpuSession::run(const model::Case& c) {
   const auto start = std::chrono::steady_clock::now();
   CaseResult r = begin_result(c);
@@ -146,6 +163,9 @@ CaseResult GpuSession::run(const model::Case& c) {
     std::visit(
         [&](const auto& def) {
           using Pattern = std::decay_t<decltype(def)>;
+          // The alias families take the memory their case names; every other pattern device memory.
+          if constexpr (patterns::has_memory_axis<Pattern>) use_memory(def.memory);
+          else use_memory(patterns::Memory::Device);
           if constexpr (Pattern::kNeedsGpu) run_pattern(*this, def, c, r);
           else throw std::logic_error("pattern '" + std::string(Pattern::kName) + "' runs without a GPU session");
         },

@@ -1,6 +1,7 @@
 #pragma once
 // A GPU session: the device, one alias set with three views of a single allocation, and the streams,
 // buffers and flags every case reuses. Building it once per run keeps each case to its own work.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,7 +31,10 @@ class GpuSession {
   const Budget& budget() const { return budget_; }
 
   // --- For the pattern runners (harness/run/patterns/) ---
-  std::uint32_t* words(patterns::View v) const;  // the test region, seen through view v
+  std::uint32_t* words(patterns::View v) const;  // the test region, seen through view v, in the current memory
+  // Makes the alias set of `kind` the current one (made on first use; NotSupportedError where this
+  // device lacks the kind). run() does it for each case from its `memory` axis.
+  void use_memory(patterns::Memory kind);
   std::uint64_t region_words() const { return region_words_; }
   unsigned long long* histogram() const { return histogram_.get(); }
   void read_histogram(Histogram& h);  // adds the device histogram into h and zeroes it
@@ -61,8 +65,14 @@ class GpuSession {
   Budget budget_;
   bool lost_ = false;
   std::uint64_t region_words_ = 0;
-  std::size_t region_offset_ = 0;  // allocation byte where the test region starts
-  std::optional<vmm::AliasSet> alias_;
+  // One alias set per memory kind (patterns::Memory), each with the allocation byte where its test
+  // region starts (one granularity in).
+  struct Region {
+    std::optional<vmm::AliasSet> alias;
+    std::size_t offset = 0;
+  };
+  std::array<Region, 3> regions_;
+  patterns::Memory memory_ = patterns::Memory::Device;
   DeviceBuffer<unsigned long long> histogram_;
   DeviceBuffer<std::uint32_t> scratch_, stress_done_, sink_, latch_, plain_;
   MappedHostBuffer<std::uint32_t> host_flags_;

@@ -36,8 +36,10 @@ AddressRange::AddressRange(std::size_t size, std::size_t alignment) {
   owner_ = UniqueHandle<detail::RangeTraits>({base, size});
 }
 
-PhysicalAllocation::PhysicalAllocation(int device, std::size_t size, CUmemAllocationHandleType handle_types) {
-  const CUmemAllocationProp prop = pinned_device_prop(device, handle_types);
+PhysicalAllocation::PhysicalAllocation(int device, std::size_t size, CUmemAllocationHandleType handle_types)
+    : PhysicalAllocation(pinned_device_prop(device, handle_types), size, device) {}
+
+PhysicalAllocation::PhysicalAllocation(const CUmemAllocationProp& prop, std::size_t size, int device) {
   CUmemGenericAllocationHandle handle = 0;
   VMM_CHECK(driver().cuMemCreate(&handle, size, &prop, 0));
   owner_ = UniqueHandle<detail::AllocationTraits>({handle, size, device});

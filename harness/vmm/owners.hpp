@@ -77,6 +77,9 @@ class PhysicalAllocation {
  public:
   PhysicalAllocation() = default;
   PhysicalAllocation(int device, std::size_t size, CUmemAllocationHandleType handle_types = CU_MEM_HANDLE_TYPE_NONE);
+  // Memory of any kind `prop` describes (vmm/memory_kind.hpp), used by GPU `device` (whose grants an
+  // alias set of it makes).
+  PhysicalAllocation(const CUmemAllocationProp& prop, std::size_t size, int device);
 
   CUmemGenericAllocationHandle handle() const noexcept { return owner_.get().handle; }
   std::size_t size() const noexcept { return owner_.get().size; }
