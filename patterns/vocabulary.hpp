@@ -206,10 +206,11 @@ enum class ApiCall : int {
   GetAccess,             // cuMemGetAccess after cuMemSetAccess(READWRITE)
   AddressRangeStitched,  // cuMemGetAddressRange inside a range stitched from two allocations
   HostExportable,        // cuMemCreate of HOST memory with a POSIX file descriptor handle type
+  SurfaceOverLinear,     // cuSurfObjectCreate over a VMM mapping as a LINEAR resource (surfaces take arrays only)
 };
 template <>
 struct Vocabulary<ApiCall> {
-  static constexpr std::array<Word<ApiCall>, 16> words{{{ApiCall::SizeNotGranular, "size_not_granular"},
+  static constexpr std::array<Word<ApiCall>, 17> words{{{ApiCall::SizeNotGranular, "size_not_granular"},
                                                        {ApiCall::MapOverMapped, "map_over_mapped"},
                                                        {ApiCall::FreeMappedRange, "free_mapped_range"},
                                                        {ApiCall::SetAccessUnmapped, "set_access_unmapped"},
@@ -224,7 +225,8 @@ struct Vocabulary<ApiCall> {
                                                        {ApiCall::MapNonzeroOffset, "map_nonzero_offset"},
                                                        {ApiCall::GetAccess, "get_access"},
                                                        {ApiCall::AddressRangeStitched, "address_range_stitched"},
-                                                       {ApiCall::HostExportable, "host_exportable"}}};
+                                                       {ApiCall::HostExportable, "host_exportable"},
+                                                       {ApiCall::SurfaceOverLinear, "surface_over_linear"}}};
 };
 
 // The multimem operation a multicast case makes through the multicast mapping.

@@ -32,7 +32,9 @@ namespace vmmcheck {
   X(cuMemRetainAllocationHandle)             \
   X(cuMemGetAccess)                          \
   X(cuMemGetAddressRange)                    \
-  X(cuMemsetD32Async)
+  X(cuMemsetD32Async)                       \
+  X(cuSurfObjectCreate)                      \
+  X(cuSurfObjectDestroy)
 
 struct DriverApi {
 #define VMMCHECK_DECLARE_MEMBER(name) decltype(&::name) name = nullptr;

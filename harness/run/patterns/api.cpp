@@ -177,6 +177,24 @@ CUresult misuse(patterns::ApiCall call, int dev, std::string& note, std::string&
       if (st == CUDA_SUCCESS) d.cuMemRelease(h);
       return st;
     }
+    case ApiCall::SurfaceOverLinear: {
+      // cuSurfObjectCreate: "CUDA_RESOURCE_DESC::resType must be CU_RESOURCE_TYPE_ARRAY": a surface
+      // cannot be made over a linear VMM mapping (only over an array, sparse ones mapped onto VMM memory).
+      vmm::AddressRange range(g, g);
+      vmm::PhysicalAllocation memory(dev, g);
+      vmm::Mapping mapped(range.base(), g, memory, 0);
+      vmm::AccessGrant grant(mapped, dev, vmm::Access::ReadWrite);
+      CUDA_RESOURCE_DESC res = {};
+      res.resType = CU_RESOURCE_TYPE_LINEAR;
+      res.res.linear.devPtr = mapped.address();
+      res.res.linear.format = CU_AD_FORMAT_UNSIGNED_INT32;
+      res.res.linear.numChannels = 1;
+      res.res.linear.sizeInBytes = g;
+      CUsurfObject surface = 0;
+      const CUresult st = d.cuSurfObjectCreate(&surface, &res);
+      if (st == CUDA_SUCCESS) d.cuSurfObjectDestroy(surface);
+      return st;
+    }
     case ApiCall::Granularity: {
       std::size_t minimum = 0, recommended = 0;
       CUresult st = d.cuMemGetAllocationGranularity(&minimum, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
