@@ -18,11 +18,13 @@
 #include "patterns/resident.hpp"
 #include "patterns/rmw.hpp"
 #include "patterns/same_thread.hpp"
+#include "patterns/texture.hpp"
 #include "patterns/unmap_in_use.hpp"
 
 namespace vmmcheck::patterns {
 
 using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Rmw, Access, Lifecycle, UnmapInUse,
-                             Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, PlantedHost, PlantedGpu>;
+                             Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, Texture, PlantedHost,
+                             PlantedGpu>;
 
 }  // namespace vmmcheck::patterns

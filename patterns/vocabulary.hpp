@@ -254,6 +254,14 @@ struct Vocabulary<Memory> {
       {{Memory::Device, "device"}, {Memory::Compressible, "compressible"}, {Memory::HostNuma, "host_numa"}}};
 };
 
+// How a texture object reads the words (proxy.texture): a linear resource (tex1Dfetch), or the same
+// words as a pitched 2D resource (tex2D).
+enum class TexResource : int { Linear, Pitch2D };
+template <>
+struct Vocabulary<TexResource> {
+  static constexpr std::array<Word<TexResource>, 2> words{{{TexResource::Linear, "linear"}, {TexResource::Pitch2D, "pitch2d"}}};
+};
+
 // Which of the importing process's two mappings of an imported allocation a reader uses (ipc.*).
 enum class ImportView : int { First, Second };
 template <>

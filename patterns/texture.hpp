@@ -1,0 +1,52 @@
+#pragma once
+// texture (proxy.texture): generic stores through view A, texture fetches through a texture object over
+// view A or over an alias -- in one kernel (with or without fence.proxy.alias), or in a later kernel
+// ordered by stream order, an event or the host. Kernels: kernels/texture.cu. Runner:
+// harness/run/patterns/texture.cpp.
+#include "patterns/pattern.hpp"
+
+namespace vmmcheck::patterns {
+
+struct Texture : PatternDefaults {
+  TexResource resource = TexResource::Linear;
+  View view = View::Same;     // what the texture object is made over
+  Order order = Order::None;  // None: the stores and the fetches in one kernel
+  Fence fence = Fence::None;  // between a thread's store and its second fetch (one kernel only)
+
+  static constexpr std::string_view kName = "texture";
+  static constexpr auto kAxes = std::make_tuple(
+      axis("resource", &Texture::resource), axis("view", &Texture::view, View::Same, View::Alias),
+      axis("order", &Texture::order, Order::None, Order::Stream, Order::Event, Order::Host), axis("fence", &Texture::fence));
+  enum Bin : int { New, Old, Other, kBins };
+  static constexpr std::array<Outcome, kBins> kOutcomes{{
+      {New, "new", false, "the fetch returned the stored value"},
+      {Old, "old", true, "the fetch returned the value from before the store"},
+      {Other, "other", true, "the fetch returned neither"},
+  }};
+};
+static_assert(outcomes_match_bins<Texture>());
+
+// PTX ISA 8.1: "the memory consistency model does not apply to texture (including ld.global.nc) and
+// surface accesses"; there is no texture proxy fence. What orders them is the guide's rule that the
+// texture cache is coherent only across kernel calls.
+constexpr NotModelled structure_of(const Texture&) {
+  return {"texture fetches are outside the PTX memory consistency model (PTX ISA 8.1); the verdicts come from the "
+          "guide's texture-cache rule, as cited"};
+}
+
+// The kernel boundary, removed: stores and fetches in one kernel, no fence.
+constexpr std::optional<Control<Texture>> control_of(const Texture& c) {
+  if (c.order == Order::None) return std::nullopt;
+  Texture d = c;
+  d.order = Order::None;
+  d.fence = Fence::None;
+  constexpr std::string_view removed[] = {"the kernel boundary (stream order)", "the kernel boundary (an event)",
+                                          "the kernel boundary (host synchronisation)"};
+  return Control<Texture>{d, removed[static_cast<int>(c.order)]};
+}
+
+}  // namespace vmmcheck::patterns
+
+namespace vmmcheck::run {
+void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case& c, CaseResult& r);
+}  // namespace vmmcheck::run
