@@ -70,7 +70,7 @@ TEST(Oracle, ApiVerdictsComeFromTheDriverDocumentation) {
         << c.name;
     for (const std::string& status : c.verdict.outcomes) EXPECT_EQ(status.rfind("CUDA_", 0), 0u) << c.name;
   }
-  EXPECT_EQ(api_cases, 16);
+  EXPECT_EQ(api_cases, 17);
 }
 
 TEST(Oracle, AccessRightsDecideBetweenFaultAndCompletion) {
