@@ -7,6 +7,7 @@
 
 #include "patterns/access.hpp"
 #include "patterns/api.hpp"
+#include "patterns/async_copy.hpp"
 #include "patterns/fabric.hpp"
 #include "patterns/ipc.hpp"
 #include "patterns/kernel_pair.hpp"
@@ -24,7 +25,7 @@
 namespace vmmcheck::patterns {
 
 using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Rmw, Access, Lifecycle, UnmapInUse,
-                             Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, Texture, PlantedHost,
+                             Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, Texture, AsyncCopy, PlantedHost,
                              PlantedGpu>;
 
 }  // namespace vmmcheck::patterns

@@ -262,6 +262,30 @@ struct Vocabulary<TexResource> {
   static constexpr std::array<Word<TexResource>, 2> words{{{TexResource::Linear, "linear"}, {TexResource::Pitch2D, "pitch2d"}}};
 };
 
+// Which way a bulk copy of the async proxy moves the words (proxy.async).
+enum class AsyncDirection : int {
+  GlobalToShared,  // cp.async.bulk global -> shared (mbarrier), of words generic stores wrote
+  SharedToGlobal,  // cp.async.bulk shared -> global (bulk group), read back by generic loads
+};
+template <>
+struct Vocabulary<AsyncDirection> {
+  static constexpr std::array<Word<AsyncDirection>, 2> words{
+      {{AsyncDirection::GlobalToShared, "global_to_shared"}, {AsyncDirection::SharedToGlobal, "shared_to_global"}}};
+};
+
+// The proxy fences between the generic accesses and a bulk copy (proxy.async).
+enum class ProxyFences : int {
+  None,
+  Alias,  // fence.proxy.alias
+  Async,  // fence.proxy.async.global
+  Both,   // both
+};
+template <>
+struct Vocabulary<ProxyFences> {
+  static constexpr std::array<Word<ProxyFences>, 4> words{
+      {{ProxyFences::None, "none"}, {ProxyFences::Alias, "alias"}, {ProxyFences::Async, "async"}, {ProxyFences::Both, "both"}}};
+};
+
 // Which of the importing process's two mappings of an imported allocation a reader uses (ipc.*).
 enum class ImportView : int { First, Second };
 template <>

@@ -1,0 +1,30 @@
+#pragma once
+// Host-side interface of the proxy.async kernels (patterns/async_copy.hpp). sm_90 and newer: on older
+// GPUs the runner is NotSupported before launching.
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "patterns/vocabulary.hpp"
+
+namespace vmmcheck::kernels {
+
+constexpr std::uint32_t kAsyncChunkWords = 1024;  // one CTA's words: 4 KiB, one bulk copy per round
+constexpr int kAsyncThreads = 256;
+
+struct AsyncCopyArgs {
+  std::uint32_t* a = nullptr;     // view A
+  std::uint32_t* view = nullptr;  // the view the copy reads (global_to_shared) or the loads read (shared_to_global)
+  patterns::AsyncDirection direction = patterns::AsyncDirection::GlobalToShared;
+  bool alias_fence = false;       // fence.proxy.alias
+  bool async_fence = false;       // fence.proxy.async.global
+  std::uint32_t rounds = 1;
+  std::uint32_t value_base = 0;   // round r writes value_base + r + 1
+  unsigned long long* histogram = nullptr;  // AsyncCopy::kBins counters
+  std::uint32_t* sink = nullptr;
+};
+
+// `blocks` CTAs, each on its own kAsyncChunkWords words.
+void launch_async_copy(const AsyncCopyArgs& args, int blocks, cudaStream_t stream);
+
+}  // namespace vmmcheck::kernels
