@@ -27,4 +27,11 @@ void launch_texture_in_kernel(const TextureView& t, std::uint32_t* words, bool f
                               std::uint32_t old_value, unsigned long long* histogram, std::uint32_t* sink,
                               cudaStream_t stream);
 
+// A grid resident before the stores (one block per SM, kernels::resident_blocks()): each block fetches its
+// share of the words, counts itself into `ready`, waits (thread 0, bounded) for `flag` != 0 with
+// ld.acquire.sys, then fetches its share again and counts (timeout when the flag never came).
+void launch_texture_resident(const TextureView& t, volatile std::uint32_t* ready, std::uint32_t* flag,
+                             std::uint64_t timeout_ns, std::uint32_t new_value, std::uint32_t old_value,
+                             unsigned long long* histogram, std::uint32_t* sink, int blocks, cudaStream_t stream);
+
 }  // namespace vmmcheck::kernels

@@ -1,7 +1,8 @@
 #pragma once
 // texture (proxy.texture): generic stores through view A, texture fetches through a texture object over
-// view A or over an alias -- in one kernel (with or without fence.proxy.alias), or in a later kernel
-// ordered by stream order, an event or the host. Kernels: kernels/texture.cu. Runner:
+// view A or over an alias -- in one kernel (with or without fence.proxy.alias), in a later kernel
+// ordered by stream order, an event or the host, or in a grid resident before the stores and told after
+// they completed. Kernels: kernels/texture.cu. Runner:
 // harness/run/patterns/texture.cpp.
 #include "patterns/pattern.hpp"
 
@@ -10,18 +11,19 @@ namespace vmmcheck::patterns {
 struct Texture : PatternDefaults {
   TexResource resource = TexResource::Linear;
   View view = View::Same;     // what the texture object is made over
-  Order order = Order::None;  // None: the stores and the fetches in one kernel
+  TextureOrder order = TextureOrder::OneKernel;
   Fence fence = Fence::None;  // between a thread's store and its second fetch (one kernel only)
 
   static constexpr std::string_view kName = "texture";
   static constexpr auto kAxes = std::make_tuple(
       axis("resource", &Texture::resource), axis("view", &Texture::view, View::Same, View::Alias),
-      axis("order", &Texture::order, Order::None, Order::Stream, Order::Event, Order::Host), axis("fence", &Texture::fence));
-  enum Bin : int { New, Old, Other, kBins };
+      axis("order", &Texture::order), axis("fence", &Texture::fence));
+  enum Bin : int { New, Old, Other, Timeout, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the fetch returned the stored value"},
       {Old, "old", true, "the fetch returned the value from before the store"},
       {Other, "other", true, "the fetch returned neither"},
+      {Timeout, "timeout", true, "the resident grid's signal did not come within its bound"},
   }};
 };
 static_assert(outcomes_match_bins<Texture>());
@@ -36,12 +38,12 @@ constexpr NotModelled structure_of(const Texture&) {
 
 // The kernel boundary, removed: stores and fetches in one kernel, no fence.
 constexpr std::optional<Control<Texture>> control_of(const Texture& c) {
-  if (c.order == Order::None) return std::nullopt;
+  constexpr std::string_view removed[] = {"", "the kernel boundary (stream order)", "the kernel boundary (an event)",
+                                          "the kernel boundary (host synchronisation)", ""};
+  if (c.order == TextureOrder::OneKernel || c.order == TextureOrder::Resident) return std::nullopt;
   Texture d = c;
-  d.order = Order::None;
+  d.order = TextureOrder::OneKernel;
   d.fence = Fence::None;
-  constexpr std::string_view removed[] = {"the kernel boundary (stream order)", "the kernel boundary (an event)",
-                                          "the kernel boundary (host synchronisation)"};
   return Control<Texture>{d, removed[static_cast<int>(c.order)]};
 }
 

@@ -286,6 +286,23 @@ struct Vocabulary<ProxyFences> {
       {{ProxyFences::None, "none"}, {ProxyFences::Alias, "alias"}, {ProxyFences::Async, "async"}, {ProxyFences::Both, "both"}}};
 };
 
+// Where texture fetches stand against the generic stores they read (proxy.texture).
+enum class TextureOrder : int {
+  OneKernel,  // the same kernel: each thread fetches, stores, fetches again
+  Stream,     // a later kernel in the same stream
+  Event,      // a later kernel on another stream, after an event
+  Host,       // a later kernel issued after the host waited for the stores
+  Resident,   // a grid resident before the stores, told by the host after they completed
+};
+template <>
+struct Vocabulary<TextureOrder> {
+  static constexpr std::array<Word<TextureOrder>, 5> words{{{TextureOrder::OneKernel, "one_kernel"},
+                                                            {TextureOrder::Stream, "stream"},
+                                                            {TextureOrder::Event, "event"},
+                                                            {TextureOrder::Host, "host"},
+                                                            {TextureOrder::Resident, "resident"}}};
+};
+
 // Which of the importing process's two mappings of an imported allocation a reader uses (ipc.*).
 enum class ImportView : int { First, Second };
 template <>

@@ -1,6 +1,11 @@
 // Runner of proxy.texture (patterns/texture.hpp): a texture object over view A or an alias of the
 // session's region; generic stores through view A; fetches in the same kernel or in a later one.
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
 #include "common/error.hpp"
+#include "kernels/resident.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/texture.hpp"
 #include "run/cuda_objects.hpp"
@@ -44,7 +49,7 @@ TextureObject texture_over(std::uint32_t* words, patterns::TexResource resource,
 }  // namespace
 
 void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case& c, CaseResult& r) {
-  using patterns::Order;
+  using Order = patterns::TextureOrder;
   const Budget& b = s.budget();
   const std::uint64_t n = b.op_words / kRowWords * kRowWords;  // whole rows for the 2D resource
   std::uint32_t* const a = s.words(patterns::View::Same);
@@ -74,7 +79,26 @@ void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case&
         if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
         count(s.second());
         break;
-      default:  // one kernel
+      case Order::Resident: {
+        // As alias.resident does: the reader grid runs before the stores, and hears after they completed.
+        const int blocks = kernels::resident_blocks();
+        volatile std::uint32_t* ready = s.ready();
+        *ready = 0;
+        __atomic_store_n(s.flag(), 0u, __ATOMIC_RELEASE);
+        const auto timeout_ms = b.resident_timeout_ms;
+        kernels::launch_texture_resident(t, ready, s.flag(), static_cast<std::uint64_t>(timeout_ms * 1e6), v.new_value,
+                                         v.old_value, s.histogram(), s.sink(), blocks, s.second());
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(timeout_ms);
+        while (*ready < static_cast<std::uint32_t>(blocks) && std::chrono::steady_clock::now() < deadline)
+          std::this_thread::yield();
+        if (*ready < static_cast<std::uint32_t>(blocks))
+          throw std::runtime_error("the texture reader grid did not become resident before the stores");
+        kernels::launch_fill(a, n, v.new_value, s.work());
+        CUDA_CHECK(cudaStreamSynchronize(s.work()));
+        if (!mutated(Mutant::NoResidentSignal)) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
+        break;
+      }
+      case Order::OneKernel:
         kernels::launch_texture_in_kernel(t, a, fence, v.new_value, v.old_value, s.histogram(), s.sink(), s.work());
         break;
     }
