@@ -5,6 +5,8 @@
 //   shared_to_global: every thread r0 = ld [view + i] (warms the line); st.shared = v;
 //                     fence.proxy.async.shared::cta; bar.sync; thread 0 cp.async.bulk shared -> A, commit,
 //                     wait_group 0, fences; bar.sync; each thread r = ld [view + i] and counts it.
+//   tensor_to_shared: as global_to_shared, the copy a TMA tile load (cp.async.bulk.tensor.2d) through a
+//                     tensor map encoded over the view.
 #include <cuda/ptx>
 
 #include "device/histogram.cuh"
@@ -27,7 +29,7 @@ namespace ptx = cuda::ptx;
   return seen == v ? Bin::New : seen < v ? Bin::Stale : Bin::Other;
 }
 
-__global__ void async_copy(AsyncCopyArgs a) {
+__global__ void async_copy(AsyncCopyArgs a, const __grid_constant__ CUtensorMap map) {
 #if __CUDA_ARCH__ >= 900
   __shared__ alignas(128) std::uint32_t chunk[kAsyncChunkWords];
   __shared__ alignas(8) std::uint64_t bar;
@@ -42,14 +44,19 @@ __global__ void async_copy(AsyncCopyArgs a) {
   std::uint32_t keep = 0, phase = 0;
   for (std::uint32_t r = 0; r < a.rounds; ++r) {
     const std::uint32_t v = a.value_base + r + 1;
-    if (a.direction == patterns::AsyncDirection::GlobalToShared) {
+    if (a.direction != patterns::AsyncDirection::SharedToGlobal) {
       for (std::uint32_t i = threadIdx.x; i < kAsyncChunkWords; i += blockDim.x) store_weak(a.a + base + i, v);
       if (a.alias_fence) proxy_alias_fence();
       if (a.async_fence) ptx::fence_proxy_async(ptx::space_global);
       __syncthreads();
       if (threadIdx.x == 0) {
         ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar, kBytes);
-        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, chunk, a.view + base, kBytes, &bar);
+        if (a.direction == patterns::AsyncDirection::GlobalToShared) {
+          ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, chunk, a.view + base, kBytes, &bar);
+        } else {  // the tile of this CTA: rows [blockIdx.x * kTensorBoxRows, +kTensorBoxRows), all columns
+          const std::int32_t coords[2] = {0, static_cast<std::int32_t>(blockIdx.x * kTensorBoxRows)};
+          ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, chunk, &map, coords, &bar);
+        }
       }
       // Bounded, as every wait is (device/wait.cuh); a copy that never completes would leave the chunk
       // being written under the next round, so there is no going on: the kernel traps (a Crash).
@@ -84,8 +91,9 @@ __global__ void async_copy(AsyncCopyArgs a) {
 
 }  // namespace
 
-void launch_async_copy(const AsyncCopyArgs& args, int blocks, cudaStream_t stream) {
-  launch(VMMCHECK_HERE, "async_copy", async_copy, blocks, kAsyncThreads, stream, args);
+void launch_async_copy(const AsyncCopyArgs& args, int blocks, cudaStream_t stream, const CUtensorMap* map) {
+  const CUtensorMap none{};
+  launch(VMMCHECK_HERE, "async_copy", async_copy, blocks, kAsyncThreads, stream, args, map ? *map : none);
 }
 
 }  // namespace vmmcheck::kernels

@@ -1,6 +1,7 @@
 #pragma once
 // Host-side interface of the proxy.async kernels (patterns/async_copy.hpp). sm_90 and newer: on older
 // GPUs the runner is NotSupported before launching.
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -10,6 +11,10 @@
 namespace vmmcheck::kernels {
 
 constexpr std::uint32_t kAsyncChunkWords = 1024;  // one CTA's words: 4 KiB, one bulk copy per round
+// tensor_to_shared: the words as a 2D tensor of kTensorRowWords-word rows; a CTA's chunk is one box of
+// kTensorBoxRows rows (a box dimension is at most 256 elements).
+constexpr std::uint32_t kTensorRowWords = 256;
+constexpr std::uint32_t kTensorBoxRows = kAsyncChunkWords / kTensorRowWords;
 constexpr int kAsyncThreads = 256;
 
 struct AsyncCopyArgs {
@@ -24,7 +29,8 @@ struct AsyncCopyArgs {
   std::uint32_t* sink = nullptr;
 };
 
-// `blocks` CTAs, each on its own kAsyncChunkWords words.
-void launch_async_copy(const AsyncCopyArgs& args, int blocks, cudaStream_t stream);
+// `blocks` CTAs, each on its own kAsyncChunkWords words. tensor_to_shared reads through `map` (a tensor map
+// over args.view: rows of kTensorRowWords words, boxes of kTensorBoxRows rows).
+void launch_async_copy(const AsyncCopyArgs& args, int blocks, cudaStream_t stream, const CUtensorMap* map = nullptr);
 
 }  // namespace vmmcheck::kernels

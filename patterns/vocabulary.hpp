@@ -266,11 +266,13 @@ struct Vocabulary<TexResource> {
 enum class AsyncDirection : int {
   GlobalToShared,  // cp.async.bulk global -> shared (mbarrier), of words generic stores wrote
   SharedToGlobal,  // cp.async.bulk shared -> global (bulk group), read back by generic loads
+  TensorToShared,  // cp.async.bulk.tensor.2d global -> shared (a TMA tile load through a tensor map over the view)
 };
 template <>
 struct Vocabulary<AsyncDirection> {
-  static constexpr std::array<Word<AsyncDirection>, 2> words{
-      {{AsyncDirection::GlobalToShared, "global_to_shared"}, {AsyncDirection::SharedToGlobal, "shared_to_global"}}};
+  static constexpr std::array<Word<AsyncDirection>, 3> words{{{AsyncDirection::GlobalToShared, "global_to_shared"},
+                                                              {AsyncDirection::SharedToGlobal, "shared_to_global"},
+                                                              {AsyncDirection::TensorToShared, "tensor_to_shared"}}};
 };
 
 // The proxy fences between the generic accesses and a bulk copy (proxy.async).

@@ -34,7 +34,8 @@ namespace vmmcheck {
   X(cuMemGetAddressRange)                    \
   X(cuMemsetD32Async)                       \
   X(cuSurfObjectCreate)                      \
-  X(cuSurfObjectDestroy)
+  X(cuSurfObjectDestroy)                     \
+  X(cuTensorMapEncodeTiled)
 
 struct DriverApi {
 #define VMMCHECK_DECLARE_MEMBER(name) decltype(&::name) name = nullptr;

@@ -1,5 +1,6 @@
 // Runner of proxy.async (patterns/async_copy.hpp): one 4 KiB chunk of the session's region per CTA, as
 // many rounds per launch as the budget asks for.
+#include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/async_copy.hpp"
 #include "kernels/launch.hpp"
@@ -28,11 +29,22 @@ void run_pattern(GpuSession& s, const patterns::AsyncCopy& def, const model::Cas
   a.rounds = rounds_for(b, n);
   a.histogram = s.histogram();
   a.sink = s.sink();
+  // tensor_to_shared: a tensor map over the view, the region as rows of kTensorRowWords words.
+  CUtensorMap map{};
+  if (def.direction == patterns::AsyncDirection::TensorToShared) {
+    const cuuint64_t dims[2] = {kernels::kTensorRowWords, n / kernels::kTensorRowWords};
+    const cuuint64_t row_bytes[1] = {kernels::kTensorRowWords * sizeof(std::uint32_t)};
+    const cuuint32_t box[2] = {kernels::kTensorRowWords, kernels::kTensorBoxRows};
+    const cuuint32_t element_strides[2] = {1, 1};
+    VMM_CHECK(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, a.view, dims, row_bytes, box,
+                                              element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                              CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  }
   float total_ms = 0;
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     a.value_base = it * a.rounds;
     kernels::launch_fill(a.a, n, 0, s.work());
-    total_ms += gpu_ms(s, [&] { kernels::launch_async_copy(a, blocks, s.work()); });
+    total_ms += gpu_ms(s, [&] { kernels::launch_async_copy(a, blocks, s.work(), &map); });
   }
   r.gpu_seconds = total_ms / 1000.0;
   s.read_histogram(r.histogram);
