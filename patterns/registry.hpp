@@ -19,13 +19,14 @@
 #include "patterns/resident.hpp"
 #include "patterns/rmw.hpp"
 #include "patterns/same_thread.hpp"
+#include "patterns/surface.hpp"
 #include "patterns/texture.hpp"
 #include "patterns/unmap_in_use.hpp"
 
 namespace vmmcheck::patterns {
 
 using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Rmw, Access, Lifecycle, UnmapInUse,
-                             Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, Texture, AsyncCopy, PlantedHost,
-                             PlantedGpu>;
+                             Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, Texture, AsyncCopy, Surface,
+                             PlantedHost, PlantedGpu>;
 
 }  // namespace vmmcheck::patterns

@@ -35,7 +35,13 @@ namespace vmmcheck {
   X(cuMemsetD32Async)                       \
   X(cuSurfObjectCreate)                      \
   X(cuSurfObjectDestroy)                     \
-  X(cuTensorMapEncodeTiled)
+  X(cuTensorMapEncodeTiled)                  \
+  X(cuArray3DCreate)                         \
+  X(cuArrayDestroy)                          \
+  X(cuArrayGetSparseProperties)              \
+  X(cuArrayGetMemoryRequirements)            \
+  X(cuMemMapArrayAsync)                      \
+  X(cuStreamSynchronize)
 
 struct DriverApi {
 #define VMMCHECK_DECLARE_MEMBER(name) decltype(&::name) name = nullptr;
