@@ -1,6 +1,5 @@
 #include "vmm/sparse_surface.hpp"
 
-#include <string>
 #include <vector>
 
 #include "common/driver.hpp"
@@ -8,47 +7,77 @@
 
 namespace vmmcheck::vmm {
 
-SparseSurfaceAlias::SparseSurfaceAlias(int device, unsigned tiles_x, unsigned tiles_y, CUstream stream)
-    : device_(device), stream_(stream), tiles_x_(tiles_x), tiles_y_(tiles_y) {
+SparseSurfaceAlias::SparseSurfaceAlias(int device, CUstream stream) : device_(device), stream_(stream) {
   const DriverApi& d = driver();
   CUdevice dev = 0;
   VMM_CHECK(d.cuDeviceGet(&dev, device));
-  int sparse = 0;
-  VMM_CHECK(d.cuDeviceGetAttribute(&sparse, CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED, dev));
-  if (!sparse) throw NotSupportedError("the device has no sparse CUDA arrays (CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED = 0)");
+  std::string refused;
   try {
-    // The tile size comes from the array: make a one-tile probe first, then the real one.
+    // The array: sparse where the driver allows it with surface load/store, else with deferred mapping.
     CUDA_ARRAY3D_DESCRIPTOR desc = {};
     desc.Format = CU_AD_FORMAT_UNSIGNED_INT32;
     desc.NumChannels = 1;
-    desc.Flags = CUDA_ARRAY3D_SPARSE | CUDA_ARRAY3D_SURFACE_LDST;
-    desc.Width = 1024;
-    desc.Height = 1024;
-    VMM_CHECK(d.cuArray3DCreate(&array_, &desc));
-    CUDA_ARRAY_SPARSE_PROPERTIES props = {};
-    VMM_CHECK(d.cuArrayGetSparseProperties(&props, array_));
-    VMM_CHECK(d.cuArrayDestroy(array_));
-    array_ = nullptr;
-    tile_width_ = props.tileExtent.width;
-    tile_height_ = props.tileExtent.height;
-    if (tile_width_ == 0 || tile_height_ == 0) throw NotSupportedError("the driver reported a sparse tile of 0 texels");
-    desc.Width = std::size_t{tiles_x_} * tile_width_;
-    desc.Height = std::size_t{tiles_y_} * tile_height_;
-    VMM_CHECK(d.cuArray3DCreate(&array_, &desc));
-    CUDA_ARRAY_MEMORY_REQUIREMENTS need = {};
-    VMM_CHECK(d.cuArrayGetMemoryRequirements(&need, array_, dev));
-    if (need.alignment != 0 && tile_bytes() % need.alignment != 0)
-      throw NotSupportedError("a sparse tile (" + std::to_string(tile_bytes()) + " bytes) is not a multiple of the array's memory alignment (" +
-                              std::to_string(need.alignment) + ")");
+    desc.Width = kSide;
+    desc.Height = kSide;
+    struct Kind {
+      CUdevice_attribute attribute;
+      unsigned flag;
+      const char* name;
+    };
+    for (const Kind k : {Kind{CU_DEVICE_ATTRIBUTE_SPARSE_CUDA_ARRAY_SUPPORTED, CUDA_ARRAY3D_SPARSE, "sparse"},
+                         Kind{CU_DEVICE_ATTRIBUTE_DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED, CUDA_ARRAY3D_DEFERRED_MAPPING,
+                              "deferred mapping"}}) {
+      int supported = 0;
+      VMM_CHECK(d.cuDeviceGetAttribute(&supported, k.attribute, dev));
+      if (!supported) {
+        refused += std::string(refused.empty() ? "" : "; ") + k.name + " arrays: not reported by the device";
+        continue;
+      }
+      desc.Flags = k.flag | CUDA_ARRAY3D_SURFACE_LDST;
+      const CUresult st = d.cuArray3DCreate(&array_, &desc);
+      if (st == CUDA_SUCCESS) {
+        sparse_ = k.flag == CUDA_ARRAY3D_SPARSE;
+        kind_ = k.name;
+        break;
+      }
+      array_ = nullptr;
+      refused += std::string(refused.empty() ? "" : "; ") + "cuArray3DCreate(" + k.name + " | SURFACE_LDST) returned " +
+                 driver_error_name(st);
+    }
+    if (!array_) throw NotSupportedError("no surface array can be backed by VMM memory here: " + refused);
 
+    std::size_t footprint = std::size_t{kSide} * kSide * 4;
+    if (sparse_) {
+      CUDA_ARRAY_SPARSE_PROPERTIES props = {};
+      VMM_CHECK(d.cuArrayGetSparseProperties(&props, array_));
+      tile_width_ = props.tileExtent.width;
+      tile_height_ = props.tileExtent.height;
+      if (tile_width_ == 0 || tile_height_ == 0 || kSide % tile_width_ || kSide % tile_height_ || props.miptailSize)
+        throw NotSupportedError("a sparse tile of " + std::to_string(tile_width_) + " x " + std::to_string(tile_height_) +
+                                " texels does not tile a " + std::to_string(kSide) + "-texel square exactly");
+    } else {
+      CUDA_ARRAY_MEMORY_REQUIREMENTS need = {};
+      VMM_CHECK(d.cuArrayGetMemoryRequirements(&need, array_, dev));
+      if (need.size != footprint)
+        throw NotSupportedError("the deferred-mapping array needs " + std::to_string(need.size) + " bytes for " +
+                                std::to_string(footprint) + " bytes of texels: its layout pads, and padding would read as stale data");
+    }
+
+    // The tile pool (cuMemMapArrayAsync requires CU_MEM_CREATE_USAGE_TILE_POOL), mapped linearly too.
     const std::size_t g = allocation_granularity(device, false);
-    const std::size_t bytes = round_up(tile_bytes() * tiles_x_ * tiles_y_, g);
+    const std::size_t bytes = round_up(footprint, g);
+    CUmemAllocationProp prop = pinned_device_prop(device, CU_MEM_HANDLE_TYPE_NONE);
+    prop.allocFlags.usage = CU_MEM_CREATE_USAGE_TILE_POOL;
     range_ = AddressRange(bytes, g);
-    memory_ = PhysicalAllocation(device, bytes);
-    linear_ = Mapping(range_.base(), bytes, memory_, 0);
-    AccessGrant(linear_, device, Access::ReadWrite);
-    map_tiles(CU_MEM_OPERATION_TYPE_MAP);
-    tiles_mapped_ = true;
+    memory_ = PhysicalAllocation(prop, bytes, device);
+    try {
+      linear_ = Mapping(range_.base(), bytes, memory_, 0);
+      AccessGrant(linear_, device, Access::ReadWrite);
+    } catch (const CudaError& e) {
+      throw NotSupportedError(std::string("a tile-pool allocation cannot also be mapped linearly here: ") + e.what());
+    }
+    map_array(CU_MEM_OPERATION_TYPE_MAP);
+    array_mapped_ = true;
 
     CUDA_RESOURCE_DESC res = {};
     res.resType = CU_RESOURCE_TYPE_ARRAY;
@@ -62,13 +91,14 @@ SparseSurfaceAlias::SparseSurfaceAlias(int device, unsigned tiles_x, unsigned ti
 
 SparseSurfaceAlias::~SparseSurfaceAlias() { tear_down(); }
 
-void SparseSurfaceAlias::map_tiles(CUmemOperationType op) {
-  std::vector<CUarrayMapInfo> tiles;
-  for (unsigned ty = 0; ty < tiles_y_; ++ty) {
-    for (unsigned tx = 0; tx < tiles_x_; ++tx) {
+void SparseSurfaceAlias::map_array(CUmemOperationType op) {
+  std::vector<CUarrayMapInfo> maps;
+  for (unsigned ty = 0; ty < tiles_y(); ++ty) {
+    for (unsigned tx = 0; tx < tiles_x(); ++tx) {
       CUarrayMapInfo m = {};
       m.resourceType = CU_RESOURCE_TYPE_ARRAY;
       m.resource.array = array_;
+      // A deferred-mapping array is mapped whole: the subresource is ignored (it is one tile here).
       m.subresourceType = CU_ARRAY_SPARSE_SUBRESOURCE_TYPE_SPARSE_LEVEL;
       m.subresource.sparseLevel.offsetX = tx * tile_width_;
       m.subresource.sparseLevel.offsetY = ty * tile_height_;
@@ -79,13 +109,13 @@ void SparseSurfaceAlias::map_tiles(CUmemOperationType op) {
       m.memHandleType = CU_MEM_HANDLE_TYPE_GENERIC;
       if (op == CU_MEM_OPERATION_TYPE_MAP) {
         m.memHandle.memHandle = memory_.handle();
-        m.offset = (std::size_t{ty} * tiles_x_ + tx) * tile_bytes();
+        m.offset = (std::size_t{ty} * tiles_x() + tx) * tile_bytes();
       }
       m.deviceBitMask = 1u << device_;
-      tiles.push_back(m);
+      maps.push_back(m);
     }
   }
-  VMM_CHECK(driver().cuMemMapArrayAsync(tiles.data(), static_cast<unsigned>(tiles.size()), stream_));
+  VMM_CHECK(driver().cuMemMapArrayAsync(maps.data(), static_cast<unsigned>(maps.size()), stream_));
   VMM_CHECK(driver().cuStreamSynchronize(stream_));
 }
 
@@ -93,12 +123,12 @@ void SparseSurfaceAlias::tear_down() noexcept {
   const DriverApi& d = driver();
   if (surface_) d.cuSurfObjectDestroy(surface_);
   surface_ = 0;
-  if (tiles_mapped_) {
+  if (array_mapped_) {
     try {
-      map_tiles(CU_MEM_OPERATION_TYPE_UNMAP);
+      map_array(CU_MEM_OPERATION_TYPE_UNMAP);
     } catch (...) {
     }
-    tiles_mapped_ = false;
+    array_mapped_ = false;
   }
   if (array_) d.cuArrayDestroy(array_);
   array_ = nullptr;

@@ -1,4 +1,4 @@
-// Runner of proxy.surface (patterns/surface.hpp): an 8 x 8-tile sparse array over a VMM allocation that is
+// Runner of proxy.surface (patterns/surface.hpp): a 1024 x 1024 sparse (or deferred-mapping) array over a VMM allocation that is
 // also mapped linearly; surface stores, then loads through the linear mapping.
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
@@ -14,7 +14,7 @@ namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case& c, CaseResult& r) {
   using Order = patterns::TextureOrder;
   const Budget& b = s.budget();
-  const vmm::SparseSurfaceAlias alias(s.device(), 8, 8, s.work());
+  const vmm::SparseSurfaceAlias alias(s.device(), s.work());
   const kernels::SurfaceTiles t{alias.surface(), words_at(alias.linear()), alias.tile_width(), alias.tile_height(),
                                 alias.tiles_x(), alias.tiles_y()};
   const std::uint64_t n = t.words();
