@@ -63,21 +63,32 @@ SparseSurfaceAlias::SparseSurfaceAlias(int device, CUstream stream) : device_(de
                                 std::to_string(footprint) + " bytes of texels: its layout pads, and padding would read as stale data");
     }
 
-    // The tile pool (cuMemMapArrayAsync requires CU_MEM_CREATE_USAGE_TILE_POOL), mapped linearly too.
+    // The array's memory, mapped linearly too. cuMemMapArrayAsync asks for a tile pool
+    // (CU_MEM_CREATE_USAGE_TILE_POOL); where the driver will not map a tile pool linearly, an ordinary
+    // allocation is tried as the array's backing instead.
     const std::size_t g = allocation_granularity(device, false);
     const std::size_t bytes = round_up(footprint, g);
-    CUmemAllocationProp prop = pinned_device_prop(device, CU_MEM_HANDLE_TYPE_NONE);
-    prop.allocFlags.usage = CU_MEM_CREATE_USAGE_TILE_POOL;
-    range_ = AddressRange(bytes, g);
-    memory_ = PhysicalAllocation(prop, bytes, device);
-    try {
-      linear_ = Mapping(range_.base(), bytes, memory_, 0);
-      AccessGrant(linear_, device, Access::ReadWrite);
-    } catch (const CudaError& e) {
-      throw NotSupportedError(std::string("a tile-pool allocation cannot also be mapped linearly here: ") + e.what());
+    std::string tried;
+    for (const bool tile_pool : {true, false}) {
+      try {
+        CUmemAllocationProp prop = pinned_device_prop(device, CU_MEM_HANDLE_TYPE_NONE);
+        if (tile_pool) prop.allocFlags.usage = CU_MEM_CREATE_USAGE_TILE_POOL;
+        range_ = AddressRange(bytes, g);
+        memory_ = PhysicalAllocation(prop, bytes, device);
+        linear_ = Mapping(range_.base(), bytes, memory_, 0);
+        AccessGrant(linear_, device, Access::ReadWrite);
+        map_array(CU_MEM_OPERATION_TYPE_MAP);
+        array_mapped_ = true;
+        break;
+      } catch (const CudaError& e) {
+        tried += std::string(tried.empty() ? "" : "; ") + (tile_pool ? "a tile pool: " : "an ordinary allocation: ") + e.what();
+        linear_ = Mapping();
+        memory_ = PhysicalAllocation();
+        range_ = AddressRange();
+      }
     }
-    map_array(CU_MEM_OPERATION_TYPE_MAP);
-    array_mapped_ = true;
+    if (!array_mapped_)
+      throw NotSupportedError("the " + kind_ + " surface array and a linear mapping cannot share an allocation here: " + tried);
 
     CUDA_RESOURCE_DESC res = {};
     res.resType = CU_RESOURCE_TYPE_ARRAY;
