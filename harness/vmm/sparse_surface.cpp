@@ -88,7 +88,8 @@ SparseSurfaceAlias::SparseSurfaceAlias(int device, CUstream stream) : device_(de
       }
     }
     if (!array_mapped_)
-      throw NotSupportedError("the " + kind_ + " surface array and a linear mapping cannot share an allocation here: " + tried);
+      throw NotSupportedError("the " + kind_ + " surface array and a linear mapping cannot share an allocation here: " + tried +
+                              (refused.empty() ? "" : " (before that: " + refused + ")"));
 
     CUDA_RESOURCE_DESC res = {};
     res.resType = CU_RESOURCE_TYPE_ARRAY;
