@@ -44,7 +44,7 @@ __device__ __forceinline__ std::uint32_t second_access(const MulticastArgs& a, s
 }
 
 __device__ __forceinline__ void count(const MulticastArgs& a, std::uint32_t seen, Counters& c) {
-  ++c.bin[seen == a.value ? Bin::New : Bin::Stale];
+  ++c.bin[seen == a.expect ? Bin::New : Bin::Stale];
 }
 
 __global__ void multicast_pair(MulticastArgs a) {

@@ -13,7 +13,8 @@ struct MulticastArgs {
   std::uint32_t* multicast = nullptr;  // the multicast mapping of the words
   std::uint32_t* unicast = nullptr;    // this device's unicast mapping of the same words
   std::uint64_t count = 0;
-  std::uint32_t value = 0;             // what the first access makes each word hold
+  std::uint32_t value = 0;             // what the first access writes
+  std::uint32_t expect = 0;            // what the second access must see (ld_reduce over N devices: N * value)
   patterns::MulticastOp op = patterns::MulticastOp::Store;
   bool fence = false;                  // fence.proxy.alias between the two accesses
   unsigned long long* histogram = nullptr;  // patterns::Multicast::kBins counters

@@ -11,10 +11,14 @@ struct Multicast : PatternDefaults {
   MulticastOp op = MulticastOp::Store;
   Fence fence = Fence::None;   // fence.proxy.alias between the two accesses (one kernel only)
   Order order = Order::None;   // None: both accesses in one kernel; Event: two kernels ordered by an event
+  // optional: one process driving every device of the team, or two processes (the second access in the
+  // other one; Order::None then means nothing orders the two kernels).
+  TeamProcesses processes = TeamProcesses::One;
 
   static constexpr std::string_view kName = "multicast";
   static constexpr auto kAxes = std::make_tuple(axis("op", &Multicast::op), axis("fence", &Multicast::fence),
-                                                axis("order", &Multicast::order, Order::None, Order::Event));
+                                                axis("order", &Multicast::order, Order::None, Order::Event),
+                                                optional_axis(axis("processes", &Multicast::processes), TeamProcesses::One));
   enum Bin : int { New, Stale, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the second access saw the first's value"},
@@ -29,7 +33,8 @@ constexpr NotModelled structure_of(const Multicast&) {
   return {"multimem accesses through a multicast mapping are outside the PTX model vmmcheck transcribes; the verdicts cite the guide and the PTX ISA"};
 }
 
-// An event between two kernels: removed, both accesses in one kernel without a fence. A fence: removed.
+// An event between two kernels: removed, both accesses in one kernel without a fence (across two processes:
+// the second kernel without waiting for the first's event). A fence: removed.
 constexpr std::optional<Control<Multicast>> control_of(const Multicast& c) {
   Multicast d = c;
   if (c.order == Order::Event) {

@@ -358,6 +358,14 @@ struct Vocabulary<Importer> {
       {{Importer::SameProcess, "same_process"}, {Importer::OtherProcess, "other_process"}}};
 };
 
+// How many processes share a multicast team: this one alone (every device it can team), or this one and
+// a second vmmcheck process on another GPU, which joins through the exported object.
+enum class TeamProcesses : int { One, Two };
+template <>
+struct Vocabulary<TeamProcesses> {
+  static constexpr std::array<Word<TeamProcesses>, 2> words{{{TeamProcesses::One, "one"}, {TeamProcesses::Two, "two"}}};
+};
+
 // What a planted self-test case does (tests/planted/).
 enum class Behaviour : int { Ok, Crash, Hang };
 template <>

@@ -9,11 +9,15 @@
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <optional>
 
 #include "common/error.hpp"
 #include "ipc/transport.hpp"
+#include "common/driver.hpp"
+#include "device/multicast_gate.hpp"
 #include "kernels/contract.hpp"
+#include "kernels/multicast.hpp"
 #include "kernels/operations.hpp"
 #include "run/checked_words.hpp"
 #include "run/cuda_objects.hpp"
@@ -21,6 +25,7 @@
 #include "run/devices.hpp"
 #include "run/peer_process.hpp"
 #include "vmm/alias_set.hpp"
+#include "vmm/multicast.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -35,7 +40,7 @@ struct Unavailable : std::runtime_error {
 class Importer {
  public:
   static bool handles(const std::string& op) {
-    for (const char* known : {"import", "import_fabric", "event", "prime", "read", "check"})
+    for (const char* known : {"import", "import_fabric", "event", "prime", "read", "check", "mc_join", "mc_fill", "mc_second"})
       if (op == known) return true;
     return false;
   }
@@ -85,10 +90,66 @@ class Importer {
       CUDA_CHECK(e);
       return {{"right", matching(to_host(out, stream_), 0, words, q.at("value").get<std::uint32_t>())}};
     }
+    if (op == "mc_join") return join_multicast(q, std::move(fd));
+    if (op == "mc_fill") {
+      if (!multicast_) throw std::runtime_error("mc_fill: no multicast team joined");
+      fill(multicast_->uc.address(), q.at("words").get<std::uint64_t>(), q.at("value").get<std::uint32_t>(), stream_);
+      return {{"ok", true}};
+    }
+    if (op == "mc_second") {
+      if (!multicast_) throw std::runtime_error("mc_second: no multicast team joined");
+      kernels::MulticastArgs a;
+      a.multicast = words_at(multicast_->mc.address());
+      a.unicast = words_at(multicast_->uc.address());
+      a.count = q.at("words").get<std::uint64_t>();
+      const auto mc_op = patterns::from_token<patterns::MulticastOp>(q.at("multimem_op").get<std::string>());
+      if (!mc_op) throw std::runtime_error("mc_second: unknown multimem op");
+      a.op = *mc_op;
+      a.value = a.expect = q.at("value").get<std::uint32_t>();
+      a.histogram = counts_->get();
+      if (q.value("wait_event", false)) {
+        if (!event_.get()) throw std::runtime_error("mc_second: no interprocess event was opened");
+        CUDA_CHECK(cudaStreamWaitEvent(stream_, event_, 0));
+      }
+      kernels::launch_multicast_second(a, stream_);
+      if (q.value("announce", false)) say({{"launched", true}});
+      return {{"bins", json(counts_->take(stream_))}};
+    }
     throw std::runtime_error("unknown request '" + op + "'");
   }
 
  private:
+  // This process's part of a multicast team another process created (vmm/multicast.hpp, join): its
+  // memory bound to the object, the object and the memory mapped. Declared in the reverse of the release
+  // order: unmap, unbind and release, release the memory, free the ranges.
+  struct MulticastPart {
+    vmm::AddressRange mc_range, uc_range;
+    vmm::PhysicalAllocation memory;
+    std::optional<vmm::MulticastTeam> team;
+    vmm::Mapping mc, uc;
+  };
+
+  json join_multicast(const json& q, UniqueFd fd) {
+    if (!fd.held()) throw std::runtime_error("mc_join: no file descriptor came with the request");
+    int supported = 0;
+    VMM_CHECK(driver().cuDeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED, device_));
+    // The gate, asked again in this process: its environment is the parent's.
+    const device::GateDecision gate = device::multicast_gate_from_environment(supported != 0, false);
+    const std::size_t size = q.at("size").get<std::size_t>();
+    const std::size_t g = vmm::allocation_granularity(device_, false);
+    auto part = std::make_unique<MulticastPart>();
+    part->mc_range = vmm::AddressRange(size, g);
+    part->uc_range = vmm::AddressRange(size, g);
+    part->memory = vmm::PhysicalAllocation(device_, size, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
+    part->team.emplace(vmm::MulticastTeam::join(gate, fd.get(), size, {device_, part->memory.handle()}));
+    part->mc = vmm::Mapping(part->mc_range.base(), size, part->team->handle(), 0);
+    vmm::AccessGrant(part->mc, device_, vmm::Access::ReadWrite);
+    part->uc = vmm::Mapping(part->uc_range.base(), size, part->memory, 0);
+    vmm::AccessGrant(part->uc, device_, vmm::Access::ReadWrite);
+    multicast_ = std::move(part);
+    return {{"ok", true}};
+  }
+
   json import_fd(const json& q, UniqueFd fd) {
     if (q.at("transport").get<std::string>() == "pidfd_getfd") {
       try {
@@ -134,6 +195,7 @@ class Importer {
   std::optional<HistogramBuffer> counts_;
   Event event_;
   std::optional<vmm::AliasSet> imported_;
+  std::unique_ptr<MulticastPart> multicast_;
 };
 
 // fd_identity: the descriptor that came with the request (SCM_RIGHTS), or, given pid and fd, the one

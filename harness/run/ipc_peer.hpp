@@ -12,6 +12,9 @@
 //                 counts new / old / other -> {bins: [..]}; with announce, {launched: true} first, as soon
 //                 as the counting kernel is queued
 //   check         {view, words, value}                       -> {right: n} or {fault: "..."}
+//   mc_join       {size} with the multicast object's descriptor attached: join its team (vmm/multicast.hpp)
+//   mc_fill       {words, value}                          fills this process's memory of the team
+//   mc_second     {words, multimem_op, value, wait_event, announce}  the second access -> {bins: [..]}
 //   fd_identity   {} with a descriptor attached, or {pid, fd}     -> {dev, ino}; needs no GPU
 //   exit          ends the session; shutdown ends a rank's server (run/mpi_ranks.hpp)
 // A failure is {"error": "..."}, with "not_supported": true when the environment lacks what was asked

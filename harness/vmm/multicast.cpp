@@ -1,6 +1,8 @@
 #include "vmm/multicast.hpp"
 
+#include <cstdint>
 #include <mutex>
+#include <utility>
 #include <string>
 
 #include "common/driver.hpp"
@@ -28,6 +30,8 @@ const MulticastApi& multicast_driver() {
                resolve_driver_entry_point("cuMulticastBindMem", reinterpret_cast<void**>(&real.bind_mem), kMulticastVersion) &&
                resolve_driver_entry_point("cuMulticastUnbind", reinterpret_cast<void**>(&real.unbind), kMulticastVersion);
     real.release = driver().cuMemRelease;
+    real.export_handle = driver().cuMemExportToShareableHandle;
+    real.import_handle = driver().cuMemImportFromShareableHandle;
   });
   if (!complete) throw NotSupportedError("this driver has no multicast API (cuMulticast* entry points)");
   return real;
@@ -85,6 +89,57 @@ MulticastTeam::MulticastTeam(const device::GateDecision& gate, const std::vector
     undo();
     throw;
   }
+}
+
+MulticastTeam::MulticastTeam(const device::GateDecision& gate, std::size_t team_size, const TeamMember& own,
+                             std::size_t size, Shared) {
+  size_ = multicast_size(gate, team_size, size);  // checks the gate before any call
+  const MulticastApi& mc = multicast_driver();
+  CUmulticastObjectProp prop = {};
+  prop.numDevices = static_cast<unsigned int>(team_size);
+  prop.size = size_;
+  prop.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  check(mc.create(&handle_, &prop), "cuMulticastCreate");
+  try {
+    check(mc.add_device(handle_, own.device), "cuMulticastAddDevice");
+  } catch (...) {
+    undo();
+    throw;
+  }
+  own_ = own;
+}
+
+int MulticastTeam::export_fd() const {
+  int fd = -1;
+  check(multicast_driver().export_handle(&fd, handle_, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0),
+        "cuMemExportToShareableHandle (multicast object)");
+  return fd;
+}
+
+void MulticastTeam::bind_own() {
+  check(multicast_driver().bind_mem(handle_, 0, own_.memory, 0, size_, 0), "cuMulticastBindMem");
+  bound_.push_back(own_.device);
+}
+
+MulticastTeam MulticastTeam::join(const device::GateDecision& gate, int fd, std::size_t size, const TeamMember& own) {
+  if (!gate.allowed) throw NotSupportedError("multicast refused by the gate: " + gate.reason);
+  const MulticastApi& mc = multicast_driver();
+  MulticastTeam t;
+  t.size_ = size;
+  check(mc.import_handle(&t.handle_, reinterpret_cast<void*>(static_cast<std::intptr_t>(fd)), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR),
+        "cuMemImportFromShareableHandle (multicast object)");
+  check(mc.add_device(t.handle_, own.device), "cuMulticastAddDevice");  // on failure t's destructor undoes
+  check(mc.bind_mem(t.handle_, 0, own.memory, 0, size, 0), "cuMulticastBindMem");
+  t.bound_.push_back(own.device);
+  return t;
+}
+
+MulticastTeam::MulticastTeam(MulticastTeam&& other) noexcept
+    : handle_(std::exchange(other.handle_, 0)),
+      size_(other.size_),
+      bound_(std::move(other.bound_)),
+      own_(other.own_) {
+  other.bound_.clear();
 }
 
 MulticastTeam::~MulticastTeam() { undo(); }

@@ -21,6 +21,9 @@ struct MulticastApi {
   decltype(&::cuMulticastBindMem) bind_mem = nullptr;
   decltype(&::cuMulticastUnbind) unbind = nullptr;
   decltype(&::cuMemRelease) release = nullptr;
+  // Sharing the object between processes: generic handle calls, made here because they are made on it.
+  decltype(&::cuMemExportToShareableHandle) export_handle = nullptr;
+  decltype(&::cuMemImportFromShareableHandle) import_handle = nullptr;
 };
 
 // Tests only: use `fake` (or, with nullptr, the real driver again) for every later multicast call.
@@ -48,9 +51,25 @@ struct TeamMember {
 // unbind every device (last first), release the object. A failure at any step undoes the steps before
 // it and throws: NotSupportedError naming the status for environment statuses, CudaError otherwise.
 // Mapping the object (cuMemMap, cuMemSetAccess) is ordinary VMM and left to the caller.
+//
+// A team shared between processes: the creating process makes the object for `team_size` devices with a
+// POSIX file descriptor handle type and adds its own device (the Shared constructor), exports it
+// (export_fd), and binds its memory last (bind_own) -- after every other process has imported the
+// object, added its device and bound its memory (join). Each process undoes its own part: unbind its
+// device, release its handle.
 class MulticastTeam {
  public:
   MulticastTeam(const device::GateDecision& gate, const std::vector<TeamMember>& members, std::size_t size);
+  struct Shared {};
+  MulticastTeam(const device::GateDecision& gate, std::size_t team_size, const TeamMember& own, std::size_t size, Shared);
+  // A POSIX file descriptor for the object; the caller closes it.
+  int export_fd() const;
+  // The creator's last step: bind its own memory (it waits until every device of the team was added).
+  void bind_own();
+  // Another process's part: import the object from `fd`, add `own.device`, bind `own.memory` (`size`: the
+  // creator's padded size). The gate is asked first, as everywhere here.
+  static MulticastTeam join(const device::GateDecision& gate, int fd, std::size_t size, const TeamMember& own);
+  MulticastTeam(MulticastTeam&& other) noexcept;
   ~MulticastTeam();
   MulticastTeam(const MulticastTeam&) = delete;
   MulticastTeam& operator=(const MulticastTeam&) = delete;
@@ -61,9 +80,12 @@ class MulticastTeam {
  private:
   void undo() noexcept;
 
+  MulticastTeam() = default;
+
   CUmemGenericAllocationHandle handle_ = 0;
   std::size_t size_ = 0;
   std::vector<int> bound_;  // devices whose memory is bound, in bind order
+  TeamMember own_;          // the creator's member of a shared team, bound by bind_own()
 };
 
 }  // namespace vmmcheck::vmm

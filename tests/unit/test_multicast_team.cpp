@@ -3,6 +3,7 @@
 // any step undoes exactly what was done; the environment statuses are NotSupported, never a failure.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -53,12 +54,22 @@ CUresult release(CUmemGenericAllocationHandle h) {
   g->calls.push_back("release " + std::to_string(h));
   return CUDA_SUCCESS;
 }
+CUresult export_handle(void* fd, CUmemGenericAllocationHandle h, CUmemAllocationHandleType, unsigned long long) {
+  g->calls.push_back("export " + std::to_string(h));
+  *static_cast<int*>(fd) = 5;
+  return CUDA_SUCCESS;
+}
+CUresult import_handle(CUmemGenericAllocationHandle* h, void* fd, CUmemAllocationHandleType) {
+  g->calls.push_back("import fd " + std::to_string(reinterpret_cast<std::intptr_t>(fd)));
+  *h = 78;  // the importing process's own handle on the object
+  return CUDA_SUCCESS;
+}
 
 class MulticastTeamTest : public ::testing::Test {
  protected:
   void SetUp() override {
     g = &fake;
-    api = {granularity, create, add_device, bind_mem, unbind, release};
+    api = {granularity, create, add_device, bind_mem, unbind, release, export_handle, import_handle};
     set_multicast_driver_for_testing(&api);
   }
   void TearDown() override {
@@ -142,6 +153,36 @@ TEST_F(MulticastTeamTest, EnvironmentStatusesAreNotSupportedWithTheStatusNamed) 
     EXPECT_EQ(fake.calls.back(), "release 77");  // undone all the same
   }
   EXPECT_FALSE(environment_not_ready(CUDA_ERROR_INVALID_VALUE));
+}
+
+// A team shared between two processes (here two owners in one): the creator creates and adds its device,
+// exports; the other imports, adds its device, binds; the creator binds last. Each undoes its own part.
+TEST_F(MulticastTeamTest, ASharedTeamFollowsTheDocumentedOrderAcrossProcesses) {
+  {
+    MulticastTeam creator(open, 2, {0, 10}, 1u << 20, MulticastTeam::Shared{});
+    const int fd = creator.export_fd();
+    {
+      MulticastTeam joiner = MulticastTeam::join(open, fd, creator.size(), {1, 11});
+      creator.bind_own();
+    }
+  }
+  const std::vector<std::string> expected = {"granularity", "create 2 512MiB", "add 0",  "export 77", "import fd 5",
+                                             "add 1",       "bind 11",         "bind 10", "unbind 1", "release 78",
+                                             "unbind 0",    "release 77"};
+  EXPECT_EQ(fake.calls, expected);
+}
+
+TEST_F(MulticastTeamTest, ASharedTeamAsksTheGateFirstOnBothSides) {
+  const device::GateDecision closed = device::multicast_gate(true, true, "0");
+  EXPECT_THROW(MulticastTeam(closed, 2, {0, 10}, 1u << 20, MulticastTeam::Shared{}), NotSupportedError);
+  EXPECT_THROW(MulticastTeam::join(closed, 5, 512u << 20, {1, 11}), NotSupportedError);
+  EXPECT_TRUE(fake.calls.empty());
+}
+
+TEST_F(MulticastTeamTest, AJoinThatFailsUndoesItsOwnPartOnly) {
+  fake.fail_at = 2;  // the joiner's bind (its add was the first acquiring call)
+  EXPECT_THROW(MulticastTeam::join(open, 5, 512u << 20, {1, 11}), CudaError);
+  EXPECT_EQ(fake.calls, (std::vector<std::string>{"import fd 5", "add 1", "bind 11", "release 78"}));
 }
 
 }  // namespace
