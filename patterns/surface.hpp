@@ -4,6 +4,7 @@
 // in the same kernel (one CTA per tile, bar.sync, with or without fence.proxy.alias), or in a later
 // kernel ordered by stream order, an event or the host. Kernels: kernels/surface.cu.
 #include "patterns/pattern.hpp"
+#include "patterns/texture.hpp"  // kernel_boundary
 
 namespace vmmcheck::patterns {
 
@@ -31,13 +32,11 @@ constexpr NotModelled structure_of(const Surface&) {
 
 // The kernel boundary, removed: the stores and the loads in one kernel, no fence.
 constexpr std::optional<Control<Surface>> control_of(const Surface& c) {
-  constexpr std::string_view removed[] = {"", "the kernel boundary (stream order)", "the kernel boundary (an event)",
-                                          "the kernel boundary (host synchronisation)", ""};
-  if (c.order == TextureOrder::OneKernel) return std::nullopt;
+  if (kernel_boundary(c.order).empty()) return std::nullopt;
   Surface d = c;
   d.order = TextureOrder::OneKernel;
   d.fence = Fence::None;
-  return Control<Surface>{d, removed[static_cast<int>(c.order)]};
+  return Control<Surface>{d, kernel_boundary(c.order)};
 }
 
 }  // namespace vmmcheck::patterns

@@ -36,15 +36,23 @@ constexpr NotModelled structure_of(const Texture&) {
           "guide's texture-cache rule, as cited"};
 }
 
+// What a control takes away from a case ordered by a kernel boundary (proxy.texture, proxy.surface).
+constexpr std::string_view kernel_boundary(TextureOrder o) {
+  switch (o) {
+    case TextureOrder::Stream: return "the kernel boundary (stream order)";
+    case TextureOrder::Event: return "the kernel boundary (an event)";
+    case TextureOrder::Host: return "the kernel boundary (host synchronisation)";
+    default: return {};
+  }
+}
+
 // The kernel boundary, removed: stores and fetches in one kernel, no fence.
 constexpr std::optional<Control<Texture>> control_of(const Texture& c) {
-  constexpr std::string_view removed[] = {"", "the kernel boundary (stream order)", "the kernel boundary (an event)",
-                                          "the kernel boundary (host synchronisation)", ""};
-  if (c.order == TextureOrder::OneKernel || c.order == TextureOrder::Resident) return std::nullopt;
+  if (kernel_boundary(c.order).empty()) return std::nullopt;
   Texture d = c;
   d.order = TextureOrder::OneKernel;
   d.fence = Fence::None;
-  return Control<Texture>{d, removed[static_cast<int>(c.order)]};
+  return Control<Texture>{d, kernel_boundary(c.order)};
 }
 
 }  // namespace vmmcheck::patterns
