@@ -244,7 +244,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
       case Command::IpcPeer: run::run_ipc_peer(o.device);
       case Command::Run:
-        if (o.mpi) return run_with_mpi(o, out, err, [&] { return cmd_run(o, out, err); });
+        if (o.mpi) return run_with_mpi(o, out, err, [&](const Options& ro, std::ostream& ros) { return cmd_run(ro, ros, err); });
         return cmd_run(o, out, err);
     }
     return kExitFailure;

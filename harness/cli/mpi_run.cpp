@@ -6,23 +6,32 @@
 #include <ostream>
 #include <string>
 
+#include "cli/app.hpp"
 #include "common/error.hpp"
 
 #ifdef VMMCHECK_WITH_MPI
 #include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
 
 #include "ipc/rendezvous.hpp"
 #include "ipc/transport.hpp"
 #include "mpi/mpi_world.hpp"
 #include "run/ipc_peer.hpp"
 #include "run/peer_process.hpp"
+#include "run/report_json.hpp"
 #endif
 
 namespace vmmcheck::cli {
 
 #ifndef VMMCHECK_WITH_MPI
 
-int run_with_mpi(const Options&, std::ostream&, std::ostream&, const std::function<int()>&) {
+int run_with_mpi(const Options&, std::ostream&, std::ostream&, const RunCases&) {
   throw InputError("run --mpi: this vmmcheck was built without MPI (install an MPI, e.g. Debian's libopenmpi-dev, and rebuild)");
 }
 
@@ -31,6 +40,7 @@ int run_with_mpi(const Options&, std::ostream&, std::ostream&, const std::functi
 namespace {
 
 using namespace std::chrono_literals;
+using nlohmann::ordered_json;
 
 std::string hostname() {
   char name[256] = {};
@@ -38,71 +48,135 @@ std::string hostname() {
   return name;
 }
 
-// The GPU of a serving rank: the next ones after rank 0's, one per rank of the node.
+// A rank's GPU: the next ones after `first`, one per rank of the node.
 int device_of(const mpi::World& w, int first) {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
     cudaGetLastError();
-    return first + w.local_rank();  // no GPU here: never touched unless a case asks
+    return first + w.local_rank();  // no GPU here: never touched (every case is NotSupported)
   }
   return (first + w.local_rank()) % count;
 }
 
+// The job's exit code from every rank's: a failure anywhere, else a usage error, else nothing ran
+// anywhere, else success.
+int combined(const std::vector<std::string>& codes) {
+  bool all_nothing = true, usage = false;
+  for (const std::string& c : codes) {
+    const int code = std::stoi(c);
+    if (code == kExitFailure) return kExitFailure;
+    usage = usage || code == kExitUsage;
+    all_nothing = all_nothing && code == kExitNothingRunnable;
+  }
+  return usage ? kExitUsage : all_nothing ? kExitNothingRunnable : kExitOk;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 }  // namespace
 
-int run_with_mpi(const Options& o, std::ostream& out, std::ostream& err, const std::function<int()>& run_cases) {
+int run_with_mpi(const Options& o, std::ostream& out, std::ostream& err, const RunCases& run_cases) {
   mpi::World w;
+  const int rank = w.rank(), ranks = w.size(), next = (rank + 1) % ranks;
   // One name per job for the ranks' sockets: rank 0's pid and clock.
   const std::string job = w.broadcast(std::to_string(getpid()) + "-" +
                                       std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
   const std::vector<std::string> hosts = w.allgather(hostname());
-  if (w.size() < 2 || hosts[1] != hosts[0]) {
-    if (w.rank() == 0)
-      err << "vmmcheck: run --mpi needs a second rank on rank 0's node (" << hosts[0] << "): exported descriptors "
-          << "cross processes of one node only; " << (w.size() < 2 ? "this job has one rank" : "rank 1 runs on " + hosts[1]) << "\n";
-    return 2;
+  bool one_node = ranks >= 2;
+  for (int r = 0; r < ranks; ++r) one_node = one_node && hosts[static_cast<std::size_t>(r)] == hosts[0];
+  if (!one_node) {
+    if (rank == 0)
+      err << "vmmcheck: run --mpi needs at least two ranks, all on one node (exported descriptors cross processes of "
+          << "one node only); " << (ranks < 2 ? "this job has one rank" : "the ranks run on more than one node") << "\n";
+    return kExitUsage;
   }
-  auto socket_name = [&](int rank) { return job + "-" + std::to_string(rank); };
+  auto socket_name = [&](int r) { return job + "-" + std::to_string(r); };
+  const int device = device_of(w, o.device);
 
-  if (w.rank() != 0) {
-    const UniqueFd listener = ipc::listen_at(socket_name(w.rank()));
-    w.barrier();  // listening
-    const int device = device_of(w, o.device);
-    int sessions = 0;
-    for (;;) {
-      const UniqueFd session = ipc::accept_one(listener.get(), 24h);
-      ++sessions;
-      if (run::serve_session(session.get(), device) == run::SessionEnd::Shutdown) break;
-    }
-    out << "mpi rank " << w.rank() << ": served " << sessions - 1 << " import session(s) on GPU " << device << "\n";
-    w.barrier();  // everyone done
-    return 0;
-  }
-
-  w.barrier();  // every serving rank listens
-  out << "mpi: " << w.size() << " ranks on " << hosts[0] << "; rank 1 is the importing process of ipc.* and fabric.*\n";
-  run::PeerProcess::set_connector([name = socket_name(1)] { return ipc::connect_to(name, 30s); });
-  // However the run ends, the serving ranks are told to stop and everyone meets at the last barrier.
-  auto shut_down = [&] {
-    run::PeerProcess::set_connector({});
-    for (int r = 1; r < w.size(); ++r) {
-      try {
-        ipc::send_message(ipc::connect_to(socket_name(r), 30s).get(), R"({"op":"shutdown"})");
-      } catch (const std::exception& e) {
-        err << "vmmcheck: mpi rank " << r << " could not be told to stop: " << e.what() << "\n";
+  // Serve the previous rank's import sessions on this rank's GPU, while this rank runs its own cases.
+  const UniqueFd listener = ipc::listen_at(socket_name(rank));
+  int served = 0;
+  std::string server_error;
+  std::thread server([&] {
+    try {
+      for (;;) {
+        const UniqueFd session = ipc::accept_one(listener.get(), 24h);
+        if (run::serve_session(session.get(), device) == run::SessionEnd::Shutdown) return;
+        ++served;
       }
+    } catch (const std::exception& e) {
+      server_error = e.what();
     }
-    w.barrier();
-  };
-  int code = 1;
-  try {
-    code = run_cases();
-  } catch (...) {
-    shut_down();
-    throw;
+  });
+  w.barrier();  // every rank listens
+
+  run::PeerProcess::set_connector([name = socket_name(next)] { return ipc::connect_to(name, 30s); });
+  Options mine = o;
+  mine.device = device;
+  mine.resume.clear();
+  const std::string rank_file = std::filesystem::temp_directory_path() / ("vmmcheck-" + job + "-rank" + std::to_string(rank) + ".json");
+  if (rank != 0) {
+    mine.json = rank_file;
+    mine.json_given = true;
+  } else {
+    out << "mpi: " << ranks << " ranks on " << hosts[0] << "; each rank's ipc.* and fabric.* cases import through the next rank\n";
   }
-  shut_down();
-  return code;
+  std::ostringstream quiet;  // the other ranks' console lines: their results go to rank 0
+  int code = kExitFailure;
+  try {
+    code = run_cases(mine, rank == 0 ? out : quiet);
+  } catch (const std::exception& e) {
+    err << "vmmcheck: mpi rank " << rank << ": " << e.what() << "\n";
+  }
+  run::PeerProcess::set_connector({});
+
+  w.barrier();  // every rank's cases are done: no session starts any more
+  try {
+    ipc::send_message(ipc::connect_to(socket_name(rank), 30s).get(), R"({"op":"shutdown"})");
+  } catch (const std::exception& e) {
+    err << "vmmcheck: mpi rank " << rank << " could not stop its server: " << e.what() << "\n";
+  }
+  server.join();
+  if (!server_error.empty()) err << "vmmcheck: mpi rank " << rank << "'s server: " << server_error << "\n";
+
+  // Rank 0 gathers every rank's results into its own file.
+  const std::string mine_text = rank == 0 ? std::string() : read_file(rank_file);
+  if (rank != 0) std::filesystem::remove(rank_file);
+  const std::vector<std::string> docs = w.allgather(mine_text);
+  const std::vector<std::string> codes = w.allgather(std::to_string(code));
+  const std::vector<std::string> devices = w.allgather(std::to_string(device));
+  const std::vector<std::string> sessions = w.allgather(std::to_string(served));
+  if (rank == 0) {
+    ordered_json ranks_json = ordered_json::array();
+    for (int r = 1; r < ranks; ++r) {
+      const std::string& text = docs[static_cast<std::size_t>(r)];
+      if (text.empty()) {
+        out << "mpi rank " << r << ": no results (exit " << codes[static_cast<std::size_t>(r)] << ")\n";
+        continue;
+      }
+      const ordered_json d = ordered_json::parse(text);
+      ranks_json.push_back({{"rank", r}, {"host", hosts[static_cast<std::size_t>(r)]},
+                            {"device", std::stoi(devices[static_cast<std::size_t>(r)])}, {"totals", d.at("totals")},
+                            {"results", d.at("results")}});
+      out << "mpi rank " << r << " (GPU " << devices[static_cast<std::size_t>(r)] << ", importing through rank "
+          << (r + 1) % ranks << "): " << d.at("totals").dump() << "\n";
+    }
+    for (int r = 0; r < ranks; ++r)
+      out << "mpi rank " << r << ": served " << sessions[static_cast<std::size_t>(r)] << " import session(s) for rank "
+          << (r + ranks - 1) % ranks << "\n";
+    if (o.json_given && !o.json.empty() && std::filesystem::exists(o.json)) {
+      ordered_json d = ordered_json::parse(read_file(o.json));
+      d["ranks"] = ranks_json;
+      run::write_results(o.json, d);
+    }
+  }
+  w.barrier();
+  return combined(codes);
 }
 
 #endif
