@@ -120,6 +120,16 @@ def test_rate_threshold_and_zero_times():
     assert [c.detail for c in cmp.rate_changes] == ["2k/s -> 4k/s (+100%, gpu time)"]
 
 
+def test_a_case_that_counted_nothing_has_no_rate():
+    # NotSupported on one machine (it still spent wall time finding out), measured on another: a status
+    # change, and no rate to compare -- not a division by zero (seen comparing one H200 with two).
+    skipped = make_doc([result("peer.kernels.a", status="NotSupported", instances=0, seconds=0.3, histogram={})])
+    ran = make_doc([result("peer.kernels.a", instances=1000, seconds=1.0)])
+    for before, after in ((skipped, ran), (ran, skipped)):
+        cmp = compare.compare(before, after)
+        assert cmp.rate_changes == []
+
+
 def test_thresholds_from_cli(tmp_path, run_cli):
     base = write_json(tmp_path / "b.json", make_doc([result("alias.mp.a.r", instances=1000, seconds=1.0)]))
     cur = write_json(tmp_path / "c.json", make_doc([result("alias.mp.a.r", instances=1000, seconds=1.5)]))

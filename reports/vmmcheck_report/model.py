@@ -83,7 +83,10 @@ def raw_status(result: Mapping) -> str:
 
 def rate(result: Mapping) -> Optional[float]:
     """Instances per second: over GPU time when the harness measured it, else over wall time; None when
-    the case took no measurable time (nothing to compare)."""
+    the case counted nothing or took no measurable time (nothing to compare: a case skipped here may
+    still have spent wall time finding out)."""
+    if not result.get("instances"):
+        return None
     if result.get("gpu_seconds", 0) > 0:
         return result["instances"] / result["gpu_seconds"]
     if result.get("seconds", 0) > 0:
