@@ -118,11 +118,11 @@ int run_with_mpi(const Options& o, std::ostream& out, std::ostream& err, const R
   run::PeerProcess::set_connector([name = socket_name(next)] { return ipc::connect_to(name, 30s); });
   Options mine = o;
   mine.device = device;
-  mine.resume.clear();
   const std::string rank_file = std::filesystem::temp_directory_path() / ("vmmcheck-" + job + "-rank" + std::to_string(rank) + ".json");
-  if (rank != 0) {
+  if (rank != 0) {  // its results go to rank 0 through a file of its own; a resumed run resumes rank 0's
     mine.json = rank_file;
     mine.json_given = true;
+    mine.resume.clear();
   } else {
     out << "mpi: " << ranks << " ranks on " << hosts[0] << "; each rank's ipc.* and fabric.* cases import through the next rank\n";
   }
