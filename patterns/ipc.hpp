@@ -33,14 +33,7 @@ static_assert(outcomes_match_bins<Ipc>());
 // boundary between them; order none has none. Processes add nothing the model needs: both mappings
 // alias one location, and a boundary orders work wherever it was issued.
 inline litmus::Shaped structure_of(const Ipc& c) {
-  using namespace litmus;
-  Litmus l;
-  l.name = "ipc";
-  l.addresses = {{"A", 0}, {"B", 0}};
-  l.threads = {{"writer", 0, 0, {store(0, 1)}}, {"reader", 0, 1, {load("r", 1)}}};
-  if (c.order != Order::None) l.boundaries = {{0, 1}};
-  l.weak = {not_equal("r", 1)};
-  return {l, {"new"}, {}};
+  return {litmus::operation_pair("ipc", true, c.order != Order::None, 0, 1), {"new"}, {}};
 }
 
 // The order, removed: the reader is started while the writer may still run.

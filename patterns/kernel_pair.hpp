@@ -32,15 +32,8 @@ constexpr Load load_of(ReaderOp reader) { return reader == ReaderOp::KernelNc ? 
 // reading operation:  r = ld [view]  -- old: r != 1. Stream order, an event, host synchronisation or a
 // graph edge puts an operation boundary between them; nothing does for order none.
 inline litmus::Shaped structure_of(const KernelPair& c) {
-  using namespace litmus;
   if (load_of(c.reader) == Load::NonCoherent) return {std::nullopt, {}, kNcOutsideTheModel};
-  Litmus l;
-  l.name = "kernel_pair";
-  l.addresses = {{"A", 0}, {"B", 0}};
-  l.threads = {{"writer", 0, 0, {store(0, 1)}}, {"reader", 0, 1, {load("r", c.view == View::Same ? 0 : 1)}}};
-  if (c.order != Order::None) l.boundaries = {{0, 1}};
-  l.weak = {not_equal("r", 1)};
-  return {l, {"new"}, {}};
+  return {litmus::operation_pair("kernel_pair", c.view != View::Same, c.order != Order::None, 0, 1), {"new"}, {}};
 }
 
 // The order, removed: two streams with nothing between them.

@@ -123,4 +123,17 @@ inline Op alias_fence() { return fence(OpKind::AliasFence); }
 inline Condition equal(std::string reg, std::uint32_t v) { return {std::move(reg), v, true}; }
 inline Condition not_equal(std::string reg, std::uint32_t v) { return {std::move(reg), v, false}; }
 
+// The shape of two device operations on one location (alias.kernels, ipc.*, peer.kernels):
+//   writer (GPU 0, CTA 0): st [A] = 1  |  reader (GPU reader_gpu, CTA reader_cta): r = ld [A or B]
+// -- old: r != 1; `ordered` puts an operation boundary between them.
+inline Litmus operation_pair(std::string name, bool through_alias, bool ordered, int reader_gpu, int reader_cta) {
+  Litmus l;
+  l.name = std::move(name);
+  l.addresses = {{"A", 0}, {"B", 0}};
+  l.threads = {{"writer", 0, 0, {store(0, 1)}}, {"reader", reader_gpu, reader_cta, {load("r", through_alias ? 1 : 0)}}};
+  if (ordered) l.boundaries = {{0, 1}};
+  l.weak = {not_equal("r", 1)};
+  return l;
+}
+
 }  // namespace vmmcheck::patterns::litmus

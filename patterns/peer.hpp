@@ -28,14 +28,7 @@ static_assert(outcomes_match_bins<PeerPair>());
 
 // GPU 0: st [A] = 1  |  GPU 1: r = ld [view]  -- old: r != 1; an event or the host is a boundary.
 inline litmus::Shaped structure_of(const PeerPair& c) {
-  using namespace litmus;
-  Litmus l;
-  l.name = "peer_pair";
-  l.addresses = {{"A", 0}, {"B", 0}};
-  l.threads = {{"writer", 0, 0, {store(0, 1)}}, {"reader", 1, 0, {load("r", c.view == View::Same ? 0 : 1)}}};
-  if (c.order != Order::None) l.boundaries = {{0, 1}};
-  l.weak = {not_equal("r", 1)};
-  return {l, {"new"}, {}};
+  return {litmus::operation_pair("peer_pair", c.view != View::Same, c.order != Order::None, 1, 0), {"new"}, {}};
 }
 
 constexpr std::optional<Control<PeerPair>> control_of(const PeerPair& c) {
