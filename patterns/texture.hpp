@@ -36,6 +36,12 @@ constexpr NotModelled structure_of(const Texture&) {
           "guide's texture-cache rule, as cited"};
 }
 
+// The operation order a kernel boundary stands for (Stream, Event, Host); the others are not one.
+constexpr Order kernel_order(TextureOrder o) {
+  return o == TextureOrder::Stream ? Order::Stream : o == TextureOrder::Event ? Order::Event
+         : o == TextureOrder::Host ? Order::Host : Order::None;
+}
+
 // What a control takes away from a case ordered by a kernel boundary (proxy.texture, proxy.surface).
 constexpr std::string_view kernel_boundary(TextureOrder o) {
   switch (o) {

@@ -4,6 +4,9 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "run/checked_words.hpp"
+#include "run/mutants.hpp"
+
+#include <stdexcept>
 
 namespace vmmcheck::run {
 
@@ -24,6 +27,23 @@ void write_words(patterns::WriterOp op, std::uint32_t* target, const std::uint32
     case patterns::WriterOp::Memset:
       VMM_CHECK(driver().cuMemsetD32Async(reinterpret_cast<CUdeviceptr>(target), value, words, stream));
       break;
+  }
+}
+
+void read_after(patterns::Order order, cudaStream_t writer, cudaStream_t other, cudaEvent_t handoff,
+                const std::function<void(cudaStream_t)>& read) {
+  switch (order) {
+    case patterns::Order::Stream: read(mutated(Mutant::NoStreamOrder) ? other : writer); return;
+    case patterns::Order::Event:
+      CUDA_CHECK(cudaEventRecord(handoff, writer));
+      if (!mutated(Mutant::NoEventWait)) CUDA_CHECK(cudaStreamWaitEvent(other, handoff, 0));
+      read(other);
+      return;
+    case patterns::Order::Host:
+      if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(writer));
+      read(other);
+      return;
+    default: throw std::logic_error("read_after: a graph edge or no order is not one operation after another");
   }
 }
 

@@ -2,6 +2,7 @@
 // What the operation-level runners share: the write and the read are separate device operations, and
 // every repetition writes values of its own over a settled region.
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "run/session.hpp"
@@ -19,6 +20,13 @@ Values values_for(const Budget& b, const std::string& case_name, std::uint32_t i
 // device-to-device copy from `copy_source` (which must hold `value`), or cuMemsetD32Async.
 void write_words(patterns::WriterOp op, std::uint32_t* target, const std::uint32_t* copy_source, std::uint64_t words,
                  std::uint32_t value, cudaStream_t stream);
+
+// After a writing operation queued on `writer`, the reading operation `read(stream)` in the order `order`
+// says: on `writer` itself (stream order), or on `other` after an event `handoff` recorded on `writer`,
+// or on `other` after the host waited for `writer`. Each order's mutant takes it away (run/mutants.hpp).
+// Graph and None are the caller's: they are not one call after another.
+void read_after(patterns::Order order, cudaStream_t writer, cudaStream_t other, cudaEvent_t handoff,
+                const std::function<void(cudaStream_t)>& read);
 
 // Sets the first `words` words of the region to `value` through view A and waits, so each repetition
 // starts settled.

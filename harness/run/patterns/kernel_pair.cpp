@@ -59,19 +59,10 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
 
     switch (def.order) {
       case Order::Stream:
-        write(s.work(), v, it);
-        read(mutated(Mutant::NoStreamOrder) ? s.second() : s.work(), v);
-        break;
       case Order::Event:
-        write(s.work(), v, it);
-        CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
-        if (!mutated(Mutant::NoEventWait)) CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
-        read(s.second(), v);
-        break;
       case Order::Host:
         write(s.work(), v, it);
-        if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
-        read(s.second(), v);
+        read_after(def.order, s.work(), s.second(), s.handoff(), [&](cudaStream_t st) { read(st, v); });
         break;
       case Order::Graph: {
         // Captured on one stream: the reader node depends on the writer node (a graph edge). The

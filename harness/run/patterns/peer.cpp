@@ -60,26 +60,16 @@ void run_pattern(GpuSession& s, const patterns::PeerPair& def, const model::Case
       kernels::launch_prime(view, n, peer.sink.get(), s1);  // GPU 1's path now holds old values
       CUDA_CHECK(cudaStreamSynchronize(s1));
     }
-    auto read = [&] {
+    auto read = [&](cudaStream_t st) {
       DeviceScope on(d1);
-      kernels::launch_count(view, n, patterns::Load::Weak, v.new_value, v.old_value, peer.counts->get(), s1);
+      kernels::launch_count(view, n, patterns::Load::Weak, v.new_value, v.old_value, peer.counts->get(), st);
     };
-    switch (def.order) {
-      case Order::Event:
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        CUDA_CHECK(cudaEventRecord(handoff, s.work()));
-        if (!mutated(Mutant::NoEventWait)) CUDA_CHECK(cudaStreamWaitEvent(s1, handoff, 0));
-        read();
-        break;
-      case Order::Host:
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
-        read();
-        break;
-      default:  // none: the reader is queued first, then the writer on the other GPU; nothing between them
-        read();
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        break;
+    if (def.order == Order::None) {  // the reader is queued first, then the writer on the other GPU
+      read(s1);
+      kernels::launch_fill(a, n, v.new_value, s.work());
+    } else {
+      kernels::launch_fill(a, n, v.new_value, s.work());
+      read_after(def.order, s.work(), s1, handoff, read);
     }
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
     CUDA_CHECK(cudaStreamSynchronize(s1));

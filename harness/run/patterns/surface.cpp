@@ -29,19 +29,10 @@ void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case&
     };
     switch (def.order) {
       case Order::Stream:
-        kernels::launch_surface_fill(t, v.new_value, s.work());
-        count(mutated(Mutant::NoStreamOrder) ? s.second() : s.work());
-        break;
       case Order::Event:
-        kernels::launch_surface_fill(t, v.new_value, s.work());
-        CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
-        if (!mutated(Mutant::NoEventWait)) CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
-        count(s.second());
-        break;
       case Order::Host:
         kernels::launch_surface_fill(t, v.new_value, s.work());
-        if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
-        count(s.second());
+        read_after(patterns::kernel_order(def.order), s.work(), s.second(), s.handoff(), count);
         break;
       default:
         kernels::launch_surface_in_kernel(t, fence, v.new_value, v.old_value, s.histogram(), s.sink(), s.work());

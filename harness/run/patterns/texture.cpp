@@ -65,19 +65,10 @@ void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case&
     auto count = [&](cudaStream_t st) { kernels::launch_texture_count(t, v.new_value, v.old_value, s.histogram(), st); };
     switch (def.order) {
       case Order::Stream:
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        count(mutated(Mutant::NoStreamOrder) ? s.second() : s.work());
-        break;
       case Order::Event:
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
-        if (!mutated(Mutant::NoEventWait)) CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
-        count(s.second());
-        break;
       case Order::Host:
         kernels::launch_fill(a, n, v.new_value, s.work());
-        if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
-        count(s.second());
+        read_after(patterns::kernel_order(def.order), s.work(), s.second(), s.handoff(), count);
         break;
       case Order::Resident: {
         // As alias.resident does: the reader grid runs before the stores, and hears after they completed.
