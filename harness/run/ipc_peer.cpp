@@ -70,16 +70,10 @@ class Importer {
       return {{"ok", true}};
     }
     if (op == "read") {
-      if (q.value("wait_event", false)) {
-        if (!event_.get()) throw std::runtime_error("read: no interprocess event was opened");
-        CUDA_CHECK(cudaStreamWaitEvent(stream_, event_, 0));
-      }
-      kernels::launch_count(view(q), q.at("words").get<std::uint64_t>(), patterns::Load::Weak,
-                            q.at("new").get<std::uint32_t>(), q.at("old").get<std::uint32_t>(), counts_->get(), stream_);
-      // Queued, not run: the parent may now queue its writer, and nothing orders the two.
-      if (q.value("announce", false)) say({{"launched", true}});
-      const auto bins = counts_->take(stream_);
-      return {{"bins", json(bins)}};
+      return counted(q, say, [&] {
+        kernels::launch_count(view(q), q.at("words").get<std::uint64_t>(), patterns::Load::Weak,
+                              q.at("new").get<std::uint32_t>(), q.at("old").get<std::uint32_t>(), counts_->get(), stream_);
+      });
     }
     if (op == "check") {
       const std::uint64_t words = q.at("words").get<std::uint64_t>();
@@ -107,18 +101,25 @@ class Importer {
       a.op = *mc_op;
       a.value = a.expect = q.at("value").get<std::uint32_t>();
       a.histogram = counts_->get();
-      if (q.value("wait_event", false)) {
-        if (!event_.get()) throw std::runtime_error("mc_second: no interprocess event was opened");
-        CUDA_CHECK(cudaStreamWaitEvent(stream_, event_, 0));
-      }
-      kernels::launch_multicast_second(a, stream_);
-      if (q.value("announce", false)) say({{"launched", true}});
-      return {{"bins", json(counts_->take(stream_))}};
+      return counted(q, say, [&] { kernels::launch_multicast_second(a, stream_); });
     }
     throw std::runtime_error("unknown request '" + op + "'");
   }
 
  private:
+  // A counting kernel `launch` queues on this process's stream: after the parent's interprocess event when
+  // the request says wait_event, announced as soon as it is queued when it says announce (the parent may
+  // then queue its writer, and nothing orders the two). The reply: its counts.
+  json counted(const json& q, const std::function<void(const json&)>& say, const std::function<void()>& launch) {
+    if (q.value("wait_event", false)) {
+      if (!event_.get()) throw std::runtime_error(q.value("op", std::string()) + ": no interprocess event was opened");
+      CUDA_CHECK(cudaStreamWaitEvent(stream_, event_, 0));
+    }
+    launch();
+    if (q.value("announce", false)) say({{"launched", true}});
+    return {{"bins", json(counts_->take(stream_))}};
+  }
+
   // This process's part of a multicast team another process created (vmm/multicast.hpp, join): its
   // memory bound to the object, the object and the memory mapped. Declared in the reverse of the release
   // order: unmap, unbind and release, release the memory, free the ranges.

@@ -12,6 +12,7 @@
 #include "run/mutants.hpp"
 #include "run/operations.hpp"
 #include "run/peer_process.hpp"
+#include "run/peer_work.hpp"
 #include "run/session.hpp"
 #include "vmm/alias_set.hpp"
 
@@ -24,13 +25,6 @@ UniqueFd export_fd(CUmemGenericAllocationHandle handle) {
   int fd = -1;
   VMM_CHECK(driver().cuMemExportToShareableHandle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
   return UniqueFd(fd);
-}
-
-// cudaEventInterprocess requires cudaEventDisableTiming.
-Event interprocess_event() {
-  cudaEvent_t e = nullptr;
-  CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventInterprocess | cudaEventDisableTiming));
-  return Event(e);
 }
 
 }  // namespace
@@ -66,12 +60,7 @@ void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, 
     VMM_CHECK(set.release_handle());
   }
   Event event;
-  if (def.order == Order::Event) {
-    event = interprocess_event();
-    cudaIpcEventHandle_t h{};
-    CUDA_CHECK(cudaIpcGetEventHandle(&h, event));
-    peer.call({{"op", "event"}, {"handle", ipc::to_hex(&h, sizeof h)}});
-  }
+  if (def.order == Order::Event) event = share_event(peer);
 
   const int view = def.view == patterns::ImportView::First ? 0 : 1;
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
@@ -92,26 +81,12 @@ void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, 
         if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
         counted = peer.call(read);
         break;
-      default:
-        // Nothing between them. In even repetitions the reader is queued first (the importer says so
-        // as soon as it is), then the writer; in odd ones the writer first. Either way both are in
-        // flight at once, and which the GPU runs first (the two contexts time-slice) is its choice.
-        if (it % 2 == 0) {
-          json announced = read;
-          announced["announce"] = true;
-          peer.send(announced);
-          peer.reply();  // {"launched": true}
-          kernels::launch_fill(a, n, v.new_value, s.work());
-          counted = peer.reply();
-        } else {
-          kernels::launch_fill(a, n, v.new_value, s.work());
-          counted = peer.call(read);
-        }
+      default:  // nothing between them
+        counted = call_unordered(peer, read, it, [&] { kernels::launch_fill(a, n, v.new_value, s.work()); });
         break;
     }
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
-    const auto bins = counted.at("bins").get<std::vector<unsigned long long>>();
-    for (int bin = 0; bin < patterns::Ipc::kBins; ++bin) add_bin(r.histogram, bin, bins.at(static_cast<std::size_t>(bin)));
+    add_bins(r.histogram, counted);
   }
   r.instances = n * b.iterations;
 }

@@ -10,13 +10,13 @@
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "device/multicast_gate.hpp"
-#include "ipc/transport.hpp"
 #include "kernels/multicast.hpp"
 #include "kernels/operations.hpp"
 #include "run/checked_words.hpp"
 #include "run/devices.hpp"
 #include "run/operations.hpp"
 #include "run/peer_process.hpp"
+#include "run/peer_work.hpp"
 #include "run/session.hpp"
 #include "vmm/multicast.hpp"
 #include "vmm/owners.hpp"
@@ -183,12 +183,7 @@ void run_two_processes(GpuSession& s, const patterns::Multicast& def, const mode
   vmm::AccessGrant mc_grant(mc, dev, vmm::Access::ReadWrite);
   vmm::Mapping uc(uc_range.base(), bytes, memory, 0);
   vmm::AccessGrant uc_grant(uc, dev, vmm::Access::ReadWrite);
-  cudaEvent_t raw = nullptr;
-  CUDA_CHECK(cudaEventCreateWithFlags(&raw, cudaEventInterprocess | cudaEventDisableTiming));
-  const Event event(raw);
-  cudaIpcEventHandle_t h{};
-  CUDA_CHECK(cudaIpcGetEventHandle(&h, event));
-  peer.call({{"op", "event"}, {"handle", ipc::to_hex(&h, sizeof h)}});
+  const Event event = share_event(peer);
 
   kernels::MulticastArgs a;
   a.multicast = words_at(mc.address());
@@ -207,22 +202,11 @@ void run_two_processes(GpuSession& s, const patterns::Multicast& def, const mode
       kernels::launch_multicast_first(a, s.work());
       CUDA_CHECK(cudaEventRecord(event, s.work()));
       counted = peer.call(second);
-    } else {  // nothing between them: the reader queued first in even repetitions, the writer in odd ones
-      if (it % 2 == 0) {
-        nlohmann::json announced = second;
-        announced["announce"] = true;
-        peer.send(announced);
-        peer.reply();
-        kernels::launch_multicast_first(a, s.work());
-        counted = peer.reply();
-      } else {
-        kernels::launch_multicast_first(a, s.work());
-        counted = peer.call(second);
-      }
+    } else {  // nothing between them
+      counted = call_unordered(peer, second, it, [&] { kernels::launch_multicast_first(a, s.work()); });
     }
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
-    const auto bins = counted.at("bins").get<std::vector<unsigned long long>>();
-    for (int bin = 0; bin < patterns::Multicast::kBins; ++bin) add_bin(r.histogram, bin, bins.at(static_cast<std::size_t>(bin)));
+    add_bins(r.histogram, counted);
   }
   r.instances = a.count * b.iterations;
 }
