@@ -48,4 +48,12 @@ void HistogramBuffer::add_into(Histogram& h, cudaStream_t stream) {
   for (std::size_t i = 0; i < h.size() && i < bins.size(); ++i) h[i].second += bins[i];
 }
 
+DeviceWork::DeviceWork(int d) : device(d) {
+  DeviceScope on(device);
+  stream = Stream::create();
+  done = Event::create(false);
+  sink = DeviceBuffer<std::uint32_t>(1);
+  counts.emplace(stream);
+}
+
 }  // namespace vmmcheck::run

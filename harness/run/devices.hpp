@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 
 #include "patterns/pattern.hpp"
 #include "run/cuda_objects.hpp"
@@ -40,6 +41,19 @@ class HistogramBuffer {
 
  private:
   DeviceBuffer<unsigned long long> bins_;
+};
+
+// What a case keeps on a device other than its session's (peer.*, multicast.*): a stream, an event, a
+// sink for warming loads and counters, all made with that device current -- which also makes its
+// context, before any mapping is granted to it. Work queued on the stream makes the device current
+// around it (DeviceScope).
+struct DeviceWork {
+  explicit DeviceWork(int device);
+  int device;
+  Stream stream;
+  Event done;  // recorded on `stream` where another stream waits for it
+  DeviceBuffer<std::uint32_t> sink;
+  std::optional<HistogramBuffer> counts;
 };
 
 }  // namespace vmmcheck::run

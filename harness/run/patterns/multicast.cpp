@@ -48,20 +48,6 @@ std::vector<int> team_devices(int first) {
   return team;
 }
 
-// What a device other than the session's keeps for a case: its stream and its counters.
-struct Member {
-  explicit Member(int d) : device(d) {
-    DeviceScope on(d);
-    stream = Stream::create();
-    done = Event::create(false);
-    counts.emplace(stream);
-  }
-  int device;
-  Stream stream;
-  Event done;
-  std::optional<HistogramBuffer> counts;
-};
-
 // The word every device holds before the first access: a reduction adds one to it.
 std::uint32_t before(const patterns::Multicast& def, const Values& v) {
   return def.op == MulticastOp::Reduce ? v.new_value - 1 : v.old_value;
@@ -75,7 +61,7 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
   const Budget& b = s.budget();
   const std::size_t g = vmm::allocation_granularity(dev, false);
   const std::size_t bytes = vmm::round_up(vmm::multicast_size(gate, n_dev, g), g);
-  std::vector<Member> others;
+  std::vector<DeviceWork> others;
   for (std::size_t i = 1; i < n_dev; ++i) others.emplace_back(devices[i]);
 
   // Declared so that destruction follows the release order: unmap, unbind and release, free.
@@ -140,7 +126,7 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
         CUDA_CHECK(cudaEventRecord(i == 0 ? s.handoff() : others[i - 1].done.get(), st));
       }
       CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
-      for (const Member& m : others) CUDA_CHECK(cudaStreamWaitEvent(s.second(), m.done, 0));
+      for (const DeviceWork& m : others) CUDA_CHECK(cudaStreamWaitEvent(s.second(), m.done, 0));
       kernels::launch_multicast_second(a, s.second());
       seconds += 1;
     } else {
@@ -154,10 +140,10 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
       seconds += 1;
     }
     s.synchronize();
-    for (Member& m : others) CUDA_CHECK(cudaStreamSynchronize(m.stream));
+    for (DeviceWork& m : others) CUDA_CHECK(cudaStreamSynchronize(m.stream));
   }
   s.read_histogram(r.histogram);
-  for (Member& m : others) m.counts->add_into(r.histogram, m.stream);
+  for (DeviceWork& m : others) m.counts->add_into(r.histogram, m.stream);
   r.instances = a.count * seconds;
 }
 

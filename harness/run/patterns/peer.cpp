@@ -17,34 +17,14 @@
 #include "vmm/alias_set.hpp"
 
 namespace vmmcheck::run {
-namespace {
-
 using patterns::Order;
 using patterns::View;
-
-// What a case keeps on GPU 1: its stream, a sink for warming loads, counters. Made with GPU 1 current
-// (which also makes its context, before any mapping is granted to it); every launch on the stream
-// makes GPU 1 current again around it.
-struct OnPeer {
-  explicit OnPeer(int d) : device(d) {
-    DeviceScope on(device);
-    stream = Stream::create();
-    sink = DeviceBuffer<std::uint32_t>(1);
-    counts.emplace(stream);
-  }
-  int device;
-  Stream stream;
-  DeviceBuffer<std::uint32_t> sink;
-  std::optional<HistogramBuffer> counts;
-};
-
-}  // namespace
 
 void run_pattern(GpuSession& s, const patterns::PeerPair& def, const model::Case& c, CaseResult& r) {
   const int d0 = s.device(), d1 = peer_of(d0);
   const Budget& b = s.budget();
   const std::uint64_t n = b.op_words;
-  OnPeer peer(d1);
+  DeviceWork peer(d1);
   const cudaStream_t s1 = peer.stream;
   // View A is granted to both GPUs; the alias only to GPU 1.
   const vmm::AliasSet set(d0, n * 4, {vmm::ViewSpec{0, std::vector<int>{d0, d1}}, vmm::ViewSpec{0, std::vector<int>{d1}}});
@@ -81,7 +61,7 @@ void run_pattern(GpuSession& s, const patterns::PeerPair& def, const model::Case
 void run_pattern(GpuSession& s, const patterns::PeerMp& def, const model::Case& c, CaseResult& r) {
   const int d0 = s.device(), d1 = peer_of(d0);
   const Budget& b = s.budget();
-  OnPeer peer(d1);
+  DeviceWork peer(d1);
   const cudaStream_t s1 = peer.stream;
   Event start, stop;  // on GPU 1, timing the reader
   {
