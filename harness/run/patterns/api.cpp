@@ -11,6 +11,7 @@
 #include "common/error.hpp"
 #include "run/session.hpp"
 #include "patterns/api.hpp"
+#include "vmm/alias_set.hpp"
 #include "vmm/owners.hpp"
 
 namespace vmmcheck::run {
@@ -136,15 +137,12 @@ CUresult misuse(patterns::ApiCall call, int dev, std::string& note, std::string&
       return st;
     }
     case ApiCall::GetAccess: {
-      vmm::AddressRange range(g, g);
-      vmm::PhysicalAllocation memory(dev, g);
-      vmm::Mapping mapped(range.base(), g, memory, 0);
-      vmm::AccessGrant grant(mapped, dev, vmm::Access::ReadWrite);
+      const vmm::AliasSet granted(dev, g, {vmm::ViewSpec{}});  // one granule, mapped, READWRITE for dev
       CUmemLocation where = {};
       where.type = CU_MEM_LOCATION_TYPE_DEVICE;
       where.id = dev;
       unsigned long long flags = 0;
-      const CUresult st = d.cuMemGetAccess(&flags, &where, range.base() + 64);
+      const CUresult st = d.cuMemGetAccess(&flags, &where, granted.view(0).address + 64);
       if (st == CUDA_SUCCESS && flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE) property = kWrongFlags;
       note = "flags " + std::to_string(flags) + " after a READWRITE grant (PROT_READWRITE is " +
              std::to_string(CU_MEM_ACCESS_FLAGS_PROT_READWRITE) + ")";
@@ -180,13 +178,10 @@ CUresult misuse(patterns::ApiCall call, int dev, std::string& note, std::string&
     case ApiCall::SurfaceOverLinear: {
       // cuSurfObjectCreate: "CUDA_RESOURCE_DESC::resType must be CU_RESOURCE_TYPE_ARRAY": a surface
       // cannot be made over a linear VMM mapping (only over an array, sparse ones mapped onto VMM memory).
-      vmm::AddressRange range(g, g);
-      vmm::PhysicalAllocation memory(dev, g);
-      vmm::Mapping mapped(range.base(), g, memory, 0);
-      vmm::AccessGrant grant(mapped, dev, vmm::Access::ReadWrite);
+      const vmm::AliasSet granted(dev, g, {vmm::ViewSpec{}});  // one granule, mapped, READWRITE for dev
       CUDA_RESOURCE_DESC res = {};
       res.resType = CU_RESOURCE_TYPE_LINEAR;
-      res.res.linear.devPtr = mapped.address();
+      res.res.linear.devPtr = granted.view(0).address;
       res.res.linear.format = CU_AD_FORMAT_UNSIGNED_INT32;
       res.res.linear.numChannels = 1;
       res.res.linear.sizeInBytes = g;
