@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
 #include "kernels/operations.hpp"
+#include "run/session.hpp"
 
 namespace vmmcheck::run {
 
@@ -36,6 +37,23 @@ std::vector<std::uint32_t> read_back(CUdeviceptr address, std::uint64_t words, c
 std::uint64_t matching(const std::vector<std::uint32_t>& words, std::size_t begin, std::size_t end,
                        std::uint32_t expected) {
   return static_cast<std::uint64_t>(std::count(words.begin() + begin, words.begin() + end, expected));
+}
+
+void count_words(std::uint64_t right, std::uint64_t words, CaseResult& r) {
+  add_bin(r.histogram, right == words ? kCompleted : kWrong);
+  if (right != words) r.reason = std::to_string(words - right) + " of " + std::to_string(words) + " words read back wrong";
+}
+
+void check_read(GpuSession& s, CUdeviceptr address, std::uint64_t words, std::uint32_t expected, cudaStream_t stream,
+                const std::string& what, CaseResult& r) {
+  DeviceBuffer<std::uint32_t> out = poisoned(words, stream);
+  kernels::launch_copy_words(words_at(address), out.get(), words, stream);
+  if (const std::string fault = s.wait_or_fault(stream); !fault.empty()) {
+    add_bin(r.histogram, kFault);
+    r.reason = what + " faulted: " + fault;
+    return;
+  }
+  count_words(matching(to_host(out, stream), 0, words, expected), words, r);
 }
 
 }  // namespace vmmcheck::run

@@ -14,10 +14,7 @@ namespace {
 
 constexpr std::uint32_t kValue = 0xfab1c001u;
 
-void count(std::uint64_t right, std::uint64_t words, CaseResult& r) {
-  add_bin(r.histogram, right == words ? patterns::Fabric::Completed : patterns::Fabric::Wrong);
-  if (right != words) r.reason = std::to_string(words - right) + " of " + std::to_string(words) + " words read back wrong";
-}
+static_assert(patterns::Fabric::Completed == kCompleted && patterns::Fabric::Fault == kFault && patterns::Fabric::Wrong == kWrong);
 
 }  // namespace
 
@@ -41,21 +38,14 @@ void run_pattern(GpuSession& s, const patterns::Fabric& def, const model::Case&,
       r.reason = "the other process's read faulted: " + got.at("fault").get<std::string>();
       return;
     }
-    count(got.at("right").get<std::uint64_t>(), words, r);
+    count_words(got.at("right").get<std::uint64_t>(), words, r);
     return;
   }
   vmm::ViewSpec view;
   if (!grant) view.grant_to = std::vector<int>{};
   CUmemFabricHandle shareable = handle;
   const vmm::AliasSet importer(vmm::PhysicalAllocation::imported(&shareable, CU_MEM_HANDLE_TYPE_FABRIC, g, dev), g, {view});
-  DeviceBuffer<std::uint32_t> out = poisoned(words, s.work());
-  kernels::launch_copy_words(words_at(importer.view(0).address), out.get(), words, s.work());
-  if (const std::string fault = s.wait_or_fault(s.work()); !fault.empty()) {
-    add_bin(r.histogram, patterns::Fabric::Fault);
-    r.reason = "the read through the imported mapping faulted: " + fault;
-    return;
-  }
-  count(matching(to_host(out, s.work()), 0, words, kValue), words, r);
+  check_read(s, importer.view(0).address, words, kValue, s.work(), "the read through the imported mapping", r);
 }
 
 }  // namespace vmmcheck::run

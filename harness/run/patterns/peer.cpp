@@ -114,22 +114,15 @@ namespace {
 constexpr std::uint32_t kValue = 0x5eed0001u;
 
 // Reads `words` words at `address` with a kernel on GPU `device` and counts how many hold kValue, or
-// records the fault. True when it completed.
-bool read_on(GpuSession& s, int device, CUdeviceptr address, std::uint64_t words, CaseResult& r) {
+// records the fault.
+void read_on(GpuSession& s, int device, CUdeviceptr address, std::uint64_t words, CaseResult& r) {
   const DeviceScope on(device);
   const Stream stream = Stream::create();
-  DeviceBuffer<std::uint32_t> out = poisoned(words, stream);
-  kernels::launch_copy_words(words_at(address), out.get(), words, stream);
-  if (const std::string fault = s.wait_or_fault(stream); !fault.empty()) {
-    add_bin(r.histogram, patterns::PeerAccess::Fault);
-    r.reason = "GPU " + std::to_string(device) + "'s read faulted: " + fault;
-    return false;
-  }
-  const std::uint64_t right = matching(to_host(out, stream), 0, words, kValue);
-  add_bin(r.histogram, right == words ? patterns::PeerAccess::Completed : patterns::PeerAccess::Wrong);
-  if (right != words) r.reason = std::to_string(words - right) + " of " + std::to_string(words) + " words read back wrong";
-  return true;
+  check_read(s, address, words, kValue, stream, "GPU " + std::to_string(device) + "'s read", r);
 }
+
+static_assert(patterns::PeerAccess::Completed == kCompleted && patterns::PeerAccess::Fault == kFault &&
+              patterns::PeerAccess::Wrong == kWrong);
 
 }  // namespace
 
