@@ -3,7 +3,7 @@
 #include "device/histogram.cuh"
 #include "device/launch.cuh"
 #include "device/memory_ops.cuh"
-#include "device/wait.cuh"
+#include "device/resident_reader.cuh"
 #include "kernels/texture.hpp"
 #include "patterns/texture.hpp"
 
@@ -55,24 +55,10 @@ __global__ void texture_in_kernel(TextureView t, std::uint32_t* words, std::uint
 __global__ void texture_resident(TextureView t, volatile std::uint32_t* ready, std::uint32_t* flag, std::uint64_t timeout_ns,
                                  std::uint32_t new_value, std::uint32_t old_value, unsigned long long* histogram,
                                  std::uint32_t* sink) {
-  const std::uint64_t per_block = (t.count + gridDim.x - 1) / gridDim.x;
-  const std::uint64_t begin = blockIdx.x * per_block;
-  const std::uint64_t end = begin + per_block < t.count ? begin + per_block : t.count;
-  std::uint32_t keep = 0;
-  for (std::uint64_t i = begin + threadIdx.x; i < end; i += blockDim.x) keep ^= fetch(t, i);  // the cache holds OLD
-  __shared__ bool seen;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    cuda::atomic_ref<std::uint32_t, cuda::thread_scope_system>(*const_cast<std::uint32_t*>(ready))
-        .fetch_add(1, cuda::memory_order_release);
-    seen = wait_until([&] { return load_acquire<patterns::Scope::Sys>(flag) != 0; }, timeout_ns, /*backoff_ns=*/200);
-  }
-  __syncthreads();
-  Counters c;
-  for (std::uint64_t i = begin + threadIdx.x; i < end; i += blockDim.x)
-    ++c.bin[seen ? bin_of(fetch(t, i), new_value, old_value) : Bin::Timeout];
-  if (keep == 0xFFFFFFFFu) *sink = keep;
-  flush(c, histogram);
+  read_again_after_signal(
+      t.count, [&](std::uint64_t i) { return fetch(t, i); },
+      [&](std::uint32_t v) { return bin_of(v, new_value, old_value); }, Bin::Timeout, ready, flag, timeout_ns, histogram,
+      sink);
 }
 
 }  // namespace

@@ -1,26 +1,29 @@
 #pragma once
-// surface (proxy.surface): surface stores into a sparse CUDA array whose tiles live in a VMM allocation,
-// generic loads of the same bytes through the allocation's linear mapping (vmm/sparse_surface.hpp) --
-// in the same kernel (one CTA per tile, bar.sync, with or without fence.proxy.alias), or in a later
-// kernel ordered by stream order, an event or the host. Kernels: kernels/surface.cu.
+// surface (proxy.surface): surface stores into a CUDA array over a VMM allocation, generic loads of the
+// same bytes through the allocation's linear mapping (harness/vmm/surface_alias.hpp). Where each texel
+// lies in the linear mapping is measured first (harness/run/surface_layout.hpp), so every texel's
+// store is checked at its own word. The loads come in the same kernel (each thread: load, surface
+// store, with or without fence.proxy.alias, load again), in a later kernel ordered by stream order, an
+// event or the host, or in a grid resident before the stores. Kernels: kernels/surface.cu.
 #include "patterns/pattern.hpp"
 #include "patterns/texture.hpp"  // kernel_boundary
 
 namespace vmmcheck::patterns {
 
 struct Surface : PatternDefaults {
+  SurfaceBacking backing = SurfaceBacking::Import;
   TextureOrder order = TextureOrder::OneKernel;
-  Fence fence = Fence::None;  // between a CTA's surface stores and its loads (one kernel only)
+  Fence fence = Fence::None;  // between a thread's surface store and its second load (one kernel only)
 
   static constexpr std::string_view kName = "surface";
-  static constexpr auto kAxes = std::make_tuple(
-      axis("order", &Surface::order, TextureOrder::OneKernel, TextureOrder::Stream, TextureOrder::Event, TextureOrder::Host),
-      axis("fence", &Surface::fence));
-  enum Bin : int { New, Old, Other, kBins };
+  static constexpr auto kAxes = std::make_tuple(axis("backing", &Surface::backing), axis("order", &Surface::order),
+                                                axis("fence", &Surface::fence));
+  enum Bin : int { New, Old, Other, Timeout, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the load through the linear mapping returned the surface-stored value"},
       {Old, "old", true, "it returned the value from before the surface stores"},
       {Other, "other", true, "it returned neither"},
+      {Timeout, "timeout", true, "the resident grid's signal did not come within its bound"},
   }};
 };
 static_assert(outcomes_match_bins<Surface>());

@@ -305,6 +305,18 @@ struct Vocabulary<TextureOrder> {
                                                             {TextureOrder::Resident, "resident"}}};
 };
 
+// What puts a CUDA array (a surface takes nothing else) over the bytes of a VMM allocation that is also
+// mapped linearly (proxy.surface; harness/vmm/surface_alias.hpp).
+enum class SurfaceBacking : int {
+  Import,    // the allocation's exported POSIX descriptor imported as external memory, an array mapped from it
+  ArrayMap,  // a sparse or deferred-mapping array mapped onto the allocation with cuMemMapArrayAsync
+};
+template <>
+struct Vocabulary<SurfaceBacking> {
+  static constexpr std::array<Word<SurfaceBacking>, 2> words{
+      {{SurfaceBacking::Import, "import"}, {SurfaceBacking::ArrayMap, "array_map"}}};
+};
+
 // Which of the importing process's two mappings of an imported allocation a reader uses (ipc.*).
 enum class ImportView : int { First, Second };
 template <>

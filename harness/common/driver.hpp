@@ -41,6 +41,11 @@ namespace vmmcheck {
   X(cuArrayGetSparseProperties)              \
   X(cuArrayGetMemoryRequirements)            \
   X(cuMemMapArrayAsync)                      \
+  X(cuImportExternalMemory)                  \
+  X(cuDestroyExternalMemory)                 \
+  X(cuExternalMemoryGetMappedMipmappedArray) \
+  X(cuMipmappedArrayGetLevel)                \
+  X(cuMipmappedArrayDestroy)                 \
   X(cuStreamSynchronize)
 
 struct DriverApi {

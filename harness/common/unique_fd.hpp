@@ -24,6 +24,8 @@ class UniqueFd {
 
   int get() const noexcept { return fd_; }
   bool held() const noexcept { return fd_ >= 0; }
+  // Gives the descriptor up without closing it: someone else owns it now (a successful import).
+  int release() noexcept { return std::exchange(fd_, -1); }
   // Closes now (a close error leaves nothing to retry: the number is gone either way).
   void reset(int fd = -1) noexcept {
     if (fd_ >= 0) ::close(fd_);

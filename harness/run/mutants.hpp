@@ -33,13 +33,13 @@ struct MutantInfo {
 };
 
 inline constexpr std::array<MutantInfo, 11> kMutants{{
-    {Mutant::NoProxyFence, "no-proxy-fence", "fence.proxy.alias", "same_thread,message_passing,peer_mp,texture,async_copy"},
+    {Mutant::NoProxyFence, "no-proxy-fence", "fence.proxy.alias", "same_thread,message_passing,peer_mp,texture,surface,async_copy"},
     {Mutant::RelaxedFlag, "relaxed-flag", "release/acquire on the flag", "message_passing,peer_mp"},
-    {Mutant::NoStreamOrder, "no-stream-order", "stream order between writer and reader", "kernel_pair,texture"},
-    {Mutant::NoEventWait, "no-event-wait", "the reader's wait for the writer's event", "kernel_pair,ipc,peer_pair,texture"},
-    {Mutant::NoHostSync, "no-host-sync", "host synchronisation after the writer", "kernel_pair,ipc,peer_pair,texture"},
+    {Mutant::NoStreamOrder, "no-stream-order", "stream order between writer and reader", "kernel_pair,texture,surface"},
+    {Mutant::NoEventWait, "no-event-wait", "the reader's wait for the writer's event", "kernel_pair,ipc,peer_pair,texture,surface"},
+    {Mutant::NoHostSync, "no-host-sync", "host synchronisation after the writer", "kernel_pair,ipc,peer_pair,texture,surface"},
     {Mutant::NoGraphEdge, "no-graph-edge", "the graph edge from writer to reader", "kernel_pair"},
-    {Mutant::NoResidentSignal, "no-resident-signal", "the signal a resident reader waits for", "resident,texture"},
+    {Mutant::NoResidentSignal, "no-resident-signal", "the signal a resident reader waits for", "resident,texture,surface"},
     {Mutant::PlainRmw, "plain-rmw", "atomicity of atom.add", "rmw"},
     {Mutant::NoGrant, "no-grant", "cuMemSetAccess", "access,peer_access"},
     {Mutant::FullGrant, "full-grant", "the access right a grant leaves out", "access"},

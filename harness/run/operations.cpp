@@ -3,10 +3,13 @@
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
+#include "kernels/resident.hpp"
 #include "run/checked_words.hpp"
 #include "run/mutants.hpp"
 
+#include <chrono>
 #include <stdexcept>
+#include <thread>
 
 namespace vmmcheck::run {
 
@@ -45,6 +48,23 @@ void read_after(patterns::Order order, cudaStream_t writer, cudaStream_t other, 
       return;
     default: throw std::logic_error("read_after: a graph edge or no order is not one operation after another");
   }
+}
+
+void write_while_resident(GpuSession& s, const std::function<void(int, cudaStream_t)>& reader,
+                          const std::function<void(cudaStream_t)>& write) {
+  const int blocks = kernels::resident_blocks();
+  volatile std::uint32_t* ready = s.ready();
+  *ready = 0;
+  __atomic_store_n(s.flag(), 0u, __ATOMIC_RELEASE);
+  reader(blocks, s.second());
+  const double timeout_ms = s.budget().resident_timeout_ms;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(timeout_ms);
+  while (*ready < static_cast<std::uint32_t>(blocks) && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  if (*ready < static_cast<std::uint32_t>(blocks))
+    throw std::runtime_error("the reader grid did not become resident before the write");
+  write(s.work());
+  CUDA_CHECK(cudaStreamSynchronize(s.work()));
+  if (!mutated(Mutant::NoResidentSignal)) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
 }
 
 void reset_region(GpuSession& s, std::uint64_t words, std::uint32_t value) {

@@ -28,6 +28,14 @@ void write_words(patterns::WriterOp op, std::uint32_t* target, const std::uint32
 void read_after(patterns::Order order, cudaStream_t writer, cudaStream_t other, cudaEvent_t handoff,
                 const std::function<void(cudaStream_t)>& read);
 
+// The `resident` order of the proxy families (proxy.texture, proxy.surface), as alias.resident has it:
+// `reader(blocks, stream)` launches a grid of `blocks` = kernels::resident_blocks() on s.second() that
+// counts itself into s.ready(), then waits for s.flag(); once every block is resident, `write(stream)`
+// runs on s.work() and completes, and then the host raises the flag -- unless the no-resident-signal
+// mutant takes it away. Throws when the grid is not resident within the budget's bound.
+void write_while_resident(GpuSession& s, const std::function<void(int, cudaStream_t)>& reader,
+                          const std::function<void(cudaStream_t)>& write);
+
 // Sets the first `words` words of the region to `value` through view A and waits, so each repetition
 // starts settled.
 void reset_region(GpuSession& s, std::uint64_t words, std::uint32_t value);

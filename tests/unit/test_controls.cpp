@@ -45,8 +45,8 @@ TEST(Controls, EveryRequiredAndFaultCaseHasOneThatTheOracleDoesNotOrder) {
         << c.name << ": its control " << k->control.name << " is still " << to_string(d.expectation);
   }
   // every required and every fault case of the shipped tables (+6 multicast, +24 ipc/peer/fabric,
-  // +34 on other kinds of memory, +12 proxy.texture, +9 proxy.async, +3 proxy.surface, +2 multicast.processes)
-  EXPECT_EQ(with_control, 153 + 6 + 24 + 34 + 12 + 9 + 3 + 2);
+  // +34 on other kinds of memory, +12 proxy.texture, +9 proxy.async, +6 proxy.surface, +2 multicast.processes)
+  EXPECT_EQ(with_control, 153 + 6 + 24 + 34 + 12 + 9 + 6 + 2);
 }
 
 TEST(Controls, AControlThatIsACaseOfTheTablesIsThatCase) {

@@ -1,11 +1,6 @@
 // Runner of proxy.texture (patterns/texture.hpp): a texture object over view A or an alias of the
 // session's region; generic stores through view A; fetches in the same kernel or in a later one.
-#include <chrono>
-#include <stdexcept>
-#include <thread>
-
 #include "common/error.hpp"
-#include "kernels/resident.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/texture.hpp"
 #include "run/cuda_objects.hpp"
@@ -71,22 +66,14 @@ void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case&
         read_after(patterns::kernel_order(def.order), s.work(), s.second(), s.handoff(), count);
         break;
       case Order::Resident: {
-        // As alias.resident does: the reader grid runs before the stores, and hears after they completed.
-        const int blocks = kernels::resident_blocks();
-        volatile std::uint32_t* ready = s.ready();
-        *ready = 0;
-        __atomic_store_n(s.flag(), 0u, __ATOMIC_RELEASE);
-        const auto timeout_ms = b.resident_timeout_ms;
-        kernels::launch_texture_resident(t, ready, s.flag(), static_cast<std::uint64_t>(timeout_ms * 1e6), v.new_value,
-                                         v.old_value, s.histogram(), s.sink(), blocks, s.second());
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(timeout_ms);
-        while (*ready < static_cast<std::uint32_t>(blocks) && std::chrono::steady_clock::now() < deadline)
-          std::this_thread::yield();
-        if (*ready < static_cast<std::uint32_t>(blocks))
-          throw std::runtime_error("the texture reader grid did not become resident before the stores");
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        CUDA_CHECK(cudaStreamSynchronize(s.work()));
-        if (!mutated(Mutant::NoResidentSignal)) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
+        const auto timeout_ns = static_cast<std::uint64_t>(b.resident_timeout_ms * 1e6);
+        write_while_resident(
+            s,
+            [&](int blocks, cudaStream_t st) {
+              kernels::launch_texture_resident(t, s.ready(), s.flag(), timeout_ns, v.new_value, v.old_value, s.histogram(),
+                                               s.sink(), blocks, st);
+            },
+            [&](cudaStream_t st) { kernels::launch_fill(a, n, v.new_value, st); });
         break;
       }
       case Order::OneKernel:
