@@ -51,4 +51,15 @@ class UniqueHandle {
   State state_{};
 };
 
+// Traits for an opaque handle (a pointer or an integer; Handle{} means none) that one call releases:
+// the driver's and the runtime's objects alike.
+template <typename Handle, typename StatusType, StatusType Ok, StatusType (*Release)(Handle)>
+struct ReleasedBy {
+  using State = Handle;
+  using Status = StatusType;
+  static constexpr Status kOk = Ok;
+  static bool held(Handle h) noexcept { return h != Handle{}; }
+  static Status release(Handle h) noexcept { return Release(h); }
+};
+
 }  // namespace vmmcheck

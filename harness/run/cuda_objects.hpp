@@ -11,13 +11,7 @@
 namespace vmmcheck::run {
 
 template <typename Handle, cudaError_t (*Destroy)(Handle)>
-struct RuntimeTraits {
-  using State = Handle;
-  using Status = cudaError_t;
-  static constexpr cudaError_t kOk = cudaSuccess;
-  static bool held(Handle h) noexcept { return h != Handle{}; }
-  static cudaError_t release(Handle h) noexcept { return Destroy(h); }
-};
+using RuntimeTraits = ReleasedBy<Handle, cudaError_t, cudaSuccess, Destroy>;
 
 // A runtime handle owner that converts to the handle, for passing straight to the runtime API.
 template <typename Handle, cudaError_t (*Destroy)(Handle)>

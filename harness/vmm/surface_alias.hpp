@@ -30,21 +30,15 @@ CUresult destroy_surface(CUsurfObject s) noexcept;
 CUresult destroy_array(CUarray a) noexcept;
 CUresult destroy_mipmapped_array(CUmipmappedArray a) noexcept;
 CUresult destroy_external_memory(CUexternalMemory m) noexcept;
-
-template <typename Handle, CUresult (*Destroy)(Handle) noexcept>
-struct DriverObjectTraits {
-  using State = Handle;
-  using Status = CUresult;
-  static constexpr CUresult kOk = CUDA_SUCCESS;
-  static bool held(Handle h) noexcept { return h != Handle{}; }
-  static CUresult release(Handle h) noexcept { return Destroy(h); }
-};
 }  // namespace detail
 
-using SurfaceObject = UniqueHandle<detail::DriverObjectTraits<CUsurfObject, detail::destroy_surface>>;
-using ArrayObject = UniqueHandle<detail::DriverObjectTraits<CUarray, detail::destroy_array>>;
-using MipmappedArrayObject = UniqueHandle<detail::DriverObjectTraits<CUmipmappedArray, detail::destroy_mipmapped_array>>;
-using ExternalMemoryObject = UniqueHandle<detail::DriverObjectTraits<CUexternalMemory, detail::destroy_external_memory>>;
+template <typename Handle, CUresult (*Destroy)(Handle)>
+using DriverObject = UniqueHandle<ReleasedBy<Handle, CUresult, CUDA_SUCCESS, Destroy>>;
+
+using SurfaceObject = DriverObject<CUsurfObject, detail::destroy_surface>;
+using ArrayObject = DriverObject<CUarray, detail::destroy_array>;
+using MipmappedArrayObject = DriverObject<CUmipmappedArray, detail::destroy_mipmapped_array>;
+using ExternalMemoryObject = DriverObject<CUexternalMemory, detail::destroy_external_memory>;
 
 class SurfaceAlias {
  public:
