@@ -1,12 +1,18 @@
 // proxy.async: bulk copies (cp.async.bulk, the async proxy) against generic accesses through view A or an
-// alias. Each CTA owns one 4 KiB chunk; per round:
-//   global_to_shared: every thread st [A + i] = v; fences; bar.sync; thread 0 cp.async.bulk chunk of the
-//                     view -> shared (mbarrier, complete_tx); all wait; each counts its shared words.
-//   shared_to_global: every thread r0 = ld [view + i] (warms the line); st.shared = v;
-//                     fence.proxy.async.shared::cta; bar.sync; thread 0 cp.async.bulk shared -> A, commit,
-//                     wait_group 0, fences; bar.sync; each thread r = ld [view + i] and counts it.
-//   tensor_to_shared: as global_to_shared, the copy a TMA tile load (cp.async.bulk.tensor.2d) through a
+// alias. Each CTA owns one 4 KiB chunk, each thread 16 bytes of it (its slot); per round:
+//   global_to_shared: the thread st.global.v4 [A + slot] = v; fences; mbarrier.arrive.expect_tx(16);
+//                     cp.async.bulk 16 bytes of the view -> its shared slot (mbarrier, complete_tx);
+//                     waits for the phase; counts its four shared words.
+//   tensor_to_shared: the same, the copy a TMA load (cp.async.bulk.tensor.2d) of a 4 x 1 box through a
 //                     tensor map encoded over the view.
+//   shared_to_global: the thread r0 = ld [view + slot] (warms the line); st.shared = v;
+//                     fence.proxy.async.shared::cta; cp.async.bulk its shared slot -> A, commit,
+//                     wait_group 0; fences; r = ld [view + slot], counted.
+// Why one thread stores and copies its own bytes rather than the CTA storing and one thread copying the
+// whole chunk after bar.sync: an unfenced copy reads stale data only while the stores are still on their
+// way, and that window is what every instruction between them narrows. On the H200 the bar.sync shape
+// showed 0-1,568 stale words in 10.8M across six stored runs; the stores and the copy back to back in one
+// thread show it in percent (docs/design.md, "Other proxies").
 #include <cuda/ptx>
 
 #include "device/histogram.cuh"
@@ -31,12 +37,15 @@ namespace ptx = cuda::ptx;
 
 __global__ void async_copy(AsyncCopyArgs a, const __grid_constant__ CUtensorMap map) {
 #if __CUDA_ARCH__ >= 900
-  __shared__ alignas(128) std::uint32_t chunk[kAsyncChunkWords];
+  // Slots 128 bytes apart: a TMA load's shared destination must be 128-byte aligned.
+  constexpr std::uint32_t kSlotStride = 32;
+  constexpr std::uint32_t kBytes = kAsyncSlotWords * sizeof(std::uint32_t);
+  __shared__ alignas(128) std::uint32_t slots[kAsyncThreads * kSlotStride];
   __shared__ alignas(8) std::uint64_t bar;
-  const std::uint64_t base = static_cast<std::uint64_t>(blockIdx.x) * kAsyncChunkWords;
-  constexpr std::uint32_t kBytes = kAsyncChunkWords * sizeof(std::uint32_t);
+  std::uint32_t* const slot = slots + threadIdx.x * kSlotStride;
+  const std::uint64_t mine = static_cast<std::uint64_t>(blockIdx.x) * kAsyncChunkWords + threadIdx.x * kAsyncSlotWords;
   if (threadIdx.x == 0) {
-    ptx::mbarrier_init(&bar, 1);
+    ptx::mbarrier_init(&bar, blockDim.x);  // a phase completes when every thread arrived and every byte landed
     ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);  // the init, visible to the async proxy
   }
   __syncthreads();
@@ -45,43 +54,34 @@ __global__ void async_copy(AsyncCopyArgs a, const __grid_constant__ CUtensorMap 
   for (std::uint32_t r = 0; r < a.rounds; ++r) {
     const std::uint32_t v = a.value_base + r + 1;
     if (a.direction != patterns::AsyncDirection::SharedToGlobal) {
-      for (std::uint32_t i = threadIdx.x; i < kAsyncChunkWords; i += blockDim.x) store_weak(a.a + base + i, v);
+      store_weak4(a.a + mine, v);
       if (a.alias_fence) proxy_alias_fence();
       if (a.async_fence) ptx::fence_proxy_async(ptx::space_global);
-      __syncthreads();
-      if (threadIdx.x == 0) {
-        ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar, kBytes);
-        if (a.direction == patterns::AsyncDirection::GlobalToShared) {
-          ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, chunk, a.view + base, kBytes, &bar);
-        } else {  // the tile of this CTA: rows [blockIdx.x * kTensorBoxRows, +kTensorBoxRows), all columns
-          const std::int32_t coords[2] = {0, static_cast<std::int32_t>(blockIdx.x * kTensorBoxRows)};
-          ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, chunk, &map, coords, &bar);
-        }
+      ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar, kBytes);
+      if (a.direction == patterns::AsyncDirection::GlobalToShared) {
+        ptx::cp_async_bulk(ptx::space_shared, ptx::space_global, slot, a.view + mine, kBytes, &bar);
+      } else {
+        const std::int32_t coords[2] = {static_cast<std::int32_t>(mine % kTensorRowWords),
+                                        static_cast<std::int32_t>(mine / kTensorRowWords)};
+        ptx::cp_async_bulk_tensor(ptx::space_shared, ptx::space_global, slot, &map, coords, &bar);
       }
-      // Bounded, as every wait is (device/wait.cuh); a copy that never completes would leave the chunk
+      // Bounded, as every wait is (device/wait.cuh); a copy that never completes would leave the slot
       // being written under the next round, so there is no going on: the kernel traps (a Crash).
       if (!wait_until([&] { return ptx::mbarrier_try_wait_parity(&bar, phase); }, kCopyTimeoutNs)) __trap();
       phase ^= 1;
-      for (std::uint32_t i = threadIdx.x; i < kAsyncChunkWords; i += blockDim.x) ++c.bin[bin_of(chunk[i], v)];
-      __syncthreads();  // the chunk is read before the next round's copy overwrites it
+      for (std::uint32_t j = 0; j < kAsyncSlotWords; ++j) ++c.bin[bin_of(slot[j], v)];
     } else {
-      for (std::uint32_t i = threadIdx.x; i < kAsyncChunkWords; i += blockDim.x) {
-        keep ^= load<Load::Weak>(a.view + base + i);  // the reader's line now holds the old value
-        chunk[i] = v;
+      for (std::uint32_t j = 0; j < kAsyncSlotWords; ++j) {
+        keep ^= load<Load::Weak>(a.view + mine + j);  // the reader's line now holds the old value
+        slot[j] = v;
       }
       ptx::fence_proxy_async(ptx::space_shared);  // generic shared stores, then the async proxy reads them
-      __syncthreads();
-      if (threadIdx.x == 0) {
-        ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, a.a + base, chunk, kBytes);
-        ptx::cp_async_bulk_commit_group();
-        ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});
-        if (a.async_fence) ptx::fence_proxy_async(ptx::space_global);
-        if (a.alias_fence) proxy_alias_fence();
-      }
-      __syncthreads();
-      for (std::uint32_t i = threadIdx.x; i < kAsyncChunkWords; i += blockDim.x)
-        ++c.bin[bin_of(load<Load::Weak>(a.view + base + i), v)];
-      __syncthreads();  // every load is done before the next round's copy
+      ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, a.a + mine, slot, kBytes);
+      ptx::cp_async_bulk_commit_group();
+      ptx::cp_async_bulk_wait_group(ptx::n32_t<0>{});
+      if (a.async_fence) ptx::fence_proxy_async(ptx::space_global);
+      if (a.alias_fence) proxy_alias_fence();
+      for (std::uint32_t j = 0; j < kAsyncSlotWords; ++j) ++c.bin[bin_of(load<Load::Weak>(a.view + mine + j), v)];
     }
   }
   if (keep == 0xFFFFFFFFu && a.sink) *a.sink = keep;

@@ -10,12 +10,14 @@
 
 namespace vmmcheck::kernels {
 
-constexpr std::uint32_t kAsyncChunkWords = 1024;  // one CTA's words: 4 KiB, one bulk copy per round
-// tensor_to_shared: the words as a 2D tensor of kTensorRowWords-word rows; a CTA's chunk is one box of
-// kTensorBoxRows rows (a box dimension is at most 256 elements).
-constexpr std::uint32_t kTensorRowWords = 256;
-constexpr std::uint32_t kTensorBoxRows = kAsyncChunkWords / kTensorRowWords;
 constexpr int kAsyncThreads = 256;
+// Each thread's words: 16 bytes, the smallest bulk copy. A thread stores them and copies them itself, so
+// the generic store and the async-proxy access stand back to back (kernels/async_copy.cu says why).
+constexpr std::uint32_t kAsyncSlotWords = 4;
+constexpr std::uint32_t kAsyncChunkWords = kAsyncSlotWords * kAsyncThreads;  // one CTA's words: 4 KiB
+// tensor_to_shared: the words as a 2D tensor of kTensorRowWords-word rows; a thread's words are one box
+// of kAsyncSlotWords x 1 (the inner box dimension is 16 bytes, the least a tensor map takes).
+constexpr std::uint32_t kTensorRowWords = 256;
 
 struct AsyncCopyArgs {
   std::uint32_t* a = nullptr;     // view A
@@ -29,8 +31,9 @@ struct AsyncCopyArgs {
   std::uint32_t* sink = nullptr;
 };
 
-// `blocks` CTAs, each on its own kAsyncChunkWords words. tensor_to_shared reads through `map` (a tensor map
-// over args.view: rows of kTensorRowWords words, boxes of kTensorBoxRows rows).
+// `blocks` CTAs, each on its own kAsyncChunkWords words, each thread on kAsyncSlotWords of them.
+// tensor_to_shared reads through `map` (a tensor map over args.view: rows of kTensorRowWords words,
+// boxes of kAsyncSlotWords x 1).
 void launch_async_copy(const AsyncCopyArgs& args, int blocks, cudaStream_t stream, const CUtensorMap* map = nullptr);
 
 }  // namespace vmmcheck::kernels

@@ -33,10 +33,16 @@ constexpr NotModelled structure_of(const AsyncCopy&) {
           "virtual aliases); the verdicts cite the PTX ISA's proxy fences"};
 }
 
-// The fences a required case has, less fence.proxy.async: the generic and async proxies no longer meet.
+// The fences a required case has, less one it needs. Through one address that is fence.proxy.async: the
+// generic and async proxies no longer meet. Through an alias (both fences) it is fence.proxy.alias, the
+// fence the alias adds -- the ordering this tool is about; without either fence the case is undefined.
 constexpr std::optional<Control<AsyncCopy>> control_of(const AsyncCopy& c) {
   if (c.fences != ProxyFences::Async && c.fences != ProxyFences::Both) return std::nullopt;
   AsyncCopy d = c;
+  if (c.view == View::Alias) {
+    d.fences = ProxyFences::Async;
+    return Control<AsyncCopy>{d, "fence.proxy.alias"};
+  }
   d.fences = c.fences == ProxyFences::Both ? ProxyFences::Alias : ProxyFences::None;
   return Control<AsyncCopy>{d, "fence.proxy.async"};
 }

@@ -35,6 +35,12 @@ __device__ __forceinline__ void store_weak(std::uint32_t* p, std::uint32_t v) {
   cuda::ptx::st(cuda::ptx::space_global, p, v);  // st.global.b32
 }
 
+// One st.global.v4.b32 of `v` to the 16 bytes at p (16-byte aligned): the four words leave in one
+// instruction, so nothing stands between them and what the thread issues next.
+__device__ __forceinline__ void store_weak4(std::uint32_t* p, std::uint32_t v) {
+  asm volatile("st.global.v4.b32 [%0], {%1, %1, %1, %1};" ::"l"(p), "r"(v) : "memory");
+}
+
 template <Scope S>
 struct ScopeOf;
 template <>

@@ -1,5 +1,5 @@
-// Runner of proxy.async (patterns/async_copy.hpp): one 4 KiB chunk of the session's region per CTA, as
-// many rounds per launch as the budget asks for.
+// Runner of proxy.async (patterns/async_copy.hpp): one 4 KiB chunk of the session's region per CTA, 16
+// bytes of it per thread, as many rounds per launch as the budget asks for.
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/async_copy.hpp"
@@ -34,7 +34,7 @@ void run_pattern(GpuSession& s, const patterns::AsyncCopy& def, const model::Cas
   if (def.direction == patterns::AsyncDirection::TensorToShared) {
     const cuuint64_t dims[2] = {kernels::kTensorRowWords, n / kernels::kTensorRowWords};
     const cuuint64_t row_bytes[1] = {kernels::kTensorRowWords * sizeof(std::uint32_t)};
-    const cuuint32_t box[2] = {kernels::kTensorRowWords, kernels::kTensorBoxRows};
+    const cuuint32_t box[2] = {kernels::kAsyncSlotWords, 1};
     const cuuint32_t element_strides[2] = {1, 1};
     VMM_CHECK(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, a.view, dims, row_bytes, box,
                                               element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
