@@ -4,6 +4,7 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
+#include "patterns/texture.hpp"  // kernel_order
 #include "run/checked_words.hpp"
 #include "run/mutants.hpp"
 
@@ -50,21 +51,34 @@ void read_after(patterns::Order order, cudaStream_t writer, cudaStream_t other, 
   }
 }
 
-void write_while_resident(GpuSession& s, const std::function<void(int, cudaStream_t)>& reader,
-                          const std::function<void(cudaStream_t)>& write) {
-  const int blocks = kernels::resident_blocks();
-  volatile std::uint32_t* ready = s.ready();
-  *ready = 0;
-  __atomic_store_n(s.flag(), 0u, __ATOMIC_RELEASE);
-  reader(blocks, s.second());
-  const double timeout_ms = s.budget().resident_timeout_ms;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(timeout_ms);
-  while (*ready < static_cast<std::uint32_t>(blocks) && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
-  if (*ready < static_cast<std::uint32_t>(blocks))
-    throw std::runtime_error("the reader grid did not become resident before the write");
-  write(s.work());
-  CUDA_CHECK(cudaStreamSynchronize(s.work()));
-  if (!mutated(Mutant::NoResidentSignal)) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
+void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides& sides) {
+  using Order = patterns::TextureOrder;
+  switch (order) {
+    case Order::Stream:
+    case Order::Event:
+    case Order::Host:
+      sides.write(s.work());
+      read_after(patterns::kernel_order(order), s.work(), s.second(), s.handoff(), sides.read);
+      return;
+    case Order::Resident: {
+      const int blocks = kernels::resident_blocks();
+      volatile std::uint32_t* ready = s.ready();
+      *ready = 0;
+      __atomic_store_n(s.flag(), 0u, __ATOMIC_RELEASE);
+      const double timeout_ms = s.budget().resident_timeout_ms;
+      sides.resident_read(blocks, static_cast<std::uint64_t>(timeout_ms * 1e6), s.second());
+      const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double, std::milli>(timeout_ms);
+      while (*ready < static_cast<std::uint32_t>(blocks) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
+      if (*ready < static_cast<std::uint32_t>(blocks))
+        throw std::runtime_error("the reader grid did not become resident before the write");
+      sides.write(s.work());
+      CUDA_CHECK(cudaStreamSynchronize(s.work()));
+      if (!mutated(Mutant::NoResidentSignal)) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
+      return;
+    }
+    case Order::OneKernel: sides.one_kernel(s.work()); return;
+  }
 }
 
 void reset_region(GpuSession& s, std::uint64_t words, std::uint32_t value) {

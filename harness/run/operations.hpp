@@ -28,13 +28,25 @@ void write_words(patterns::WriterOp op, std::uint32_t* target, const std::uint32
 void read_after(patterns::Order order, cudaStream_t writer, cudaStream_t other, cudaEvent_t handoff,
                 const std::function<void(cudaStream_t)>& read);
 
-// The `resident` order of the proxy families (proxy.texture, proxy.surface), as alias.resident has it:
-// `reader(blocks, stream)` launches a grid of `blocks` = kernels::resident_blocks() on s.second() that
-// counts itself into s.ready(), then waits for s.flag(); once every block is resident, `write(stream)`
-// runs on s.work() and completes, and then the host raises the flag -- unless the no-resident-signal
-// mutant takes it away. Throws when the grid is not resident within the budget's bound.
-void write_while_resident(GpuSession& s, const std::function<void(int, cudaStream_t)>& reader,
-                          const std::function<void(cudaStream_t)>& write);
+// The two sides of a proxy case (proxy.texture, proxy.surface), each as its own launch, and both in one.
+struct ProxySides {
+  std::function<void(cudaStream_t)> write;  // the stores
+  std::function<void(cudaStream_t)> read;   // the counting reader
+  // The reader as a grid of `blocks` that counts itself into s.ready(), waits (at most `timeout_ns`)
+  // for s.flag(), then reads and counts.
+  std::function<void(int blocks, std::uint64_t timeout_ns, cudaStream_t)> resident_read;
+  std::function<void(cudaStream_t)> one_kernel;  // the stores and the reads in one kernel
+};
+
+// Runs one repetition of a proxy case in `order`:
+//   Stream, Event, Host  write on s.work(), then read after it as read_after() orders it;
+//   Resident             as alias.resident has it: the reader grid (kernels::resident_blocks() blocks)
+//                        on s.second() first; once every block is resident, the write on s.work(),
+//                        which completes, and then the host raises the flag -- unless the
+//                        no-resident-signal mutant takes it away. Throws when the grid is not resident
+//                        within the budget's bound;
+//   OneKernel            one_kernel on s.work().
+void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides& sides);
 
 // Sets the first `words` words of the region to `value` through view A and waits, so each repetition
 // starts settled.

@@ -13,7 +13,6 @@
 namespace vmmcheck::run {
 
 void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case& c, CaseResult& r) {
-  using Order = patterns::TextureOrder;
   const Budget& b = s.budget();
   const vmm::SurfaceAlias alias(def.backing, s.device(), s.work());
   const SurfaceLayout layout(alias, s.work());
@@ -25,29 +24,16 @@ void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case&
     fill(alias.linear(), layout.span_words(), v.old_value, s.work());
     kernels::launch_surface_prime(t, s.sink(), s.work());  // the loads' caches hold old values
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
-    auto count = [&](cudaStream_t st) { kernels::launch_surface_count(t, v.new_value, v.old_value, s.histogram(), st); };
-    switch (def.order) {
-      case Order::Stream:
-      case Order::Event:
-      case Order::Host:
-        kernels::launch_surface_fill(t, v.new_value, s.work());
-        read_after(patterns::kernel_order(def.order), s.work(), s.second(), s.handoff(), count);
-        break;
-      case Order::Resident: {
-        const auto timeout_ns = static_cast<std::uint64_t>(b.resident_timeout_ms * 1e6);
-        write_while_resident(
-            s,
-            [&](int blocks, cudaStream_t st) {
-              kernels::launch_surface_resident(t, s.ready(), s.flag(), timeout_ns, v.new_value, v.old_value, s.histogram(),
-                                               s.sink(), blocks, st);
-            },
-            [&](cudaStream_t st) { kernels::launch_surface_fill(t, v.new_value, st); });
-        break;
-      }
-      case Order::OneKernel:
-        kernels::launch_surface_in_kernel(t, fence, v.new_value, v.old_value, s.histogram(), s.sink(), s.work());
-        break;
-    }
+    run_in_order(s, def.order,
+                 {[&](cudaStream_t st) { kernels::launch_surface_fill(t, v.new_value, st); },
+                  [&](cudaStream_t st) { kernels::launch_surface_count(t, v.new_value, v.old_value, s.histogram(), st); },
+                  [&](int blocks, std::uint64_t timeout_ns, cudaStream_t st) {
+                    kernels::launch_surface_resident(t, s.ready(), s.flag(), timeout_ns, v.new_value, v.old_value,
+                                                     s.histogram(), s.sink(), blocks, st);
+                  },
+                  [&](cudaStream_t st) {
+                    kernels::launch_surface_in_kernel(t, fence, v.new_value, v.old_value, s.histogram(), s.sink(), st);
+                  }});
     s.synchronize();
   }
   s.read_histogram(r.histogram);

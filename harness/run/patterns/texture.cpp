@@ -44,7 +44,6 @@ TextureObject texture_over(std::uint32_t* words, patterns::TexResource resource,
 }  // namespace
 
 void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case& c, CaseResult& r) {
-  using Order = patterns::TextureOrder;
   const Budget& b = s.budget();
   const std::uint64_t n = b.op_words / kRowWords * kRowWords;  // whole rows for the 2D resource
   std::uint32_t* const a = s.words(patterns::View::Same);
@@ -57,29 +56,16 @@ void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case&
     reset_region(s, n, v.old_value);
     kernels::launch_texture_prime(t, s.sink(), s.work());  // the texture cache holds old values
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
-    auto count = [&](cudaStream_t st) { kernels::launch_texture_count(t, v.new_value, v.old_value, s.histogram(), st); };
-    switch (def.order) {
-      case Order::Stream:
-      case Order::Event:
-      case Order::Host:
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        read_after(patterns::kernel_order(def.order), s.work(), s.second(), s.handoff(), count);
-        break;
-      case Order::Resident: {
-        const auto timeout_ns = static_cast<std::uint64_t>(b.resident_timeout_ms * 1e6);
-        write_while_resident(
-            s,
-            [&](int blocks, cudaStream_t st) {
-              kernels::launch_texture_resident(t, s.ready(), s.flag(), timeout_ns, v.new_value, v.old_value, s.histogram(),
-                                               s.sink(), blocks, st);
-            },
-            [&](cudaStream_t st) { kernels::launch_fill(a, n, v.new_value, st); });
-        break;
-      }
-      case Order::OneKernel:
-        kernels::launch_texture_in_kernel(t, a, fence, v.new_value, v.old_value, s.histogram(), s.sink(), s.work());
-        break;
-    }
+    run_in_order(s, def.order,
+                 {[&](cudaStream_t st) { kernels::launch_fill(a, n, v.new_value, st); },
+                  [&](cudaStream_t st) { kernels::launch_texture_count(t, v.new_value, v.old_value, s.histogram(), st); },
+                  [&](int blocks, std::uint64_t timeout_ns, cudaStream_t st) {
+                    kernels::launch_texture_resident(t, s.ready(), s.flag(), timeout_ns, v.new_value, v.old_value,
+                                                     s.histogram(), s.sink(), blocks, st);
+                  },
+                  [&](cudaStream_t st) {
+                    kernels::launch_texture_in_kernel(t, a, fence, v.new_value, v.old_value, s.histogram(), s.sink(), st);
+                  }});
     s.synchronize();
   }
   s.read_histogram(r.histogram);
