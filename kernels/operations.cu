@@ -27,14 +27,16 @@ __global__ void prime_words(const std::uint32_t* words, std::uint64_t count, std
   if (keep == 0xFFFFFFFFu && sink) *sink = keep;
 }
 
-__global__ void latch_wait(const std::uint32_t* latch, std::uint32_t token, std::uint64_t timeout_ns,
-                           std::uint64_t then_ns) {
-  wait_until([&] { return load<Load::RelaxedGpu>(latch) == token; }, timeout_ns);
+// Sys scope throughout: the latch may be host memory that another device, or another process, raises.
+__global__ void latch_wait(std::uint32_t* latch, std::uint32_t token, std::uint64_t timeout_ns, std::uint64_t then_ns) {
+  using patterns::FlagSync;
+  if (wait_until([&] { return observe<Scope::Sys, FlagSync::Relaxed>(latch) == token; }, timeout_ns))
+    publish<Scope::Sys, FlagSync::Relaxed>(latch + 1, token);  // held until the later operation started
   wait_until([] { return false; }, then_ns);
 }
 
 __global__ void mark(std::uint32_t* latch, std::uint32_t token) {
-  cuda::atomic_ref<std::uint32_t, cuda::thread_scope_device>(*latch).store(token, cuda::memory_order_relaxed);
+  publish<Scope::Sys, patterns::FlagSync::Relaxed>(latch, token);
 }
 
 template <Load L>
@@ -74,7 +76,7 @@ void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t
   launch(VMMCHECK_HERE, "prime_words", prime_words, grid_for(count), kStrideThreads, stream, words, count, sink);
 }
 
-void launch_latch(const std::uint32_t* latch, std::uint32_t token, std::uint64_t timeout_ns, std::uint64_t then_ns,
+void launch_latch(std::uint32_t* latch, std::uint32_t token, std::uint64_t timeout_ns, std::uint64_t then_ns,
                   cudaStream_t stream) {
   launch(VMMCHECK_HERE, "latch_wait", latch_wait, 1, 1, stream, latch, token, timeout_ns, then_ns);
 }

@@ -18,13 +18,13 @@ void preload_operation_kernels();
 void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream);
 // Reads every word once (through the view under test), so caches hold the old value.
 void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t* sink, cudaStream_t stream);
-// The latch of kernel_pair: put ahead of the writer on its stream, one thread waits until `latch` holds
-// `token` (raised by launch_mark ahead of the reader, on the reader's stream) or `timeout_ns` passed,
-// then `then_ns` more. An unordered reader thus starts with the writer held back, and the two run
-// together; an ordered reader cannot start first, so its latch times out and the order is kept.
-void launch_latch(const std::uint32_t* latch, std::uint32_t token, std::uint64_t timeout_ns, std::uint64_t then_ns,
+// The latch that holds an earlier operation (run/hold.hpp): put ahead of it on its stream, one thread
+// waits until latch[0] holds `token` (raised by launch_mark ahead of the later operation, on its own
+// stream, device or process) or `timeout_ns` passed -- storing `token` to latch[1] when it was raised
+// -- then `then_ns` more. Loads and stores are relaxed at sys scope: the two words may be host-mapped.
+void launch_latch(std::uint32_t* latch, std::uint32_t token, std::uint64_t timeout_ns, std::uint64_t then_ns,
                   cudaStream_t stream);
-// One thread that stores `token` to `latch`: the reader's "I am starting".
+// One thread that stores `token` to latch[0]: the later operation's "I am starting".
 void launch_mark(std::uint32_t* latch, std::uint32_t token, cudaStream_t stream);
 // Counts new / old / other (patterns::KernelPair bins) over `count` words, with weak or .nc loads. It
 // reads the words last to first: against a writer that goes first to last, an unordered pair crosses.

@@ -10,6 +10,7 @@ struct Access : PatternDefaults {
   AccessOp op = AccessOp::Read;
 
   static constexpr std::string_view kName = "access";
+  static constexpr std::array<Lives, 2> kMutants{{{Mutant::NoGrant}, {Mutant::FullGrant}}};
   static constexpr auto kAxes = std::make_tuple(axis("grant", &Access::grant), axis("op", &Access::op));
   enum Bin : int { Completed, Fault, Wrong, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
@@ -28,17 +29,12 @@ constexpr ContractStructure structure_of(const Access& c) {
   return s;
 }
 
-// An access that must complete: without its grant (for a grant on the first granule only, the access
-// moves to the second). An access that must fault: with a read-write grant on both granules.
+// An access that must complete: without any grant. An access that must fault: with a read-write grant
+// on both granules.
 constexpr std::optional<Control<Access>> control_of(const Access& c) {
   const ContractStructure s = structure_of(c);
-  Access d = c;
-  if (s.granted && (!s.write || s.write_permitted)) {
-    d.grant = c.grant == Grant::SubrangeInside ? Grant::SubrangeOutside : Grant::None;
-    return Control<Access>{d, "the access grant"};
-  }
-  d.grant = Grant::ReadWrite;
-  return Control<Access>{d, "the missing access right"};
+  if (s.granted && (!s.write || s.write_permitted)) return without(c, Mutant::NoGrant, "the access grant");
+  return without(c, Mutant::FullGrant, "the missing access right");
 }
 
 }  // namespace vmmcheck::patterns

@@ -14,6 +14,7 @@ struct AsyncCopy : PatternDefaults {
   ProxyFences fences = ProxyFences::None;
 
   static constexpr std::string_view kName = "async_copy";
+  static constexpr std::array<Lives, 2> kMutants{{{Mutant::NoProxyFence}, {Mutant::NoAsyncFence}}};
   static constexpr auto kAxes = std::make_tuple(axis("direction", &AsyncCopy::direction),
                                                 axis("view", &AsyncCopy::view, View::Same, View::Alias),
                                                 axis("fences", &AsyncCopy::fences));
@@ -37,14 +38,10 @@ constexpr NotModelled structure_of(const AsyncCopy&) {
 // generic and async proxies no longer meet. Through an alias (both fences) it is fence.proxy.alias, the
 // fence the alias adds -- the ordering this tool is about; without either fence the case is undefined.
 constexpr std::optional<Control<AsyncCopy>> control_of(const AsyncCopy& c) {
-  if (c.fences != ProxyFences::Async && c.fences != ProxyFences::Both) return std::nullopt;
-  AsyncCopy d = c;
-  if (c.view == View::Alias) {
-    d.fences = ProxyFences::Async;
-    return Control<AsyncCopy>{d, "fence.proxy.alias"};
-  }
-  d.fences = c.fences == ProxyFences::Both ? ProxyFences::Alias : ProxyFences::None;
-  return Control<AsyncCopy>{d, "fence.proxy.async"};
+  if (c.view == View::Alias && c.fences == ProxyFences::Both) return without(c, Mutant::NoProxyFence, "fence.proxy.alias");
+  if (c.view == View::Same && (c.fences == ProxyFences::Async || c.fences == ProxyFences::Both))
+    return without(c, Mutant::NoAsyncFence, "fence.proxy.async");
+  return std::nullopt;
 }
 
 }  // namespace vmmcheck::patterns

@@ -15,6 +15,7 @@ struct Ipc : PatternDefaults {
   Transport transport = Transport::ScmRights;
 
   static constexpr std::string_view kName = "ipc";
+  static constexpr std::array<Lives, 2> kMutants{{{Mutant::NoEventWait}, {Mutant::NoHostSync}}};
   static constexpr auto kAxes = std::make_tuple(
       axis("order", &Ipc::order, Order::Event, Order::Host, Order::None), axis("view", &Ipc::view),
       axis("exporter", &Ipc::exporter), axis("transport", &Ipc::transport));
@@ -36,12 +37,13 @@ inline litmus::Shaped structure_of(const Ipc& c) {
   return {litmus::operation_pair("ipc", true, c.order != Order::None, 0, 1), {"new"}, {}};
 }
 
-// The order, removed: the reader is started while the writer may still run.
+// The order, removed from the case itself: the importer's reader without its wait for the event, or the
+// request sent without the exporter's synchronisation -- the writer held until the reader starts, so
+// nothing else keeps them apart (harness/run/patterns/ipc.cpp).
 constexpr std::optional<Control<Ipc>> control_of(const Ipc& c) {
-  if (c.order == Order::None) return std::nullopt;
-  Ipc d = c;
-  d.order = Order::None;
-  return Control<Ipc>{d, c.order == Order::Event ? "the interprocess event" : "the host handshake after the writer synchronised"};
+  if (c.order == Order::Event) return without(c, Mutant::NoEventWait, "the interprocess event");
+  if (c.order == Order::Host) return without(c, Mutant::NoHostSync, "the exporter's synchronisation before its request");
+  return std::nullopt;
 }
 
 }  // namespace vmmcheck::patterns

@@ -10,6 +10,7 @@ struct Lifecycle : PatternDefaults {
   Interference interference = Interference::None;  // optional: overwrite for the control
 
   static constexpr std::string_view kName = "lifecycle";
+  static constexpr std::array<Lives, 1> kMutants{{{Mutant::StrayWrite}}};
   static constexpr auto kAxes =
       std::make_tuple(axis("scenario", &Lifecycle::scenario),
                       optional_axis(axis("interference", &Lifecycle::interference), Interference::None));
@@ -31,9 +32,7 @@ constexpr ContractStructure structure_of(const Lifecycle& c) {
 // Nothing touching the memory, removed: a kernel overwrites it before the check reads it back.
 constexpr std::optional<Control<Lifecycle>> control_of(const Lifecycle& c) {
   if (c.interference != Interference::None) return std::nullopt;
-  Lifecycle d = c;
-  d.interference = Interference::Overwrite;
-  return Control<Lifecycle>{d, "nothing else writing the memory"};
+  return without(c, Mutant::StrayWrite, "nothing else writing the memory");
 }
 
 }  // namespace vmmcheck::patterns

@@ -17,6 +17,7 @@ struct MessagePassing : PatternDefaults {
   Memory memory = Memory::Device;                 // optional: the memory behind the views
 
   static constexpr std::string_view kName = "message_passing";
+  static constexpr std::array<Lives, 2> kMutants{{{Mutant::NoProxyFence}, {Mutant::RelaxedFlag}}};
   static constexpr auto kAxes =
       std::make_tuple(axis("data", &MessagePassing::data), axis("flag", &MessagePassing::flag, View::Same, View::Alias),
                       axis("fence", &MessagePassing::fence), axis("scope", &MessagePassing::scope),
@@ -59,14 +60,9 @@ inline litmus::Shaped structure_of(const MessagePassing& c) {
 constexpr std::optional<Control<MessagePassing>> control_of(const MessagePassing& c) {
   const bool synchronising_scope = c.scope != Scope::Cta || c.partner == Partner::SameCta;
   if (!synchronising_scope || c.flag != View::Same || c.flag_sync != FlagSync::ReleaseAcquire) return std::nullopt;
-  MessagePassing d = c;
-  if (c.data == View::Same) {
-    d.flag_sync = FlagSync::Relaxed;
-    return Control<MessagePassing>{d, "release/acquire on the flag"};
-  }
+  if (c.data == View::Same) return without(c, Mutant::RelaxedFlag, "release/acquire on the flag");
   if (c.fence == FencePlacement::None) return std::nullopt;
-  d.fence = FencePlacement::None;
-  return Control<MessagePassing>{d, "fence.proxy.alias"};
+  return without(c, Mutant::NoProxyFence, "fence.proxy.alias");
 }
 
 }  // namespace vmmcheck::patterns

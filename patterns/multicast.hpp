@@ -16,6 +16,7 @@ struct Multicast : PatternDefaults {
   TeamProcesses processes = TeamProcesses::One;
 
   static constexpr std::string_view kName = "multicast";
+  static constexpr std::array<Lives, 2> kMutants{{{Mutant::NoEventWait}, {Mutant::NoProxyFence}}};
   static constexpr auto kAxes = std::make_tuple(axis("op", &Multicast::op), axis("fence", &Multicast::fence),
                                                 axis("order", &Multicast::order, Order::None, Order::Event),
                                                 optional_axis(axis("processes", &Multicast::processes), TeamProcesses::One));
@@ -33,19 +34,11 @@ constexpr NotModelled structure_of(const Multicast&) {
   return {"multimem accesses through a multicast mapping are outside the PTX model vmmcheck transcribes; the verdicts cite the guide and the PTX ISA"};
 }
 
-// An event between two kernels: removed, both accesses in one kernel without a fence (across two processes:
-// the second kernel without waiting for the first's event). A fence: removed.
+// An event between two kernels: the second kernels without their wait for it (in either process). A
+// fence: removed.
 constexpr std::optional<Control<Multicast>> control_of(const Multicast& c) {
-  Multicast d = c;
-  if (c.order == Order::Event) {
-    d.order = Order::None;
-    d.fence = Fence::None;
-    return Control<Multicast>{d, "the event between the kernels"};
-  }
-  if (c.fence == Fence::ProxyAlias) {
-    d.fence = Fence::None;
-    return Control<Multicast>{d, "fence.proxy.alias"};
-  }
+  if (c.order == Order::Event) return without(c, Mutant::NoEventWait, "the event between the kernels");
+  if (c.fence == Fence::ProxyAlias) return without(c, Mutant::NoProxyFence, "fence.proxy.alias");
   return std::nullopt;
 }
 

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <tuple>
 
+#include "patterns/mutants.hpp"
 #include "patterns/structure.hpp"
 #include "patterns/vocabulary.hpp"
 
@@ -40,6 +41,8 @@ struct PatternDefaults {
   // The outcomes are the CUresult names a driver call returns: kOutcomes lists the usual ones, and any
   // other CUDA_* name is accepted and gets its own bin (api cases).
   static constexpr bool kDriverStatusOutcomes = false;
+  // The mutants that live in the pattern's runner (patterns/mutants.hpp): none unless it says so.
+  static constexpr std::array<Lives, 0> kMutants{};
 };
 
 // Whether a pattern's definition says which memory its views are made of (the `memory` axis of the alias
@@ -94,13 +97,38 @@ constexpr bool bins_in_order(const std::array<Outcome, N>& outcomes) {
   return true;
 }
 
-// A case's control: the same case with the ordering mechanism it relies on removed (docs/design.md,
-// "Power"). A Pass means something only if the control is seen to go wrong on the same GPU.
+// A case's control (docs/design.md, "Power"): the case itself -- the same launches, in the same order,
+// with the same timing -- with the ordering mechanism it relies on taken out by that mechanism's mutant.
+// A Pass means something only if the control is seen to go wrong on the same GPU. Where no switch can
+// take the mechanism out of the same launches (one virtual address is not an ordering), the control is
+// a separate case, and the pattern says why.
 template <typename P>
 struct Control {
-  P def;
-  std::string_view mechanism;  // what the control removes, e.g. "fence.proxy.alias"
+  P def;                              // what runs: the case itself, or the separate case
+  std::string_view mechanism;         // what the control removes, e.g. "fence.proxy.alias"
+  std::optional<Mutant> mutant;       // the switch that removes it from the case itself
+  std::string_view separate_because;  // for a separate case: why no switch can
 };
+
+// The case itself with `m` switched on.
+template <typename P>
+constexpr Control<P> without(const P& c, Mutant m, std::string_view mechanism) {
+  return Control<P>{c, mechanism, m, {}};
+}
+
+// Another case, `d`, as the control, with the reason no mutant of the case itself can be.
+template <typename P>
+constexpr Control<P> separate_control(const P& d, std::string_view mechanism, std::string_view because) {
+  return Control<P>{d, mechanism, std::nullopt, because};
+}
+
+// Whether `m` is one of the mutants P declares (so a control never names a mutant its runner ignores).
+template <typename P>
+constexpr bool lives_in(Mutant m) {
+  for (const Lives& l : P::kMutants)
+    if (l.mutant == m) return true;
+  return false;
+}
 
 // The most bins any in-kernel histogram has (kernels/device/histogram.cuh).
 constexpr int kMaxBins = 4;

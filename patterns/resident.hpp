@@ -18,6 +18,7 @@ struct Resident : PatternDefaults {
   Memory memory = Memory::Device;  // optional: the memory behind the views
 
   static constexpr std::string_view kName = "resident";
+  static constexpr std::array<Lives, 1> kMutants{{{Mutant::NoResidentSignal}}};
   static constexpr auto kAxes =
       std::make_tuple(axis("view", &Resident::view), axis("load", &Resident::load, Load::Weak, Load::Volatile, Load::NonCoherent),
                       axis("signal", &Resident::signal),
@@ -69,9 +70,7 @@ constexpr std::optional<Control<Resident>> control_of(const Resident& c) {
   if (c.view != View::Same || c.signal == Signal::None || c.load == Load::NonCoherent ||
       c.flag_sync != FlagSync::ReleaseAcquire)
     return std::nullopt;
-  Resident d = c;
-  d.signal = Signal::None;
-  return Control<Resident>{d, "the signal the reader waits for"};
+  return without(c, Mutant::NoResidentSignal, "the signal the reader waits for");
 }
 
 }  // namespace vmmcheck::patterns

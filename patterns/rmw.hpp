@@ -12,6 +12,7 @@ struct Rmw : PatternDefaults {
   Update update = Update::Atomic;  // optional: plain load + store for the control of atomicity
 
   static constexpr std::string_view kName = "rmw";
+  static constexpr std::array<Lives, 1> kMutants{{{Mutant::PlainRmw}}};
   static constexpr auto kAxes =
       std::make_tuple(axis("view", &Rmw::view), axis("scope", &Rmw::scope, Scope::Gpu, Scope::Sys),
                       optional_axis(axis("update", &Rmw::update), Update::Atomic));
@@ -43,9 +44,7 @@ inline litmus::Shaped structure_of(const Rmw& c) {
 // Atomicity, removed: each add a plain load and store.
 constexpr std::optional<Control<Rmw>> control_of(const Rmw& c) {
   if (c.view != View::Same || c.update != Update::Atomic) return std::nullopt;
-  Rmw d = c;
-  d.update = Update::Plain;
-  return Control<Rmw>{d, "atomicity (atom.add)"};
+  return without(c, Mutant::PlainRmw, "atomicity (atom.add)");
 }
 
 }  // namespace vmmcheck::patterns

@@ -12,6 +12,7 @@ struct SameThread : PatternDefaults {
   Memory memory = Memory::Device;  // optional: the memory behind the views
 
   static constexpr std::string_view kName = "same_thread";
+  static constexpr std::array<Lives, 1> kMutants{{{Mutant::NoProxyFence}}};
   static constexpr auto kAxes = std::make_tuple(axis("view", &SameThread::view), axis("load", &SameThread::load),
                                                 axis("fence", &SameThread::fence),
                                                 optional_axis(axis("memory", &SameThread::memory), Memory::Device));
@@ -40,17 +41,20 @@ inline litmus::Shaped structure_of(const SameThread& c) {
   return {l, {"new"}, {}};
 }
 
-// One address: through an alias, without the fence. The fence: the same case without it. ld.global.nc
-// of data written in the kernel is defined by nothing, so it has no control.
+// The fence: the same case without it. One address: a separate case, the same kernel reading through an
+// alias without the fence. ld.global.nc of data written in the kernel is defined by nothing, so it has
+// no control.
 constexpr std::optional<Control<SameThread>> control_of(const SameThread& c) {
   if (c.load == Load::NonCoherent) return std::nullopt;
-  SameThread d = c;
-  d.fence = Fence::None;
   if (c.view == View::Same) {
+    SameThread d = c;
+    d.fence = Fence::None;
     d.view = View::Alias;
-    return Control<SameThread>{d, "one virtual address"};
+    return separate_control(d, "one virtual address",
+                            "one address is not an ordering a switch can take out of a launch: the control is the "
+                            "same kernel with both reads through an alias and no fence");
   }
-  if (c.fence == Fence::ProxyAlias) return Control<SameThread>{d, "fence.proxy.alias"};
+  if (c.fence == Fence::ProxyAlias) return without(c, Mutant::NoProxyFence, "fence.proxy.alias");
   return std::nullopt;
 }
 

@@ -16,6 +16,8 @@ struct Surface : PatternDefaults {
   Fence fence = Fence::None;  // between a thread's surface store and its second load (one kernel only)
 
   static constexpr std::string_view kName = "surface";
+  static constexpr std::array<Lives, 4> kMutants{
+      {{Mutant::NoStreamOrder}, {Mutant::NoEventWait}, {Mutant::NoHostSync}, {Mutant::NoResidentSignal}}};
   static constexpr auto kAxes = std::make_tuple(axis("backing", &Surface::backing), axis("order", &Surface::order),
                                                 axis("fence", &Surface::fence));
   enum Bin : int { New, Old, Other, Timeout, kBins };
@@ -33,13 +35,11 @@ constexpr NotModelled structure_of(const Surface&) {
           "guide's surface rules, as cited"};
 }
 
-// The kernel boundary, removed: the stores and the loads in one kernel, no fence.
+// The kernel boundary, or the signal to a grid resident before the stores, removed from the case
+// itself (the stores held until the reader starts: harness/run/operations.hpp, run_in_order).
 constexpr std::optional<Control<Surface>> control_of(const Surface& c) {
-  if (kernel_boundary(c.order).empty()) return std::nullopt;
-  Surface d = c;
-  d.order = TextureOrder::OneKernel;
-  d.fence = Fence::None;
-  return Control<Surface>{d, kernel_boundary(c.order)};
+  if (const std::optional<Mutant> m = boundary_mutant(c.order)) return without(c, *m, kernel_boundary(c.order));
+  return std::nullopt;
 }
 
 }  // namespace vmmcheck::patterns

@@ -15,6 +15,8 @@ struct Texture : PatternDefaults {
   Fence fence = Fence::None;  // between a thread's store and its second fetch (one kernel only)
 
   static constexpr std::string_view kName = "texture";
+  static constexpr std::array<Lives, 4> kMutants{
+      {{Mutant::NoStreamOrder}, {Mutant::NoEventWait}, {Mutant::NoHostSync}, {Mutant::NoResidentSignal}}};
   static constexpr auto kAxes = std::make_tuple(
       axis("resource", &Texture::resource), axis("view", &Texture::view, View::Same, View::Alias),
       axis("order", &Texture::order), axis("fence", &Texture::fence));
@@ -42,23 +44,33 @@ constexpr Order kernel_order(TextureOrder o) {
          : o == TextureOrder::Host ? Order::Host : Order::None;
 }
 
-// What a control takes away from a case ordered by a kernel boundary (proxy.texture, proxy.surface).
+// What a control takes away from a case ordered across kernels (proxy.texture, proxy.surface).
 constexpr std::string_view kernel_boundary(TextureOrder o) {
   switch (o) {
     case TextureOrder::Stream: return "the kernel boundary (stream order)";
     case TextureOrder::Event: return "the kernel boundary (an event)";
     case TextureOrder::Host: return "the kernel boundary (host synchronisation)";
+    case TextureOrder::Resident: return "the signal the resident reader waits for";
     default: return {};
   }
 }
 
-// The kernel boundary, removed: stores and fetches in one kernel, no fence.
+// The mutant that takes that away: what a boundary-ordered proxy case's control runs under.
+constexpr std::optional<Mutant> boundary_mutant(TextureOrder o) {
+  switch (o) {
+    case TextureOrder::Stream: return Mutant::NoStreamOrder;
+    case TextureOrder::Event: return Mutant::NoEventWait;
+    case TextureOrder::Host: return Mutant::NoHostSync;
+    case TextureOrder::Resident: return Mutant::NoResidentSignal;
+    default: return std::nullopt;
+  }
+}
+
+// The kernel boundary, or the signal to a grid resident before the stores, removed from the case
+// itself (the stores held until the reader starts: harness/run/operations.hpp, run_in_order).
 constexpr std::optional<Control<Texture>> control_of(const Texture& c) {
-  if (kernel_boundary(c.order).empty()) return std::nullopt;
-  Texture d = c;
-  d.order = TextureOrder::OneKernel;
-  d.fence = Fence::None;
-  return Control<Texture>{d, kernel_boundary(c.order)};
+  if (const std::optional<Mutant> m = boundary_mutant(c.order)) return without(c, *m, kernel_boundary(c.order));
+  return std::nullopt;
 }
 
 }  // namespace vmmcheck::patterns

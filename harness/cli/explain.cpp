@@ -90,8 +90,21 @@ std::string explain(const model::Case& c, const std::vector<model::Case>& table,
   if (!c.verdict.override_cite.empty())
     o << "Departs from the model, because: " << c.verdict.override_cite << "\n";
   if (const std::optional<model::ControlCase> control = model::control_of(c, table)) {
-    o << "Control:   " << control->control.name << " -- the same case without " << control->mechanism
-      << "; a run counts the outcomes it forbids there: a Pass proves something only if they occur\n";
+    if (control->mutant)
+      o << "Control:   this case with " << control->mechanism << " removed (mutant "
+        << patterns::name_of(*control->mutant) << "): the same launches, in the same order";
+    else
+      o << "Control:   " << control->control.name << " -- the same case without " << control->mechanism
+        << "; a separate case because " << control->separate_because;
+    o << ". A run counts the outcomes the case forbids there: a Pass proves something only if they occur\n";
+  }
+  if (!c.pattern().mutants.empty()) {
+    o << "Mutants:   the self-test takes out of pattern " << c.pattern().name << ":";
+    for (const patterns::Lives& l : c.pattern().mutants) o << " " << patterns::name_of(l.mutant);
+    o << "\n";
+    for (const patterns::Lives& l : c.pattern().mutants)
+      if (!l.unobservable.empty())
+        o << "  " << patterns::name_of(l.mutant) << " may be unobservable here: " << l.unobservable << "\n";
   }
   o << "\nAxes:\n";
   for (const model::PathStep& step : c.path)

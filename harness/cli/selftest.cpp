@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "cli/app.hpp"
 #include "cli/cases.hpp"
+#include "cli/console.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
 #include "device/machine.hpp"
@@ -22,18 +24,8 @@ namespace vmmcheck::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
-using run::Mutant;
-using run::MutantInfo;
-
-bool in_patterns(const MutantInfo& m, std::string_view pattern) {
-  std::string_view rest = m.patterns;
-  while (!rest.empty()) {
-    const std::size_t comma = rest.find(',');
-    if (rest.substr(0, comma) == pattern) return true;
-    rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-  }
-  return false;
-}
+using patterns::Mutant;
+using patterns::MutantWord;
 
 // One pass: `vmmcheck run` in a child with the mutant switched on (or none), over exactly `names`.
 struct Pass {
@@ -53,7 +45,7 @@ class Passes {
   }
 
   Pass run(const std::optional<Mutant>& mutant, const std::vector<std::string>& names) {
-    const std::string label = mutant ? std::string(run::name_of(*mutant)) : "as-built";
+    const std::string label = mutant ? std::string(patterns::name_of(*mutant)) : "as-built";
     const std::filesystem::path json = dir_ / (label + ".json");
     std::string filter;
     for (const std::string& n : names) filter += (filter.empty() ? "" : ",") + n;
@@ -67,7 +59,7 @@ class Passes {
     for (const auto& p : case_paths(o_)) argv.insert(argv.end(), {"--cases", std::filesystem::absolute(p).string()});
     if (!o_.stress_params.empty()) argv.insert(argv.end(), {"--stress-params", o_.stress_params});
     // The switch is the environment (run/mutants.hpp), so the pass's own isolated children inherit it.
-    if (mutant) setenv(run::kMutantVariable, std::string(run::name_of(*mutant)).c_str(), 1);
+    if (mutant) setenv(run::kMutantVariable, std::string(patterns::name_of(*mutant)).c_str(), 1);
     else unsetenv(run::kMutantVariable);
     const run::ChildRun child = run::run_child(argv, std::chrono::hours(2));
     unsetenv(run::kMutantVariable);
@@ -90,13 +82,12 @@ class Passes {
   std::filesystem::path dir_;
 };
 
-std::vector<const MutantInfo*> chosen_mutants(const Options& o) {
-  std::vector<const MutantInfo*> out;
-  for (const MutantInfo& m : run::kMutants)
-    if (o.mutants.empty() || std::find(o.mutants.begin(), o.mutants.end(), m.name) != o.mutants.end())
-      out.push_back(&m);
+std::vector<const MutantWord*> chosen_mutants(const Options& o) {
   for (const std::string& name : o.mutants)
-    if (!run::mutant_named(name)) throw InputError("selftest: no mutant '" + name + "' (" + run::known_mutants() + ")");
+    if (!patterns::mutant_named(name)) throw InputError("selftest: no mutant '" + name + "' (" + run::known_mutants() + ")");
+  std::vector<const MutantWord*> out;
+  for (const MutantWord& m : patterns::kMutantWords)
+    if (o.mutants.empty() || std::find(o.mutants.begin(), o.mutants.end(), m.name) != o.mutants.end()) out.push_back(&m);
   return out;
 }
 
@@ -112,13 +103,44 @@ std::string histogram_text(const run::Histogram& h) {
   return o.str();
 }
 
+// One cell of the matrix: a mutant in one pattern it lives in.
+struct Cell {
+  std::string pattern;
+  enum class Verdict { Caught, Unobservable, NotRunHere, NotCaught } verdict = Verdict::NotCaught;
+  std::size_t cases_run = 0;     // cases of the pattern that ran under the mutant
+  std::uint64_t instances = 0;   // their instances
+  Json caught_by = Json::array();
+  std::string because;           // unobservable: the pattern's reason; not run here: why not
+};
+
+const char* verdict_text(Cell::Verdict v) {
+  switch (v) {
+    case Cell::Verdict::Caught: return "caught";
+    case Cell::Verdict::Unobservable: return "unobservable";
+    case Cell::Verdict::NotRunHere: return "not run here";
+    case Cell::Verdict::NotCaught: return "NOT CAUGHT";
+  }
+  return "?";
+}
+
+const char* verdict_token(Cell::Verdict v) {
+  switch (v) {
+    case Cell::Verdict::Caught: return "caught";
+    case Cell::Verdict::Unobservable: return "unobservable";
+    case Cell::Verdict::NotRunHere: return "not_run_here";
+    case Cell::Verdict::NotCaught: return "not_caught";
+  }
+  return "?";
+}
+
 }  // namespace
 
 int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
   const model::CaseTable table = load(o);
-  const std::vector<const MutantInfo*> mutants = chosen_mutants(o);
+  const std::vector<const MutantWord*> mutants = chosen_mutants(o);
+  const std::vector<const model::Case*> selected = model::select_cases(table.cases, o.filter);
   std::vector<std::string> all;
-  for (const model::Case* c : model::select_cases(table.cases, o.filter)) all.push_back(c->name);
+  for (const model::Case* c : selected) all.push_back(c->name);
   if (all.empty()) throw InputError("selftest: the filter selects no case");
 
   const device::Machine machine = device::describe_machine();
@@ -146,40 +168,85 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
     return kExitFailure;
   }
 
+  // The matrix: each mutant against each pattern it lives in (the patterns' kMutants). A cell is caught
+  // when a case of that very pattern went wrong under the mutant.
   Json mutant_records = Json::array();
-  std::size_t uncaught = 0;
-  for (const MutantInfo* m : mutants) {
+  std::size_t uncaught = 0, cells = 0;
+  for (const MutantWord* m : mutants) {
+    std::vector<const model::PatternInfo*> homes;
+    for (const model::PatternInfo& p : model::all_patterns())
+      if (p.lives(m->mutant)) homes.push_back(&p);
     std::vector<std::string> names;
-    for (const model::Case* c : model::select_cases(table.cases, o.filter))
-      if (in_patterns(*m, c->pattern().name) && built.results.at(c->name).status == run::Status::Pass)
-        names.push_back(c->name);
-    Json caught = Json::array();
-    double seconds = 0;
-    if (!names.empty()) {
-      const Pass p = passes.run(m->mutant, names);
-      seconds = p.seconds;
-      for (const auto& [name, r] : p.results)
+    for (const model::Case* c : selected)
+      if (c->pattern().lives(m->mutant) && built.results.at(c->name).status == run::Status::Pass) names.push_back(c->name);
+    Pass p;
+    if (!names.empty()) p = passes.run(m->mutant, names);
+
+    out << m->name << " (removes " << m->removes << ")" << (names.empty() ? "" : ", " + std::to_string(names.size()) + " cases") << ":\n";
+    Json cell_records = Json::array();
+    for (const model::PatternInfo* home : homes) {
+      Cell cell;
+      cell.pattern = std::string(home->name);
+      std::string skipped_because;
+      std::size_t selected_here = 0;
+      for (const model::Case* c : selected) {
+        if (&c->pattern() != home) continue;
+        ++selected_here;
+        const auto under = p.results.find(c->name);
+        if (under == p.results.end()) {
+          const run::CaseResult& as_built = built.results.at(c->name);
+          if (as_built.status == run::Status::NotSupported && skipped_because.empty()) skipped_because = as_built.reason;
+          continue;
+        }
+        const run::CaseResult& r = under->second;
+        if (r.status == run::Status::NotSupported) continue;
+        ++cell.cases_run;
+        cell.instances += r.instances;
         if (went_wrong(r))
-          caught.push_back({{"case", name}, {"status", run::to_string(r.status)}, {"histogram", histogram_text(r.histogram)},
-                            {"reason", r.reason}});
+          cell.caught_by.push_back({{"case", c->name}, {"status", run::to_string(r.status)},
+                                    {"histogram", histogram_text(r.histogram)}, {"reason", r.reason}});
+      }
+      const patterns::Lives* lives = home->lives(m->mutant);
+      if (!cell.caught_by.empty()) {
+        cell.verdict = Cell::Verdict::Caught;
+      } else if (cell.cases_run == 0) {
+        cell.verdict = Cell::Verdict::NotRunHere;
+        cell.because = selected_here == 0 ? "no case of the pattern selected"
+                       : skipped_because.empty() ? "no case of the pattern passed as built" : skipped_because;
+      } else if (!lives->unobservable.empty()) {
+        cell.verdict = Cell::Verdict::Unobservable;
+        cell.because = std::string(lives->unobservable);
+      } else {
+        cell.verdict = Cell::Verdict::NotCaught;
+        ++uncaught;
+      }
+      ++cells;
+      char line[160];
+      std::snprintf(line, sizeof line, "  %-16s %-13s %zu of %zu cases went wrong", cell.pattern.c_str(),
+                    verdict_text(cell.verdict), cell.caught_by.size(), cell.cases_run);
+      out << line;
+      if (cell.verdict == Cell::Verdict::Unobservable)
+        out << " in " << human_count(cell.instances) << " instances -- declared: " << cell.because;
+      if (cell.verdict == Cell::Verdict::NotRunHere) out << " -- " << cell.because;
+      out << "\n";
+      for (std::size_t i = 0; i < cell.caught_by.size() && (o.verbose || i < 2); ++i)
+        out << "      " << cell.caught_by[i]["case"].get<std::string>() << "  " << cell.caught_by[i]["status"].get<std::string>()
+            << "  " << cell.caught_by[i]["histogram"].get<std::string>() << "\n";
+      if (!o.verbose && cell.caught_by.size() > 2) out << "      ... and " << cell.caught_by.size() - 2 << " more (--verbose lists them)\n";
+      Json record{{"pattern", cell.pattern},     {"verdict", verdict_token(cell.verdict)}, {"cases_run", cell.cases_run},
+                  {"instances", cell.instances}, {"caught_by", cell.caught_by}};
+      if (!cell.because.empty()) record["because"] = cell.because;
+      cell_records.push_back(std::move(record));
     }
-    if (caught.empty()) ++uncaught;
-    out << (caught.empty() ? "NOT CAUGHT " : "caught     ") << m->name << " (removes " << m->removes << "): "
-        << caught.size() << " of " << names.size() << " cases\n";
-    for (std::size_t i = 0; i < caught.size() && (o.verbose || i < 3); ++i)
-      out << "    " << caught[i]["case"].get<std::string>() << "  " << caught[i]["status"].get<std::string>() << "  "
-          << caught[i]["histogram"].get<std::string>() << "\n";
-    if (!o.verbose && caught.size() > 3) out << "    ... and " << caught.size() - 3 << " more (--verbose lists them)\n";
     out << std::flush;
-    mutant_records.push_back({{"mutant", m->name}, {"removes", m->removes}, {"runners", m->patterns},
-                              {"cases_run", names.size()}, {"caught", !caught.empty()}, {"seconds", seconds},
-                              {"caught_by", caught}});
+    mutant_records.push_back({{"mutant", m->name}, {"removes", m->removes}, {"cases_run", names.size()},
+                              {"seconds", p.seconds}, {"patterns", cell_records}});
   }
-  out << (mutants.size() - uncaught) << " of " << mutants.size() << " mutants caught"
-      << (uncaught ? "; a mutant no case catches is a finding: the suite cannot tell that mechanism works here" : "")
+  out << (cells - uncaught) << " of " << cells << " (mutant, pattern) pairs caught, unobservable as declared, or not run here"
+      << (uncaught ? "; a pair no case of its pattern catches is a finding: that pattern cannot tell the mechanism works here" : "")
       << "\n";
   if (o.json_given && !o.json.empty() && o.json != "-")
-    run::write_results(o.json, Json{{"schema", "vmmcheck-selftest/1"},
+    run::write_results(o.json, Json{{"schema", "vmmcheck-selftest/2"},
                                     {"tool_version", VMMCHECK_VERSION},
                                     {"git_sha", VMMCHECK_GIT_SHA},
                                     {"written", run::utc_now_iso8601()},

@@ -2,6 +2,7 @@
 // A case is plain data: a stable dotted name, its typed definition (one alternative of the pattern
 // registry), the axis values it was generated from, and the verdict a person wrote for it. Nothing here
 // touches the GPU.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ struct Case {
   Verdict verdict;
   std::string source;       // the case file it came from
   std::string control_for;  // for a control (model/controls.hpp): the case it is the control of
+  // For a control that is the case itself with its mechanism removed: the mutant it runs under.
+  std::optional<patterns::Mutant> mutant;
 
   const PatternInfo& pattern() const { return pattern_of(def); }
   // The token of `axis` (for display and JSON); throws std::out_of_range for an axis the case lacks.

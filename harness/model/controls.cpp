@@ -1,6 +1,7 @@
 #include "model/controls.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "model/oracle.hpp"
 
@@ -10,15 +11,39 @@ namespace {
 struct Derived {
   patterns::CaseDef def;
   std::string_view mechanism;
+  std::optional<patterns::Mutant> mutant;
+  std::string_view separate_because;
 };
 
+template <typename P>
+std::optional<Derived> derived(const P& d) {
+  const auto control = patterns::control_of(d);
+  if (!control) return std::nullopt;
+  // A control can only name a mutant its pattern's runner honours (its kMutants).
+  if (control->mutant && !patterns::lives_in<P>(*control->mutant))
+    throw std::logic_error(std::string(P::kName) + ": a control names the mutant " +
+                           std::string(patterns::name_of(*control->mutant)) + ", which its runner does not declare");
+  return Derived{control->def, control->mechanism, control->mutant, control->separate_because};
+}
+
 std::optional<Derived> pattern_control(const patterns::CaseDef& def) {
-  return std::visit(
-      [](const auto& d) -> std::optional<Derived> {
-        if (const auto control = patterns::control_of(d)) return Derived{control->def, control->mechanism};
-        return std::nullopt;
-      },
-      def);
+  return std::visit([](const auto& d) { return derived(d); }, def);
+}
+
+// The case itself, under `m`: named after it, with every axis as the case has it.
+Case same_case_control(const Case& c, patterns::Mutant m, std::string_view mechanism) {
+  Case k = c;
+  k.name = c.name + ".control";
+  k.title = c.title + " (control)";
+  k.mutant = m;
+  k.isolate = c.isolate || patterns::word_of(m).may_fault;
+  k.verdict.expectation = Expectation::Undefined;
+  k.verdict.outcomes.clear();
+  k.verdict.rule = "The control of " + c.name + ": the case itself with " + std::string(mechanism) + " removed (mutant " +
+                   std::string(patterns::name_of(m)) + ").";
+  k.verdict.why = "Run only to show that the case can fail on this GPU (docs/design.md, Power).";
+  k.verdict.override_cite.clear();
+  return k;
 }
 
 // A case made for the purpose: named after the case it controls, every axis spelled out.
@@ -61,6 +86,13 @@ std::optional<ControlCase> control_of(const Case& c, const std::vector<Case>& ta
   const std::string key = definition_key(derived->def);
   ControlCase out;
   out.mechanism = std::string(derived->mechanism);
+  out.mutant = derived->mutant;
+  out.separate_because = std::string(derived->separate_because);
+  if (derived->mutant) {
+    out.control = same_case_control(c, *derived->mutant, derived->mechanism);
+    out.control.control_for = c.name;
+    return out;
+  }
   const auto same = std::find_if(table.begin(), table.end(), [&](const Case& t) { return definition_key(t.def) == key; });
   out.control = same != table.end() ? *same : made_control(c, derived->def, derived->mechanism);
   out.control.control_for = c.name;

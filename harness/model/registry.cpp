@@ -61,6 +61,7 @@ PatternInfo info_of() {
      ...);
   }, P::kAxes);
   info.outcomes.assign(P::kOutcomes.begin(), P::kOutcomes.end());
+  info.mutants.assign(P::kMutants.begin(), P::kMutants.end());
   info.make = &make<P>;
   return info;
 }
@@ -89,6 +90,12 @@ bool PatternInfo::accepts_outcome(std::string_view outcome) const {
   // Any CUresult name, for patterns whose outcomes are driver statuses.
   if (!driver_status_outcomes || outcome.rfind("CUDA_", 0) != 0 || outcome.size() < 6) return false;
   return outcome.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string_view::npos;
+}
+
+const patterns::Lives* PatternInfo::lives(patterns::Mutant m) const {
+  for (const patterns::Lives& l : mutants)
+    if (l.mutant == m) return &l;
+  return nullptr;
 }
 
 const std::vector<PatternInfo>& all_patterns() {

@@ -26,6 +26,7 @@ struct PatternInfo {
   bool driver_status_outcomes = false;  // see patterns::PatternDefaults
   std::vector<AxisInfo> axes;
   std::vector<patterns::Outcome> outcomes;  // histogram bins, in kernel order
+  std::vector<patterns::Lives> mutants;     // the mutants its runner honours (patterns/mutants.hpp)
   // The typed definition from one token per axis (axis name -> token). A missing axis that is not
   // optional, or a token the axis does not allow, throws InputError: never a default.
   patterns::CaseDef (*make)(const std::map<std::string, std::string>& tokens_by_axis) = nullptr;
@@ -33,6 +34,7 @@ struct PatternInfo {
   const AxisInfo* find_axis(std::string_view axis) const;
   int outcome_index(std::string_view outcome) const;  // -1 when unknown
   bool accepts_outcome(std::string_view outcome) const;
+  const patterns::Lives* lives(patterns::Mutant m) const;  // null when m does not live here
 };
 
 // One entry per alternative of patterns::CaseDef, in that order.

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstring>
 
 #include "common/error.hpp"
 #include "common/unique_handle.hpp"
@@ -68,14 +69,16 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
-// Pinned host memory mapped into the device's address space: flags the host and GPU both touch.
+// Pinned host memory mapped into the device's address space: flags the host and GPU both touch. Every
+// device's context may use it (portable): a latch one GPU waits on and another raises.
 template <typename T>
 class MappedHostBuffer {
  public:
   MappedHostBuffer() = default;
   explicit MappedHostBuffer(std::size_t count) {
     void* p = nullptr;
-    CUDA_CHECK(cudaHostAlloc(&p, count * sizeof(T), cudaHostAllocMapped));
+    CUDA_CHECK(cudaHostAlloc(&p, count * sizeof(T), cudaHostAllocMapped | cudaHostAllocPortable));
+    std::memset(p, 0, count * sizeof(T));
     memory_ = Owned<void*, cudaFreeHost>(p);
   }
   T* get() const noexcept { return static_cast<T*>(memory_.get()); }  // valid on host and device (UVA)

@@ -23,6 +23,7 @@
 #include "run/cuda_objects.hpp"
 #include "run/device_fault.hpp"
 #include "run/devices.hpp"
+#include "run/hold.hpp"
 #include "run/peer_process.hpp"
 #include "vmm/alias_set.hpp"
 #include "vmm/multicast.hpp"
@@ -40,7 +41,7 @@ struct Unavailable : std::runtime_error {
 class Importer {
  public:
   static bool handles(const std::string& op) {
-    for (const char* known : {"import", "import_fabric", "event", "prime", "read", "check", "mc_join", "mc_fill", "mc_second"})
+    for (const char* known : {"import", "import_fabric", "event", "latch", "prime", "read", "check", "mc_join", "mc_fill", "mc_second"})
       if (op == known) return true;
     return false;
   }
@@ -52,8 +53,8 @@ class Importer {
     counts_.emplace(stream_);
   }
 
-  // One request; the reply's body. `say` sends an extra message before it (read's "launched").
-  json handle(const std::string& op, const json& q, UniqueFd fd, const std::function<void(const json&)>& say) {
+  // One request; the reply's body.
+  json handle(const std::string& op, const json& q, UniqueFd fd) {
     if (op == "import") return import_fd(q, std::move(fd));
     if (op == "import_fabric") return import_fabric(q);
     if (op == "event") {
@@ -64,13 +65,18 @@ class Importer {
       event_ = Event(e);
       return {{"ok", true}};
     }
+    if (op == "latch") {
+      if (!fd.held()) throw std::runtime_error("latch: no file descriptor came with the request");
+      latch_.emplace(SharedHostPage::attach(std::move(fd)));
+      return {{"ok", true}};
+    }
     if (op == "prime") {
       kernels::launch_prime(view(q), q.at("words").get<std::uint64_t>(), sink_.get(), stream_);
       CUDA_CHECK(cudaStreamSynchronize(stream_));
       return {{"ok", true}};
     }
     if (op == "read") {
-      return counted(q, say, [&] {
+      return counted(q, [&] {
         kernels::launch_count(view(q), q.at("words").get<std::uint64_t>(), patterns::Load::Weak,
                               q.at("new").get<std::uint32_t>(), q.at("old").get<std::uint32_t>(), counts_->get(), stream_);
       });
@@ -101,22 +107,25 @@ class Importer {
       a.op = *mc_op;
       a.value = a.expect = q.at("value").get<std::uint32_t>();
       a.histogram = counts_->get();
-      return counted(q, say, [&] { kernels::launch_multicast_second(a, stream_); });
+      return counted(q, [&] { kernels::launch_multicast_second(a, stream_); });
     }
     throw std::runtime_error("unknown request '" + op + "'");
   }
 
  private:
   // A counting kernel `launch` queues on this process's stream: after the parent's interprocess event when
-  // the request says wait_event, announced as soon as it is queued when it says announce (the parent may
-  // then queue its writer, and nothing orders the two). The reply: its counts.
-  json counted(const json& q, const std::function<void(const json&)>& say, const std::function<void()>& launch) {
+  // the request says wait_event, and after raising the shared latch with the request's "raise" token
+  // when it has one (the parent's first access waits for it: run/hold.hpp). The reply: its counts.
+  json counted(const json& q, const std::function<void()>& launch) {
     if (q.value("wait_event", false)) {
       if (!event_.get()) throw std::runtime_error(q.value("op", std::string()) + ": no interprocess event was opened");
       CUDA_CHECK(cudaStreamWaitEvent(stream_, event_, 0));
     }
+    if (q.contains("raise")) {
+      if (!latch_) throw std::runtime_error(q.value("op", std::string()) + ": no latch page was shared");
+      kernels::launch_mark(latch_->words(), q.at("raise").get<std::uint32_t>(), stream_);
+    }
     launch();
-    if (q.value("announce", false)) say({{"launched", true}});
     return {{"bins", json(counts_->take(stream_))}};
   }
 
@@ -195,6 +204,7 @@ class Importer {
   DeviceBuffer<std::uint32_t> sink_;
   std::optional<HistogramBuffer> counts_;
   Event event_;
+  std::optional<SharedHostPage> latch_;
   std::optional<vmm::AliasSet> imported_;
   std::unique_ptr<MulticastPart> multicast_;
 };
@@ -237,7 +247,7 @@ SessionEnd serve_session(int socket, int device) {
         throw std::runtime_error("unknown request '" + op + "'");
       } else {
         if (!importer) importer.emplace(device);
-        reply = importer->handle(op, q.body, std::move(q.fd), [&](const json& m) { channel.reply(m); });
+        reply = importer->handle(op, q.body, std::move(q.fd));
       }
     } catch (const Unavailable& e) {
       reply = {{"error", e.what()}, {"not_supported", true}};

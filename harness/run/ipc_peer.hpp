@@ -7,14 +7,15 @@
 //   import        {size, transport: "scm_rights" (descriptor attached) | "pidfd_getfd", pid, fd}
 //   import_fabric {size, handle: hex of CUmemFabricHandle, grant: bool}
 //   event         {handle: hex of cudaIpcEventHandle_t}      opens the parent's interprocess event
+//   latch         {} with a memfd attached: the parent's latch page (run/hold.hpp), mapped and pinned here
 //   prime         {view, words}                              reads the words once (caches hold them)
-//   read          {view, words, new, old, wait_event: bool, announce: bool}
-//                 counts new / old / other -> {bins: [..]}; with announce, {launched: true} first, as soon
-//                 as the counting kernel is queued
+//   read          {view, words, new, old, wait_event: bool, raise: token}
+//                 counts new / old / other -> {bins: [..]}; after the event wait (wait_event), a kernel
+//                 raises the latch with `raise` (when given) just before the counting kernel
 //   check         {view, words, value}                       -> {right: n} or {fault: "..."}
 //   mc_join       {size} with the multicast object's descriptor attached: join its team (vmm/multicast.hpp)
 //   mc_fill       {words, value}                          fills this process's memory of the team
-//   mc_second     {words, multimem_op, value, wait_event, announce}  the second access -> {bins: [..]}
+//   mc_second     {words, multimem_op, value, wait_event, raise}  the second access -> {bins: [..]}
 //   fd_identity   {} with a descriptor attached, or {pid, fd}     -> {dev, ino}; needs no GPU
 //   exit          ends the session; shutdown ends a rank's server (run/mpi_ranks.hpp)
 // A failure is {"error": "..."}, with "not_supported": true when the environment lacks what was asked

@@ -51,14 +51,18 @@ void read_after(patterns::Order order, cudaStream_t writer, cudaStream_t other, 
   }
 }
 
-void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides& sides) {
+void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides& sides, Hold& hold, std::uint32_t token) {
   using Order = patterns::TextureOrder;
   switch (order) {
     case Order::Stream:
     case Order::Event:
     case Order::Host:
+      hold.before_earlier(s.work(), token);
       sides.write(s.work());
-      read_after(patterns::kernel_order(order), s.work(), s.second(), s.handoff(), sides.read);
+      read_after(patterns::kernel_order(order), s.work(), s.second(), s.handoff(), [&](cudaStream_t st) {
+        hold.before_later(st, token);
+        sides.read(st);
+      });
       return;
     case Order::Resident: {
       const int blocks = kernels::resident_blocks();
@@ -72,9 +76,12 @@ void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides&
         std::this_thread::yield();
       if (*ready < static_cast<std::uint32_t>(blocks))
         throw std::runtime_error("the reader grid did not become resident before the write");
+      // The signal says the write completed; the mutant gives it before the write, so the grid reads at once.
+      const bool early = mutated(Mutant::NoResidentSignal);
+      if (early) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
       sides.write(s.work());
       CUDA_CHECK(cudaStreamSynchronize(s.work()));
-      if (!mutated(Mutant::NoResidentSignal)) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
+      if (!early) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
       return;
     }
     case Order::OneKernel: sides.one_kernel(s.work()); return;

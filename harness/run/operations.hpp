@@ -5,6 +5,7 @@
 #include <functional>
 #include <string>
 
+#include "run/hold.hpp"
 #include "run/session.hpp"
 
 namespace vmmcheck::run {
@@ -39,14 +40,15 @@ struct ProxySides {
 };
 
 // Runs one repetition of a proxy case in `order`:
-//   Stream, Event, Host  write on s.work(), then read after it as read_after() orders it;
+//   Stream, Event, Host  write on s.work(), held (`hold`, with `token`) until the read starts, then the
+//                        read after it as read_after() orders it;
 //   Resident             as alias.resident has it: the reader grid (kernels::resident_blocks() blocks)
 //                        on s.second() first; once every block is resident, the write on s.work(),
-//                        which completes, and then the host raises the flag -- unless the
-//                        no-resident-signal mutant takes it away. Throws when the grid is not resident
-//                        within the budget's bound;
+//                        which completes, and then the host raises the flag -- which the
+//                        no-resident-signal mutant raises before the write instead. Throws when the
+//                        grid is not resident within the budget's bound;
 //   OneKernel            one_kernel on s.work().
-void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides& sides);
+void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides& sides, Hold& hold, std::uint32_t token);
 
 // Sets the first `words` words of the region to `value` through view A and waits, so each repetition
 // starts settled.

@@ -15,17 +15,10 @@ Event share_event(PeerProcess& peer) {
   return event;
 }
 
-nlohmann::json call_unordered(PeerProcess& peer, nlohmann::json request, std::uint32_t repetition,
-                              const std::function<void()>& write) {
-  if (repetition % 2 != 0) {
-    write();
-    return peer.call(request);
-  }
-  request["announce"] = true;
-  peer.send(request);
-  peer.reply();  // {"launched": true}
-  write();
-  return peer.reply();
+SharedHostPage share_latch(PeerProcess& peer) {
+  SharedHostPage page = SharedHostPage::create();
+  peer.call({{"op", "latch"}}, page.fd());
+  return page;
 }
 
 void add_bins(Histogram& h, const nlohmann::json& reply) {

@@ -1,13 +1,13 @@
 #pragma once
 // What the cases whose second access runs in another process share (ipc.*, multicast.processes): an
-// interprocess event both sides hold, the unordered pair issued so that either may run first, and the
-// other process's counts brought into this one's histogram.
+// interprocess event both sides hold, a latch page that holds this process's first access until the
+// other's starts, and the other process's counts brought into this one's histogram.
 #include <cstdint>
-#include <functional>
 
 #include <nlohmann/json.hpp>
 
 #include "run/cuda_objects.hpp"
+#include "run/hold.hpp"
 #include "run/peer_process.hpp"
 #include "run/result.hpp"
 
@@ -17,12 +17,9 @@ namespace vmmcheck::run {
 // as well ("event" request).
 Event share_event(PeerProcess& peer);
 
-// The peer's `request` (its reader) and this process's `write` with nothing between them: in even
-// repetitions the request goes first, with "announce" (the peer says as soon as its kernel is queued),
-// then the writer; in odd ones the writer first. Either way both are in flight at once, and which runs
-// first is the GPU's choice (two processes' contexts time-slice). Returns the peer's reply.
-nlohmann::json call_unordered(PeerProcess& peer, nlohmann::json request, std::uint32_t repetition,
-                              const std::function<void()>& write);
+// A latch page shared with `peer` (its "latch" request attaches it): the peer's kernels raise it (a
+// request's "raise": token) as they start, after any event wait (run/hold.hpp).
+SharedHostPage share_latch(PeerProcess& peer);
 
 // A reply's "bins" (the peer's counts, in bin order) added into `h`.
 void add_bins(Histogram& h, const nlohmann::json& reply);

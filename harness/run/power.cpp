@@ -23,6 +23,8 @@ void PowerCheck::attach(const model::Case& c, CaseResult& r) {
   Power p;
   p.control = k.name;
   p.mechanism = control->mechanism;
+  if (control->mutant) p.mutant = std::string(patterns::name_of(*control->mutant));
+  p.separate_because = control->separate_because;
   for (const auto& [axis, token] : model::tokens_of(k.def)) p.axes.emplace_back(axis, token);
   p.status = measured.status;
   p.histogram = measured.histogram;

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "run/device_fault.hpp"
+#include "run/mutants.hpp"
 #include "vmm/memory_kind.hpp"
 
 namespace vmmcheck::run {
@@ -65,8 +66,7 @@ GpuSession::GpuSession(int device, const Budget& budget) : device_(device), budg
   CUDA_CHECK(cudaMemset(scratch_.get(), 0, scratch_.bytes()));
   stress_done_ = DeviceBuffer<std::uint32_t>(1);
   sink_ = DeviceBuffer<std::uint32_t>(1);
-  latch_ = DeviceBuffer<std::uint32_t>(1);
-  CUDA_CHECK(cudaMemset(latch_.get(), 0, latch_.bytes()));
+  latch_ = MappedHostBuffer<std::uint32_t>(2);
   plain_ = DeviceBuffer<std::uint32_t>(2 * budget_.op_words);
   host_flags_ = MappedHostBuffer<std::uint32_t>(64);
   work_ = Stream::create();
@@ -154,6 +154,8 @@ CaseResult GpuSession::run(const model::Case& c) {
     r.reason = "not run in this session: an earlier device fault ended its context";
     return r;
   }
+  // A control that is the case itself runs with its mechanism's mutant switched on.
+  const MutantScope mutant(c.mutant);
   try {
     // A runner that threw after its kernels counted leaves counts behind: every case starts from zero.
     CUDA_CHECK(cudaMemsetAsync(histogram_.get(), 0, histogram_.bytes(), work()));
@@ -188,6 +190,7 @@ CaseResult GpuSession::run(const model::Case& c) {
 
 CaseResult run_without_session(const model::Case& c) {
   CaseResult r = begin_result(c);
+  const MutantScope mutant(c.mutant);
   std::visit(
       [&](const auto& def) {
         using Pattern = std::decay_t<decltype(def)>;

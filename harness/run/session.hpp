@@ -41,7 +41,7 @@ class GpuSession {
   // The stress of an in-kernel launch of `shape` (all its CTAs, memory-stress ones included).
   kernels::Stress stress_for(kernels::LaunchShape shape) const;
   std::uint32_t* sink() const { return sink_.get(); }
-  std::uint32_t* latch() const { return latch_.get(); }            // a device word: kernels::launch_latch
+  std::uint32_t* latch() const { return latch_.get(); }            // host-mapped, two words: run/hold.hpp
   std::uint32_t* plain() const { return plain_.get(); }            // 2 x op_words of plain device memory
   std::uint32_t* flag() const { return host_flags_.get(); }        // host-mapped
   std::uint32_t* ready() const { return host_flags_.get() + 32; }  // host-mapped, another cache line
@@ -74,8 +74,8 @@ class GpuSession {
   std::array<Region, 3> regions_;
   patterns::Memory memory_ = patterns::Memory::Device;
   DeviceBuffer<unsigned long long> histogram_;
-  DeviceBuffer<std::uint32_t> scratch_, stress_done_, sink_, latch_, plain_;
-  MappedHostBuffer<std::uint32_t> host_flags_;
+  DeviceBuffer<std::uint32_t> scratch_, stress_done_, sink_, plain_;
+  MappedHostBuffer<std::uint32_t> host_flags_, latch_;
   Stream work_, second_, signal_;
   Event timing_start_, timing_stop_, handoff_;
 };

@@ -7,11 +7,13 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include "cli/app.hpp"
 #include "cli_driver.hpp"
 #include "common/error.hpp"
+#include "model/registry.hpp"
 #include "run/budget.hpp"
 #include "run/mutants.hpp"
 #include "run/report_json.hpp"
@@ -107,19 +109,32 @@ TEST(StressParams, BudgetJsonCarriesThemAndOldResultsStillRead) {
   EXPECT_EQ(read.stress.spin_timeout_us, 20'000u);
 }
 
-TEST(Mutants, NamesAreUniqueAndTheEnvironmentSwitchesThem) {
+TEST(Mutants, NamesAreUniqueAndEachLivesInAPattern) {
   std::set<std::string_view> names;
-  for (std::size_t i = 0; i < kMutants.size(); ++i) {
-    EXPECT_EQ(static_cast<std::size_t>(kMutants[i].mutant), i) << "kMutants is indexed by the enum";
-    EXPECT_TRUE(names.insert(kMutants[i].name).second) << kMutants[i].name;
-    EXPECT_EQ(mutant_named(kMutants[i].name), kMutants[i].mutant);
-    EXPECT_FALSE(kMutants[i].patterns.empty());
+  for (const patterns::MutantWord& m : patterns::kMutantWords) {
+    EXPECT_TRUE(names.insert(m.name).second) << m.name;
+    EXPECT_EQ(patterns::mutant_named(m.name), m.mutant);
+    bool lives = false;
+    for (const model::PatternInfo& p : model::all_patterns()) lives = lives || p.lives(m.mutant) != nullptr;
+    EXPECT_TRUE(lives) << m.name << " lives in no pattern's kMutants: nothing could catch it";
   }
+}
+
+TEST(Mutants, TheEnvironmentSwitchesOneAndAScopeOverridesIt) {
   unsetenv(kMutantVariable);
   EXPECT_FALSE(active_mutant());
   setenv(kMutantVariable, "no-event-wait", 1);
   EXPECT_TRUE(mutated(Mutant::NoEventWait));
   EXPECT_FALSE(mutated(Mutant::NoProxyFence));
+  {
+    // A control case runs under its own mutant, whatever the environment says.
+    const MutantScope scope(Mutant::NoProxyFence);
+    EXPECT_TRUE(mutated(Mutant::NoProxyFence));
+    EXPECT_FALSE(mutated(Mutant::NoEventWait));
+    const MutantScope none(std::nullopt);  // a case that is not a control changes nothing
+    EXPECT_TRUE(mutated(Mutant::NoProxyFence));
+  }
+  EXPECT_TRUE(mutated(Mutant::NoEventWait));
   setenv(kMutantVariable, "no-such-mutant", 1);
   EXPECT_THROW(active_mutant(), InputError);
   unsetenv(kMutantVariable);

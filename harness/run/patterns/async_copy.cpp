@@ -25,7 +25,7 @@ void run_pattern(GpuSession& s, const patterns::AsyncCopy& def, const model::Cas
   a.direction = def.direction;
   using patterns::ProxyFences;
   a.alias_fence = (def.fences == ProxyFences::Alias || def.fences == ProxyFences::Both) && !mutated(Mutant::NoProxyFence);
-  a.async_fence = def.fences == ProxyFences::Async || def.fences == ProxyFences::Both;
+  a.async_fence = (def.fences == ProxyFences::Async || def.fences == ProxyFences::Both) && !mutated(Mutant::NoAsyncFence);
   a.rounds = rounds_for(b, n);
   a.histogram = s.histogram();
   a.sink = s.sink();

@@ -4,6 +4,7 @@
 #include "ipc/transport.hpp"
 #include "kernels/contract.hpp"
 #include "run/checked_words.hpp"
+#include "run/mutants.hpp"
 #include "run/peer_process.hpp"
 #include "run/session.hpp"
 #include "vmm/alias_set.hpp"
@@ -22,7 +23,7 @@ void run_pattern(GpuSession& s, const patterns::Fabric& def, const model::Case&,
   const int dev = s.device();
   const std::size_t g = vmm::allocation_granularity(dev, false);
   const std::uint64_t words = g / 4;
-  const bool grant = def.grant == patterns::Grant::ReadWrite;
+  const bool grant = def.grant == patterns::Grant::ReadWrite && !mutated(Mutant::NoGrant);
   vmm::FabricExport e = vmm::create_fabric_export(dev, g);  // NotSupported without an IMEX channel
   const CUmemFabricHandle handle = e.handle;
   const vmm::AliasSet exporter(std::move(e.allocation), g, {vmm::ViewSpec{}});

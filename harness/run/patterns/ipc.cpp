@@ -1,7 +1,9 @@
 // Runner of ipc.* (patterns/ipc.hpp): this process exports its allocation as a POSIX file descriptor; a
 // second vmmcheck process (run/ipc_peer.hpp) imports it, maps it twice and reads through one of its
 // mappings after this process's writer kernel -- ordered by an interprocess event, by the host, or not
-// at all. Every word the reader counts is one instance.
+// at all. The writer is held until the reader starts (run/hold.hpp, a latch in a page both processes
+// share): the request crosses a socket, so without the hold the writer would be done before the reader
+// could start, ordered or not. Every word the reader counts is one instance.
 #include <unistd.h>
 
 #include "common/driver.hpp"
@@ -9,6 +11,7 @@
 #include "ipc/transport.hpp"
 #include "kernels/operations.hpp"
 #include "run/checked_words.hpp"
+#include "run/hold.hpp"
 #include "run/mutants.hpp"
 #include "run/operations.hpp"
 #include "run/peer_process.hpp"
@@ -61,34 +64,29 @@ void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, 
   }
   Event event;
   if (def.order == Order::Event) event = share_event(peer);
+  const SharedHostPage latch = share_latch(peer);
+  Hold hold(latch.words(), kHoldAcrossProcesses);
 
   const int view = def.view == patterns::ImportView::First ? 0 : 1;
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);
     fill(set.view(0).address, n, v.old_value, s.work());
     peer.call({{"op", "prime"}, {"view", view}, {"words", n}});  // the reader's caches now hold old values
-    const json read{{"op", "read"},         {"view", view},        {"words", n},
-                    {"new", v.new_value},   {"old", v.old_value},  {"wait_event", def.order == Order::Event && !mutated(Mutant::NoEventWait)}};
-    json counted;
-    switch (def.order) {
-      case Order::Event:
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        CUDA_CHECK(cudaEventRecord(event, s.work()));
-        counted = peer.call(read);  // sent after the record: the importer's wait is for this writer
-        break;
-      case Order::Host:
-        kernels::launch_fill(a, n, v.new_value, s.work());
-        if (!mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
-        counted = peer.call(read);
-        break;
-      default:  // nothing between them
-        counted = call_unordered(peer, read, it, [&] { kernels::launch_fill(a, n, v.new_value, s.work()); });
-        break;
-    }
+    // The reader raises the latch as it starts: after its event wait, when it has one.
+    const json read{{"op", "read"},       {"view", view},         {"words", n},
+                    {"new", v.new_value}, {"old", v.old_value},   {"raise", v.new_value},
+                    {"wait_event", def.order == Order::Event && !mutated(Mutant::NoEventWait)}};
+    hold.before_earlier(s.work(), v.new_value);
+    kernels::launch_fill(a, n, v.new_value, s.work());
+    if (def.order == Order::Event) CUDA_CHECK(cudaEventRecord(event, s.work()));  // before the request: its wait is for this writer
+    if (def.order == Order::Host && !mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
+    const json counted = peer.call(read);
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
+    hold.count(v.new_value);
     add_bins(r.histogram, counted);
   }
   r.instances = n * b.iterations;
+  r.reason = hold.summary("writer", "other process's reader");
 }
 
 }  // namespace vmmcheck::run

@@ -3,6 +3,7 @@
 // Every word the reader counts is one instance.
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
+#include "run/hold.hpp"
 #include "run/in_kernel.hpp"
 #include "run/mutants.hpp"
 #include "run/operations.hpp"
@@ -10,13 +11,11 @@
 namespace vmmcheck::run {
 namespace {
 
-// The writer waits behind a latch (kernels/operations.hpp) that the reader raises as it starts, then
-// another quarter of the time one pass over the words takes in each repetition (0, 1/4, 1/2, 3/4 of
-// it; measured on the primer, which reads what the reader reads). The reader goes last to first, the
-// writer first to last: an unordered reader (the control) crosses the write at a different word each
-// time. An ordered reader cannot raise the latch before the writer ran: the latch times out, and the
-// order holds as the case defines it.
-constexpr std::uint64_t kLatchTimeoutNs = 200'000;
+// The writer is held (run/hold.hpp) until the reader starts, then another quarter of the time one pass
+// over the words takes in each repetition (0, 1/4, 1/2, 3/4 of it; measured on the primer, which reads
+// what the reader reads). The reader goes last to first, the writer first to last: an unordered reader
+// (the control) crosses the write at a different word each time. An ordered reader cannot start before
+// the writer ran: the hold reaches its bound, and the order holds as the case defines it.
 std::uint64_t writer_delay_ns(std::uint32_t iteration, float pass_ms) {
   return static_cast<std::uint64_t>(pass_ms * 1e6f * static_cast<float>(iteration % 4) / 4.0f);
 }
@@ -34,12 +33,13 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
   std::uint32_t* const copy_target = s.plain() + n;  // the memcpy reader's destination
 
   float pass_ms = 0;  // this repetition's primer time
+  Hold hold(s.latch(), kHoldInProcess);
   auto write = [&](cudaStream_t st, const Values& v, std::uint32_t it) {
-    kernels::launch_latch(s.latch(), v.new_value, kLatchTimeoutNs, writer_delay_ns(it, pass_ms), st);
+    hold.before_earlier(st, v.new_value, writer_delay_ns(it, pass_ms));
     write_words(def.writer, target, copy_source, n, v.new_value, st);
   };
   auto read = [&](cudaStream_t st, const Values& v) {
-    kernels::launch_mark(s.latch(), v.new_value, st);
+    hold.before_later(st, v.new_value);
     if (def.reader == ReaderOp::Memcpy) {
       // The copy is the reader; a kernel later in the same stream counts what it copied.
       CUDA_CHECK(cudaMemcpyAsync(copy_target, view, n * 4, cudaMemcpyDeviceToDevice, st));
@@ -95,9 +95,11 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
         break;
     }
     s.synchronize();
+    hold.count(v.new_value);
   }
   s.read_histogram(r.histogram);
   r.instances = n * b.iterations;
+  r.reason = hold.summary("writer", "reader");
 }
 
 }  // namespace vmmcheck::run

@@ -14,6 +14,8 @@
 #include "kernels/operations.hpp"
 #include "run/checked_words.hpp"
 #include "run/devices.hpp"
+#include "run/hold.hpp"
+#include "run/mutants.hpp"
 #include "run/operations.hpp"
 #include "run/peer_process.hpp"
 #include "run/peer_work.hpp"
@@ -88,7 +90,7 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
   a.unicast = words_at(uc[0].address());
   a.count = std::min<std::uint64_t>(bytes / sizeof(std::uint32_t), b.op_words);
   a.op = def.op;
-  a.fence = def.fence == patterns::Fence::ProxyAlias;
+  a.fence = def.fence == patterns::Fence::ProxyAlias && !mutated(Mutant::NoProxyFence);
   a.histogram = s.histogram();
   // On device i: `args` with device i's unicast mapping and counters.
   auto on = [&](std::size_t i, kernels::MulticastArgs args) {
@@ -98,6 +100,7 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
   };
   auto stream_of = [&](std::size_t i) { return i == 0 ? s.second() : others[i - 1].stream.get(); };
   std::uint64_t seconds = 0;  // second accesses made per word (one per reading device)
+  Hold hold(s.latch(), kHoldInProcess);
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);
     a.value = v.new_value;
@@ -108,12 +111,15 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
       fill(uc[i].address(), a.count, before(def, v), stream_of(i));
     }
     if (def.order == patterns::Order::Event && def.op != MulticastOp::LoadReduce) {
-      // The multimem access from this device; then every device reads its own memory after the event.
+      // The multimem access from this device, held until this device's reader starts (run/hold.hpp);
+      // then every device reads its own memory after the event.
+      hold.before_earlier(s.work(), v.new_value);
       kernels::launch_multicast_first(a, s.work());
       CUDA_CHECK(cudaEventRecord(s.handoff(), s.work()));
       for (std::size_t i = 0; i < n_dev; ++i) {
         DeviceScope scope(devices[i]);
-        CUDA_CHECK(cudaStreamWaitEvent(stream_of(i), s.handoff(), 0));
+        if (!mutated(Mutant::NoEventWait)) CUDA_CHECK(cudaStreamWaitEvent(stream_of(i), s.handoff(), 0));
+        hold.before_later(stream_of(i), v.new_value);
         kernels::launch_multicast_second(on(i, a), stream_of(i));
       }
       seconds += n_dev;
@@ -125,8 +131,10 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
         kernels::launch_multicast_first(on(i, a), st);
         CUDA_CHECK(cudaEventRecord(i == 0 ? s.handoff() : others[i - 1].done.get(), st));
       }
-      CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
-      for (const DeviceWork& m : others) CUDA_CHECK(cudaStreamWaitEvent(s.second(), m.done, 0));
+      if (!mutated(Mutant::NoEventWait)) {
+        CUDA_CHECK(cudaStreamWaitEvent(s.second(), s.handoff(), 0));
+        for (const DeviceWork& m : others) CUDA_CHECK(cudaStreamWaitEvent(s.second(), m.done, 0));
+      }
       kernels::launch_multicast_second(a, s.second());
       seconds += 1;
     } else {
@@ -170,6 +178,8 @@ void run_two_processes(GpuSession& s, const patterns::Multicast& def, const mode
   vmm::Mapping uc(uc_range.base(), bytes, memory, 0);
   vmm::AccessGrant uc_grant(uc, dev, vmm::Access::ReadWrite);
   const Event event = share_event(peer);
+  const SharedHostPage latch = share_latch(peer);
+  Hold hold(latch.words(), kHoldAcrossProcesses);
 
   kernels::MulticastArgs a;
   a.multicast = words_at(mc.address());
@@ -181,20 +191,20 @@ void run_two_processes(GpuSession& s, const patterns::Multicast& def, const mode
     fill(uc.address(), a.count, before(def, v), s.work());
     peer.call({{"op", "mc_fill"}, {"words", a.count}, {"value", before(def, v)}});
     a.value = a.expect = v.new_value;
-    const nlohmann::json second{{"op", "mc_second"}, {"words", a.count},  {"multimem_op", patterns::token(def.op)},
-                                {"value", v.new_value}, {"wait_event", def.order == patterns::Order::Event}};
-    nlohmann::json counted;
-    if (def.order == patterns::Order::Event) {
-      kernels::launch_multicast_first(a, s.work());
-      CUDA_CHECK(cudaEventRecord(event, s.work()));
-      counted = peer.call(second);
-    } else {  // nothing between them
-      counted = call_unordered(peer, second, it, [&] { kernels::launch_multicast_first(a, s.work()); });
-    }
+    // The first access is held until the other process's second starts (after its event wait, if any).
+    const bool wait = def.order == patterns::Order::Event && !mutated(Mutant::NoEventWait);
+    const nlohmann::json second{{"op", "mc_second"}, {"words", a.count}, {"multimem_op", patterns::token(def.op)},
+                                {"value", v.new_value}, {"wait_event", wait}, {"raise", v.new_value}};
+    hold.before_earlier(s.work(), v.new_value);
+    kernels::launch_multicast_first(a, s.work());
+    if (def.order == patterns::Order::Event) CUDA_CHECK(cudaEventRecord(event, s.work()));
+    const nlohmann::json counted = peer.call(second);
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
+    hold.count(v.new_value);
     add_bins(r.histogram, counted);
   }
   r.instances = a.count * b.iterations;
+  r.reason = hold.summary("multimem access", "other process's unicast access");
 }
 
 }  // namespace

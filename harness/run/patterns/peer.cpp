@@ -10,6 +10,7 @@
 #include "kernels/peer.hpp"
 #include "run/checked_words.hpp"
 #include "run/devices.hpp"
+#include "run/hold.hpp"
 #include "run/in_kernel.hpp"
 #include "run/mutants.hpp"
 #include "run/operations.hpp"
@@ -31,6 +32,9 @@ void run_pattern(GpuSession& s, const patterns::PeerPair& def, const model::Case
   std::uint32_t* const a = words_at(set.view(0).address);
   std::uint32_t* const view = def.view == View::Same ? a : words_at(set.view(1).address);
   Event handoff = Event::create(false);  // on GPU 0, where it is recorded
+  // GPU 0's writer waits (in host-mapped memory both GPUs reach) until GPU 1's reader starts: only the
+  // order keeps it from starting first (run/hold.hpp).
+  Hold hold(s.latch(), kHoldInProcess);
 
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);
@@ -42,20 +46,20 @@ void run_pattern(GpuSession& s, const patterns::PeerPair& def, const model::Case
     }
     auto read = [&](cudaStream_t st) {
       DeviceScope on(d1);
+      hold.before_later(st, v.new_value);
       kernels::launch_count(view, n, patterns::Load::Weak, v.new_value, v.old_value, peer.counts->get(), st);
     };
-    if (def.order == Order::None) {  // the reader is queued first, then the writer on the other GPU
-      read(s1);
-      kernels::launch_fill(a, n, v.new_value, s.work());
-    } else {
-      kernels::launch_fill(a, n, v.new_value, s.work());
-      read_after(def.order, s.work(), s1, handoff, read);
-    }
+    hold.before_earlier(s.work(), v.new_value);
+    kernels::launch_fill(a, n, v.new_value, s.work());
+    if (def.order == Order::None) read(s1);  // nothing between them
+    else read_after(def.order, s.work(), s1, handoff, read);
     CUDA_CHECK(cudaStreamSynchronize(s.work()));
     CUDA_CHECK(cudaStreamSynchronize(s1));
+    hold.count(v.new_value);
   }
   peer.counts->add_into(r.histogram, s1);
   r.instances = n * b.iterations;
+  r.reason = hold.summary("writer on GPU 0", "reader on GPU 1");
 }
 
 void run_pattern(GpuSession& s, const patterns::PeerMp& def, const model::Case& c, CaseResult& r) {
@@ -132,13 +136,14 @@ void run_pattern(GpuSession& s, const patterns::PeerAccess& def, const model::Ca
   { DeviceScope make_context(d1); CUDA_CHECK(cudaFree(nullptr)); }
   const std::size_t g = std::max(vmm::allocation_granularity(d0, false), vmm::allocation_granularity(d1, false));
   const std::uint64_t words = g / 4;
-  const bool cross = def.peer_grant == patterns::Grant::ReadWrite && !mutated(Mutant::NoGrant);
+  // The mutants: no grant for the access under test, or every grant the case leaves out given.
+  const bool cross = (def.peer_grant == patterns::Grant::ReadWrite && !mutated(Mutant::NoGrant)) || mutated(Mutant::FullGrant);
   r.instances = 1;
   switch (def.route) {
     case PeerRoute::Granted:
     case PeerRoute::NoGrant:
     case PeerRoute::PeerEnabled: {
-      const bool grant = def.route == PeerRoute::Granted && !mutated(Mutant::NoGrant);
+      const bool grant = (def.route == PeerRoute::Granted && !mutated(Mutant::NoGrant)) || mutated(Mutant::FullGrant);
       const vmm::AliasSet set(d0, g, {vmm::ViewSpec{0, grant ? std::vector<int>{d0, d1} : std::vector<int>{d0}}});
       fill(set.view(0).address, words, kValue, s.work());
       if (def.route == PeerRoute::PeerEnabled) {

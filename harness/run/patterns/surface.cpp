@@ -4,7 +4,6 @@
 #include "common/error.hpp"
 #include "kernels/surface.hpp"
 #include "run/checked_words.hpp"
-#include "run/mutants.hpp"
 #include "run/operations.hpp"
 #include "run/session.hpp"
 #include "run/surface_layout.hpp"
@@ -18,7 +17,8 @@ void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case&
   const SurfaceLayout layout(alias, s.work());
   const kernels::SurfaceTexels& t = layout.texels();
   kernels::preload_surface_kernels();
-  const bool fence = def.fence == patterns::Fence::ProxyAlias && !mutated(Mutant::NoProxyFence);
+  const bool fence = def.fence == patterns::Fence::ProxyAlias;
+  Hold hold(s.latch(), kHoldInProcess);
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);
     fill(alias.linear(), layout.span_words(), v.old_value, s.work());
@@ -33,10 +33,14 @@ void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case&
                   },
                   [&](cudaStream_t st) {
                     kernels::launch_surface_in_kernel(t, fence, v.new_value, v.old_value, s.histogram(), s.sink(), st);
-                  }});
+                  }},
+                 hold, v.new_value);
     s.synchronize();
+    hold.count(v.new_value);
   }
   s.read_histogram(r.histogram);
+  if (patterns::boundary_mutant(def.order) && def.order != patterns::TextureOrder::Resident)
+    r.reason = hold.summary("stores", "loads");
   r.instances = t.count() * b.iterations;
 }
 

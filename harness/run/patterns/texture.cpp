@@ -4,7 +4,6 @@
 #include "kernels/operations.hpp"
 #include "kernels/texture.hpp"
 #include "run/cuda_objects.hpp"
-#include "run/mutants.hpp"
 #include "run/operations.hpp"
 #include "run/session.hpp"
 
@@ -49,8 +48,9 @@ void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case&
   std::uint32_t* const a = s.words(patterns::View::Same);
   const TextureObject texture = texture_over(s.words(def.view), def.resource, n);
   const kernels::TextureView t{texture, def.resource, n, kRowWords};
-  const bool fence = def.fence == patterns::Fence::ProxyAlias && !mutated(Mutant::NoProxyFence);
+  const bool fence = def.fence == patterns::Fence::ProxyAlias;
 
+  Hold hold(s.latch(), kHoldInProcess);
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);
     reset_region(s, n, v.old_value);
@@ -65,10 +65,14 @@ void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case&
                   },
                   [&](cudaStream_t st) {
                     kernels::launch_texture_in_kernel(t, a, fence, v.new_value, v.old_value, s.histogram(), s.sink(), st);
-                  }});
+                  }},
+                 hold, v.new_value);
     s.synchronize();
+    hold.count(v.new_value);
   }
   s.read_histogram(r.histogram);
+  if (patterns::boundary_mutant(def.order) && def.order != patterns::TextureOrder::Resident)
+    r.reason = hold.summary("stores", "fetches");
   r.instances = n * b.iterations;
 }
 
