@@ -25,6 +25,7 @@
 #include "device/probe.hpp"
 #include "model/loader.hpp"
 #include "model/select.hpp"
+#include "run/baseline.hpp"
 #include "run/executor.hpp"
 #include "run/power.hpp"
 #include "run/fd_transports.hpp"
@@ -128,6 +129,8 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   const model::CaseTable table = load(o);
   const auto selected = model::select_cases(table.cases, o.filter);
   std::map<std::string, run::CaseResult> kept = resumed_results(o);
+  std::optional<run::Baseline> baseline;
+  if (!o.baseline.empty()) baseline = run::Baseline::read(o.baseline);
   // Resuming without --json continues the same file.
   const std::string json_file = o.json_given ? o.json : o.resume;
 
@@ -139,9 +142,12 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   ctx.cases_path = cases_path_text(o);
   ctx.filter = o.filter;
   ctx.started = run::utc_now_iso8601();
+  if (baseline) ctx.expectations = baseline->files();
   std::string gpu_note;
   describe_machine(ctx, gpu_note);
   out << header(ctx, selected.size(), table.cases.size(), gpu_note) << std::flush;
+  if (baseline)
+    for (const auto& [kind, path] : baseline->files()) out << "baseline " << kind << ": " << (path.empty() ? "(none)" : path) << "\n";
 
   run::ExecutorOptions eo;
   eo.program = self_program();
@@ -181,16 +187,21 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
     const model::Case& c = *selected[i];
     const auto earlier = kept.find(c.name);
     const bool resumed = earlier != kept.end();
+    const std::optional<std::string> skip = baseline ? baseline->skipped_by(c.name) : std::nullopt;
     if (resumed) {
       results.push_back(with_identity(earlier->second, c));
+      run::Baseline::reset(results.back());  // applied again below, from what vmmcheck reported
+    } else if (skip) {
+      results.push_back(run::not_run(c, run::Status::NotSupported, "not run: skipped by the baseline, " + *skip));
     } else if (std::optional<run::CaseResult> measured = power.measured(c)) {
       results.push_back(std::move(*measured));  // it ran already, as another case's control
     } else {
       results.push_back(executor.run(c));
     }
-    power.record(c, results.back());
+    if (!skip) power.record(c, results.back());
     const bool ran = results.back().status == run::Status::Pass || results.back().status == run::Status::Fail;
     if (o.power && ran && !results.back().power) power.attach(c, results.back());
+    if (baseline) baseline->apply(results.back());
     const bool skipped_for_no_gpu = quiet_skips && !resumed && c.pattern().needs_gpu &&
                                     results.back().status == run::Status::NotSupported;
     if (skipped_for_no_gpu) ++quietly_skipped;
@@ -206,13 +217,13 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (quietly_skipped > 0)
     out << quietly_skipped << " case" << (quietly_skipped == 1 ? "" : "s") << " skipped for want of a GPU"
         << (ctx.devices.empty() ? "" : " (" + gpu_reason + ")") << "; --verbose lists them\n";
-  out << tally_line(t) << "\n";
+  out << baseline_lines(results) << tally_line(t) << "\n";
   if (t.failed > 0) return kExitFailure;
   if (t.warnings > 0 && o.strict) {
     err << "vmmcheck: " << t.warnings << " warning" << (t.warnings == 1 ? "" : "s") << " under --strict\n";
     return kExitFailure;
   }
-  if (t.passed == 0 && t.warnings == 0) {
+  if (t.passed == 0 && t.warnings == 0 && t.tolerated == 0) {
     // The header names the reason when there is no GPU at all; say it here only if it has not.
     const bool told = ctx.devices.empty() || quietly_skipped > 0;
     err << "vmmcheck: nothing ran here" << (gpu_reason.empty() || told ? "" : ": " + gpu_reason) << "\n";

@@ -82,8 +82,14 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   run_cmd->add_flag("--mpi", o.mpi,
                     "under mpirun: rank 0 runs the cases and writes the results; rank 1 (another GPU where there "
                     "is one) is the importing process of ipc.* and fabric.* (docs/design.md, \"Processes\")");
-  run_cmd->add_flag("--strict", o.strict, "fail the run on warnings too (a `model` case showed an outcome only the PTX model forbids)")
+  run_cmd->add_flag("--strict", o.strict,
+                    "fail the run on warnings too (a `model` case's weak outcome; a forbidden call the driver accepted)")
       ->envname("VMMCHECK_STRICT");
+  run_cmd->add_option("--baseline", o.baseline,
+                      "expected results (ci/expectations/<gpu>-<driver>-fails.txt; the -flakes.txt and -skips.txt "
+                      "beside it too): listed results become ExpectedFail, Flake or Skip")
+      ->envname("VMMCHECK_BASELINE")
+      ->check(CLI::ExistingFile);
   run_cmd->add_flag("!--no-power", o.power,
                     "do not run the controls that show each required or fault case can fail on this GPU")
       ->envname("VMMCHECK_NO_POWER");

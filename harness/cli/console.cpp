@@ -27,13 +27,17 @@ std::string histogram_summary(const run::Histogram& h) {
 }
 
 std::string case_line(std::size_t index, std::size_t total, const run::CaseResult& r) {
-  static const char* labels[] = {"PASS", "FAIL", "SKIP", "CRASH", "TIMEOUT", "ERROR", "WARN"};
+  static const char* labels[] = {"PASS", "FAIL", "SKIP", "CRASH", "TIMEOUT", "ERROR", "WARN", "XFAIL", "FLAKE", "SKIP", "XPASS"};
   const char* label = labels[static_cast<int>(r.status)];
   std::ostringstream o;
   const int width = static_cast<int>(std::to_string(total).size());
   char prefix[64];
   std::snprintf(prefix, sizeof prefix, "[%*zu/%zu] %-7s ", width, index, total, label);
   o << prefix << r.name;
+  if (r.status == run::Status::Skip) {
+    o << "  (" << r.note << ")";
+    return o.str();
+  }
   if (r.status == run::Status::NotSupported || r.status == run::Status::Error || r.status == run::Status::Crash ||
       r.status == run::Status::Timeout) {
     o << "  (" << r.reason << ")";
@@ -51,6 +55,7 @@ std::string case_line(std::size_t index, std::size_t total, const run::CaseResul
   if (r.gpu_seconds > 0) o << "  " << human_count(static_cast<std::uint64_t>(static_cast<double>(r.instances) / r.gpu_seconds)) << "/s GPU";
   o << power_summary(r);
   if (r.status == run::Status::Fail || r.status == run::Status::Warning) o << "\n        " << r.reason;
+  if (r.original_status) o << "\n        " << r.note;
   return o.str();
 }
 
@@ -110,17 +115,44 @@ std::string header(const run::RunContext& c, std::size_t selected, std::size_t t
 Tally tally(const std::vector<run::CaseResult>& results) {
   Tally t;
   for (const run::CaseResult& r : results) {
-    if (r.status == run::Status::Pass) ++t.passed;
-    else if (r.status == run::Status::Warning) ++t.warnings;
-    else if (r.status == run::Status::NotSupported) ++t.skipped;
-    else ++t.failed;
+    switch (r.status) {
+      case run::Status::Pass: ++t.passed; break;
+      case run::Status::Warning: ++t.warnings; break;
+      case run::Status::NotSupported:
+      case run::Status::Skip: ++t.skipped; break;
+      case run::Status::ExpectedFail:
+      case run::Status::Flake: ++t.tolerated; break;
+      default: ++t.failed;  // Fail, Crash, Timeout, Error, UnexpectedPass
+    }
   }
   return t;
 }
 
 std::string tally_line(const Tally& t) {
   return std::to_string(t.passed) + " passed, " + (t.warnings ? std::to_string(t.warnings) + " warnings, " : "") +
-         std::to_string(t.failed) + " failed, " + std::to_string(t.skipped) + " skipped";
+         (t.tolerated ? std::to_string(t.tolerated) + " expected by the baseline, " : "") + std::to_string(t.failed) +
+         " failed, " + std::to_string(t.skipped) + " skipped";
+}
+
+std::string baseline_lines(const std::vector<run::CaseResult>& results) {
+  std::size_t expected = 0, flakes = 0, skips = 0;
+  std::vector<std::string> now_pass;
+  for (const run::CaseResult& r : results) {
+    if (r.status == run::Status::ExpectedFail) ++expected;
+    else if (r.status == run::Status::Flake) ++flakes;
+    else if (r.status == run::Status::Skip) ++skips;
+    else if (r.status == run::Status::UnexpectedPass) now_pass.push_back(r.name);
+  }
+  if (expected + flakes + skips + now_pass.size() == 0) return "";
+  std::ostringstream o;
+  o << "baseline: " << expected << " expected failures, " << flakes << " flakes, " << skips << " skipped\n";
+  if (!now_pass.empty()) {
+    o << now_pass.size() << " listed case" << (now_pass.size() == 1 ? "" : "s")
+      << " now pass (UnexpectedPass; remove from the baseline):";
+    for (const std::string& name : now_pass) o << " " << name;
+    o << "\n";
+  }
+  return o.str();
 }
 
 }  // namespace vmmcheck::cli

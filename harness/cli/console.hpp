@@ -16,10 +16,14 @@ std::string header(const run::RunContext& c, std::size_t selected, std::size_t t
 
 struct Tally {
   std::size_t passed = 0, failed = 0, skipped = 0, warnings = 0;
+  std::size_t tolerated = 0;  // ExpectedFail and Flake: failures a baseline lists
 };
 Tally tally(const std::vector<run::CaseResult>& results);
-// "N passed, [N warnings, ]N failed, N skipped": failed counts Fail, Crash, Timeout and Error.
+// "N passed, [N warnings, ][N expected by the baseline, ]N failed, N skipped": failed counts Fail, Crash,
+// Timeout, Error and UnexpectedPass; skipped NotSupported and Skip.
 std::string tally_line(const Tally& t);
+// With a baseline: the listed cases that now pass (update the list), and what else it changed; "" without.
+std::string baseline_lines(const std::vector<run::CaseResult>& results);
 
 // The power of a case, for its line: what its control showed (empty for a case without one).
 std::string power_summary(const run::CaseResult& r);

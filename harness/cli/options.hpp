@@ -27,8 +27,9 @@ struct Options {
   bool isolate = false;     // run: every case in a child process
   bool mpi = false;         // run: under mpirun; rank 1 is the importing process of ipc.* and fabric.*
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
-  bool power = true;
-  bool strict = false;      // run: a Warning (a `model` case's weak outcome) fails the run        // run: measure each required or fault case's control (docs/design.md, Power)
+  bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
+  bool strict = false;      // run: a Warning fails the run
+  std::string baseline;     // run: an expectations fails file (run/baseline.hpp)
   double timeout_s = 120;   // run: hard limit per isolated case
   std::string resume;       // run: a results file whose cases are not run again
   std::string spec;         // isolated-case: what the parent asks the child to run

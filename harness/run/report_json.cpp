@@ -69,10 +69,13 @@ json axes_json(const Axes& a) {
 }
 
 json power_json(const Power& p) {
-  return json{{"control", p.control},       {"mechanism", p.mechanism},     {"axes", axes_json(p.axes)},
-              {"status", to_string(p.status)}, {"histogram", histogram_json(p.histogram)},
-              {"instances", p.instances},   {"violations", p.violations},   {"discriminating", p.discriminating()},
-              {"reason", p.reason}};
+  json out{{"control", p.control},       {"mechanism", p.mechanism},     {"axes", axes_json(p.axes)},
+           {"status", to_string(p.status)}, {"histogram", histogram_json(p.histogram)},
+           {"instances", p.instances},   {"violations", p.violations},   {"discriminating", p.discriminating()},
+           {"reason", p.reason}};
+  if (!p.mutant.empty()) out["mutant"] = p.mutant;
+  if (!p.separate_because.empty()) out["separate_because"] = p.separate_because;
+  return out;
 }
 
 }  // namespace
@@ -95,6 +98,8 @@ json to_json(const CaseResult& r) {
               {"rule", r.rule},
               {"citation", r.citation}};
   if (r.power) record["power"] = power_json(*r.power);
+  if (r.original_status) record["original_status"] = to_string(*r.original_status);
+  if (!r.note.empty()) record["note"] = r.note;
   return record;
 }
 
@@ -157,6 +162,8 @@ Power power_from_json(const json& j, const std::string& where) {
   p.instances = field<std::uint64_t>(j, "instances", where);
   p.violations = field<std::uint64_t>(j, "violations", where);
   p.reason = field<std::string>(j, "reason", where);
+  if (j.contains("mutant")) p.mutant = field<std::string>(j, "mutant", where);
+  if (j.contains("separate_because")) p.separate_because = field<std::string>(j, "separate_because", where);
   return p;
 }
 
@@ -182,6 +189,13 @@ CaseResult result_from_json(const json& j, const std::string& source) {
   if (j.contains("power")) r.power = power_from_json(field<json>(j, "power", where), where + ": power");
   if (j.contains("rule")) r.rule = field<std::string>(j, "rule", where);
   if (j.contains("citation")) r.citation = field<std::string>(j, "citation", where);
+  if (j.contains("original_status")) {
+    Status original;
+    if (!parse_status(field<std::string>(j, "original_status", where), original))
+      throw InputError(where + ": unknown original_status '" + j.at("original_status").get<std::string>() + "'");
+    r.original_status = original;
+  }
+  if (j.contains("note")) r.note = field<std::string>(j, "note", where);
   return r;
 }
 
@@ -234,9 +248,15 @@ json results_document(const RunContext& c, const std::vector<CaseResult>& result
                  {"Timeout", 0}, {"Error", 0}, {"Warning", 0}};
   for (const CaseResult& r : results) {
     list.push_back(to_json(r));
-    totals[to_string(r.status)] = totals[to_string(r.status)].get<int>() + 1;
+    totals[to_string(r.status)] = totals.value(to_string(r.status), 0) + 1;
   }
-  return json{{"schema_version", kSchemaVersion}, {"context", to_json(c)}, {"totals", totals}, {"results", list}};
+  json doc{{"schema_version", kSchemaVersion}, {"context", to_json(c)}, {"totals", totals}, {"results", list}};
+  if (!c.expectations.empty()) {
+    json files = json::object();
+    for (const auto& [kind, path] : c.expectations) files[kind] = path.empty() ? json(nullptr) : json(path);
+    doc["expectations"] = files;
+  }
+  return doc;
 }
 
 void write_results(const std::filesystem::path& path, const json& document) {

@@ -33,6 +33,8 @@ struct RunContext {
   std::string cases_path;
   std::string filter;
   std::string started;      // ISO 8601 UTC
+  // The baseline files applied (run --baseline): kind ("fails", "flakes", "skips") -> path, "" for none.
+  std::vector<std::pair<std::string, std::string>> expectations;
 };
 
 Json to_json(const Budget& b);

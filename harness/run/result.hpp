@@ -10,9 +10,13 @@
 
 namespace vmmcheck::run {
 
-// Statuses (docs/design.md). A skip (NotSupported) is never a pass.
-// Warning: a `model` case showed an outcome only the PTX model forbids (exit 0 unless --strict).
-enum class Status { Pass, Fail, NotSupported, Crash, Timeout, Error, Warning };
+// Statuses (docs/design.md). A skip (NotSupported, Skip) is never a pass.
+// Warning: a `model` case showed an outcome only the PTX model forbids, or a `rejected` misuse was
+// accepted with the state as documented (exit 0 unless --strict).
+// The last four come from a baseline (run --baseline, run/baseline.hpp): a listed failure that happened
+// as listed (ExpectedFail), a failure matching a flake pattern (Flake), a case a skip pattern names
+// (Skip, not run), a listed failure that passed (UnexpectedPass: a failure until the list is updated).
+enum class Status { Pass, Fail, NotSupported, Crash, Timeout, Error, Warning, ExpectedFail, Flake, Skip, UnexpectedPass };
 const char* to_string(Status s);
 bool parse_status(const std::string& text, Status& out);
 
@@ -24,8 +28,10 @@ using Axes = std::vector<std::pair<std::string, std::string>>;  // axis -> value
 // run on the same GPU. The case's Pass is evidence only when the control showed an outcome the case
 // forbids.
 struct Power {
-  std::string control;    // the control's name (a table case, or "<case>.control")
+  std::string control;    // the control's name: "<case>.control" (the case under a mutant), or another case
   std::string mechanism;  // what the control removes
+  std::string mutant;            // the mutant the case itself ran under; empty for a separate case
+  std::string separate_because;  // for a separate case: why no mutant of the case itself can remove it
   Axes axes;              // every axis of the control, optional ones included
   Status status = Status::Error;  // how the control's run ended; its histogram counts only if it ran
   Histogram histogram;
@@ -54,6 +60,9 @@ struct CaseResult {
   std::string rule;             // the case's rule and citation, so a report needs no case tables
   std::string citation;
   std::optional<Power> power;   // required and fault cases with a control, in a run that measured it
+  // Set when a baseline rewrote the status: what vmmcheck itself reported, and why it was rewritten.
+  std::optional<Status> original_status;
+  std::string note;
 };
 
 // A result for the case with its identity, verdict and empty histogram filled in, status Error until run.

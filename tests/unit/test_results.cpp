@@ -69,7 +69,7 @@ TEST(Classify, AModelCaseWarnsWhereARequiredOneFails) {
   EXPECT_EQ(clean.status, Status::Pass);
 }
 
-TEST(Classify, ARejectedCallPassesOnAnyErrorAndFailsOnSuccess) {
+TEST(Classify, ARejectedCallPassesOnAnyErrorWarnsOnSuccessAndFailsOnAStateChange) {
   model::Case c;
   c.name = "api.map_over_mapped";
   patterns::Api call;
@@ -84,9 +84,17 @@ TEST(Classify, ARejectedCallPassesOnAnyErrorAndFailsOnSuccess) {
   CaseResult accepted;
   accepted.instances = 1;
   add_outcome(accepted.histogram, "CUDA_SUCCESS");
+  accepted.reason = "the address still reads the first allocation's data";
   classify(c, accepted);
-  EXPECT_EQ(accepted.status, Status::Fail);
-  EXPECT_NE(accepted.reason.find("CUDA_SUCCESS for a call its documentation forbids"), std::string::npos);
+  EXPECT_EQ(accepted.status, Status::Warning);  // accepted, the state as documented: a driver finding
+  EXPECT_NE(accepted.reason.find("accepted a call its documentation forbids (CUDA_SUCCESS)"), std::string::npos);
+  EXPECT_NE(accepted.reason.find("still reads the first allocation"), std::string::npos) << "what the check saw";
+  CaseResult corrupted;
+  corrupted.instances = 1;
+  add_outcome(corrupted.histogram, "VMMCHECK_STATE_CHANGED");
+  classify(c, corrupted);
+  EXPECT_EQ(corrupted.status, Status::Fail);
+  EXPECT_NE(corrupted.reason.find("VMMCHECK_STATE_CHANGED"), std::string::npos);
 }
 
 TEST(Classify, AHistogramThatDoesNotAddUpIsAnError) {
