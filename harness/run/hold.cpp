@@ -37,8 +37,8 @@ void Hold::count(std::uint32_t token) {
 
 std::string Hold::summary(const std::string& earlier, const std::string& later) const {
   const long long us = std::chrono::duration_cast<std::chrono::microseconds>(bound_).count();
-  return "the " + earlier + " was held until the " + later + " started in " + std::to_string(started_while_held_) +
-         " of " + std::to_string(repetitions_) + " repetitions (else released after " + std::to_string(us) + " us)";
+  return "the " + later + " began during the hold on the " + earlier + " in " + std::to_string(started_while_held_) +
+         " of " + std::to_string(repetitions_) + " repetitions (else the hold ran out after " + std::to_string(us) + " us)";
 }
 
 SharedHostPage SharedHostPage::create() {

@@ -38,8 +38,8 @@ class Hold {
   // Once the earlier operation has completed: whether the later one had started while it was held.
   bool raised(std::uint32_t token) const;
 
-  // What the repetitions so far did, for a case's reason: "the writer was held until the reader started
-  // in 4 of 4 repetitions (bound 200 us)"; count() after each repetition.
+  // What the repetitions so far did, for a case's reason: "the reader began during the hold on the
+  // writer in 0 of 4 repetitions (else the hold ran out after 200 us)"; count() after each repetition.
   void count(std::uint32_t token);
   std::string summary(const std::string& earlier, const std::string& later) const;
 

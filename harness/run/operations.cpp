@@ -76,12 +76,9 @@ void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides&
         std::this_thread::yield();
       if (*ready < static_cast<std::uint32_t>(blocks))
         throw std::runtime_error("the reader grid did not become resident before the write");
-      // The signal says the write completed; the mutant gives it before the write, so the grid reads at once.
-      const bool early = mutated(Mutant::NoResidentSignal);
-      if (early) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
       sides.write(s.work());
       CUDA_CHECK(cudaStreamSynchronize(s.work()));
-      if (!early) __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
+      __atomic_store_n(s.flag(), 1u, __ATOMIC_RELEASE);
       return;
     }
     case Order::OneKernel: sides.one_kernel(s.work()); return;

@@ -44,9 +44,8 @@ struct ProxySides {
 //                        read after it as read_after() orders it;
 //   Resident             as alias.resident has it: the reader grid (kernels::resident_blocks() blocks)
 //                        on s.second() first; once every block is resident, the write on s.work(),
-//                        which completes, and then the host raises the flag -- which the
-//                        no-resident-signal mutant raises before the write instead. Throws when the
-//                        grid is not resident within the budget's bound;
+//                        which completes, and then the host raises the flag. Throws when the grid is
+//                        not resident within the budget's bound;
 //   OneKernel            one_kernel on s.work().
 void run_in_order(GpuSession& s, patterns::TextureOrder order, const ProxySides& sides, Hold& hold, std::uint32_t token);
 

@@ -39,7 +39,7 @@ void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case&
     hold.count(v.new_value);
   }
   s.read_histogram(r.histogram);
-  if (patterns::boundary_mutant(def.order) && def.order != patterns::TextureOrder::Resident)
+  if (patterns::boundary_mutant(def.order))
     r.reason = hold.summary("stores", "loads");
   r.instances = t.count() * b.iterations;
 }

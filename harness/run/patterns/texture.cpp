@@ -71,7 +71,7 @@ void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case&
     hold.count(v.new_value);
   }
   s.read_histogram(r.histogram);
-  if (patterns::boundary_mutant(def.order) && def.order != patterns::TextureOrder::Resident)
+  if (patterns::boundary_mutant(def.order))
     r.reason = hold.summary("stores", "fetches");
   r.instances = n * b.iterations;
 }
