@@ -1,4 +1,4 @@
-"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit}``.
+"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit,figures}``.
 
 Exit codes follow vmmcheck's (docs/design.md, "Exit codes"): 0 nothing unexpected, 1 a failure (a regression, an
 unexpected result), 2 bad input or usage. Bad input is always one line on stderr naming the file and
@@ -113,6 +113,37 @@ def cmd_junit(args) -> int:
     return EXIT_OK
 
 
+def cmd_figures(args) -> int:
+    """Regenerate (or with --check, compare) the measured sections of README.md and docs/ (figures.py)."""
+    from . import figures
+
+    root = Path(args.root).resolve()
+    docs = [Path(d).resolve() for d in args.documents] or figures.default_documents(root)
+    problems = []
+    for doc in docs:
+        try:
+            text = doc.read_text(encoding="utf-8")
+        except OSError as e:
+            raise figures.FiguresError(f"{doc}: cannot read: {e.strerror or e}") from None
+        new, changed = figures.rewrite(text, doc.relative_to(root) if doc.is_relative_to(root) else doc, root)
+        for section, lines in changed:
+            problems.append(f"{section.doc}:{section.line}: section '{section.spec}' differs from what its file gives now")
+        if changed and not args.check:
+            doc.write_text(new, encoding="utf-8")
+    counts_from = root / args.counts_from
+    readme = root / "README.md"
+    if readme in docs and counts_from.exists():
+        problems += figures.case_counts(readme.read_text(encoding="utf-8"), load.load(counts_from))
+    for p in problems:
+        print(p)
+    if args.check:
+        print(f"{len(problems)} difference{'s' if len(problems) != 1 else ''}"
+              + ("; run `python3 -m vmmcheck_report figures` to regenerate" if problems else ""))
+        return EXIT_FAIL if problems else EXIT_OK
+    print(f"rewrote {sum(1 for p in problems if 'section' in p)} section(s)")
+    return EXIT_FAIL if any("section" not in p for p in problems) else EXIT_OK
+
+
 def _positive_int(text: str) -> int:
     n = int(text)
     if n < 1:
@@ -188,6 +219,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("results")
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(func=cmd_junit)
+
+    p = sub.add_parser("figures", help="regenerate the measured sections of README.md and docs/ from the "
+                                       "committed results (--check: fail where they differ)")
+    p.add_argument("documents", nargs="*", help="the documents (default: README.md and docs/*.md under --root)")
+    p.add_argument("--root", default=str(Path(__file__).resolve().parent.parent.parent),
+                   help="the repository root the sections' paths are relative to (default: this checkout)")
+    p.add_argument("--check", action="store_true", help="write nothing; exit 1 naming each section that differs")
+    p.add_argument("--counts-from", default="ci/results/nvidia-h200_driver-580.159.04.json",
+                   help="results whose per-family case counts README's table must match")
+    p.set_defaults(func=cmd_figures)
     return parser
 
 
@@ -202,11 +243,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if extra and not getattr(args, "takes_extra", False):
         parser.error(f"{args.command} takes no arguments after --")
     args.extra = extra
+    from .figures import FiguresError
     from .junit import DuplicateName
 
     try:
         return args.func(args)
-    except (load.LoadError, expectations.ExpectationsError, DuplicateName) as e:
+    except (load.LoadError, expectations.ExpectationsError, DuplicateName, FiguresError) as e:
         print(e, file=sys.stderr)
     except BrokenPipeError:  # e.g. `render --markdown | head`
         return EXIT_OK

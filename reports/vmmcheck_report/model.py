@@ -35,7 +35,7 @@ STATUS_TABLE: Sequence[Status] = (
     Status("Timeout", FAILURE, True, 1, "the case ran past its hard timeout"),
     Status("Error", FAILURE, True, 2, "the harness itself failed"),
     Status("NotSupported", SKIPPED, True, 7, "the GPU, driver, host or policy cannot run it"),
-    Status("Warning", TOLERATED, True, 5, "a `model` case showed an outcome only the PTX model forbids"),
+    Status("Warning", TOLERATED, True, 5, "a `model` case showed an outcome only the PTX model forbids, or the driver accepted a forbidden call with the state intact"),
     Status("UnexpectedPass", FAILURE, False, 4, "listed as an expected failure, but passed"),
     Status("Flake", TOLERATED, False, 5, "failed, but passed on a rerun or matches a flake pattern"),
     Status("ExpectedFail", TOLERATED, False, 6, "failed exactly as the expectation file says"),

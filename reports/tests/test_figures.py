@@ -1,0 +1,131 @@
+"""figures: README's and docs/' measured sections are generated from the committed results, and checked.
+
+The first test is the one CI relies on: every generated section of the repository's documents is what
+its file gives now. The others check that a changed results file is caught and named, what the
+generators write for small synthetic runs, and that a broken marker is refused with file:line.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import make_doc, result, write_json
+from vmmcheck_report import figures, load
+
+REPO = Path(__file__).resolve().parents[2]
+H200_RESULTS = "ci/results/nvidia-h200_driver-580.159.04.json"
+
+
+def test_committed_documents_match_the_committed_results(run_cli):
+    rc, out, err = run_cli("figures", "--check", "--root", REPO)
+    assert rc == 0, out + err
+    assert out.strip().endswith("0 differences")
+
+
+@pytest.fixture
+def scratch_repo(tmp_path):
+    """The documents and the results they cite, copied: a repository to break."""
+    for name in ("README.md", "docs", "ci/results", "ci/experiments"):
+        src, dst = REPO / name, tmp_path / name
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, dst)
+    return tmp_path
+
+
+def test_a_changed_results_file_fails_the_check_and_names_the_section(run_cli, scratch_repo):
+    path = scratch_repo / H200_RESULTS
+    doc = json.loads(path.read_text())
+    case = next(r for r in doc["results"] if r["name"] == "alias.same_thread.alias.weak.nofence")
+    case["histogram"]["stale"] -= 1000  # a run that saw 1000 fewer stale loads
+    case["histogram"]["new"] += 1000
+    case["weak"] -= 1000
+    write_json(path, doc)
+    rc, out, _ = run_cli("figures", "--check", "--root", scratch_repo)
+    assert rc == 1
+    # The case table that shows that case, by file and line -- and nothing whose figures did not move
+    # (the family table's range is set by other cases).
+    assert f"README.md:" in out and f"section 'cases {H200_RESULTS} alias.same_thread.alias.*' differs" in out
+    assert "run-summary" not in out and "api-statuses" not in out and "families" not in out
+    # Regenerating makes the documents agree again.
+    rc, _, _ = run_cli("figures", "--root", scratch_repo)
+    assert rc == 0
+    rc, out, _ = run_cli("figures", "--check", "--root", scratch_repo)
+    assert rc == 0, out
+
+
+def test_the_case_table_must_match_the_results(run_cli, scratch_repo):
+    readme = scratch_repo / "README.md"
+    readme.write_text(readme.read_text().replace("| `alias.rmw` |", "| `alias.rmw` |", 1).replace(
+        "at gpu and sys scope: exact total through one address, lost updates allowed through two | 6 |",
+        "at gpu and sys scope: exact total through one address, lost updates allowed through two | 7 |"))
+    rc, out, _ = run_cli("figures", "--check", "--root", scratch_repo)
+    assert rc == 1
+    assert "`alias.rmw` has 6 cases in the results, the table says 7" in out
+
+
+def test_broken_markers_are_refused_with_file_and_line(run_cli, tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("text\n<!-- figures: run-summary x.json -->\nnever closed\n")
+    rc, _, err = run_cli("figures", "--check", "--root", tmp_path, doc)
+    assert rc == 2 and "doc.md:2: the figures section is never closed" in err
+    doc.write_text("<!-- figures: nonsense x.json -->\n<!-- /figures -->\n")
+    rc, _, err = run_cli("figures", "--check", "--root", tmp_path, doc)
+    assert rc == 2 and "expected '<!-- figures: KIND PATH -->'" in err
+    doc.write_text("<!-- figures: run-summary missing.json -->\n<!-- /figures -->\n")
+    rc, _, err = run_cli("figures", "--check", "--root", tmp_path, doc)
+    assert rc == 2 and "missing.json: no such file" in err
+    doc.write_text("<!-- /figures -->\n")
+    rc, _, err = run_cli("figures", "--check", "--root", tmp_path, doc)
+    assert rc == 2 and "doc.md:1: <!-- /figures --> with no section open" in err
+
+
+def synthetic(tmp_path) -> Path:
+    power_yes = {"control": "alias.kernels.k.event.control", "mechanism": "the event", "mutant": "no-event-wait",
+                 "axes": {}, "status": "Pass", "histogram": {"new": 75, "old": 25}, "instances": 100,
+                 "violations": 25, "discriminating": True, "reason": ""}
+    power_no = dict(power_yes, histogram={"new": 100, "old": 0}, violations=0, discriminating=False,
+                    control="alias.kernels.k.host.control", mechanism="host synchronisation", mutant="no-host-sync")
+    doc = make_doc([
+        result("alias.kernels.k.event", power=power_yes),
+        result("alias.kernels.k.host", power=power_no),
+        result("alias.kernels.k.none", expectation="undefined", histogram={"new": 60, "old": 40}, weak=40),
+        result("peer.kernels.a", status="NotSupported", histogram={"new": 0, "old": 0}, instances=0,
+               reason="needs two GPUs"),
+        result("peer.kernels.b", status="NotSupported", histogram={"new": 0, "old": 0}, instances=0,
+               reason="needs two GPUs"),
+    ])
+    return write_json(tmp_path / "run.json", doc)
+
+
+def test_what_the_generators_write(tmp_path):
+    src = figures.Source(synthetic(tmp_path), "run.json")
+    summary = "\n".join(figures.run_summary(src))
+    assert "| Pass | 3 |" in summary and "| NotSupported | 2 |" in summary
+    assert "- 2 `peer.kernels.*`: needs two GPUs" in summary
+    assert "Power: 1 of 2 `required` and 0 of 0 `fault` cases discriminating" in summary
+    fam = "\n".join(figures.families(src))
+    assert "| `alias.kernels` | 3 | 3 | 0 | 0 | 1 of 2 | 40% | 25% |" in fam
+    assert "| `peer.kernels` | 2 | 0 | 0 | 2 | - | - | - |" in fam
+    power = "\n".join(figures.power_details(src))
+    assert "| `alias.kernels.k.host` | itself under `no-host-sync` | host synchronisation | Pass | new=100 |" in power
+    cases = "\n".join(figures.cases(src, "alias.kernels.*"))
+    assert "25% forbidden without the event" in cases and "none forbidden without host synchronisation" in cases
+    with pytest.raises(figures.FiguresError, match="no case matches"):
+        figures.cases(src, "nothing.*")
+
+
+@pytest.mark.parametrize("part,whole,text", [(0, 10, "0%"), (10, 10, "100%"), (1, 3, "33.3%"),
+                                              (335, 10813440, "0.0031%"), (1, 7, "14.3%")])
+def test_shares_read_the_same_everywhere(part, whole, text):
+    assert figures.pct(part, whole) == text
+
+
+def test_magnitudes_and_prefixes():
+    assert figures.short(10813440) == "10.8M" and figures.short(4194304) == "4.2M" and figures.short(16) == "16"
+    assert figures.pct_range([(1, 4), (3, 4)]) == "25% - 75%" and figures.pct_range([]) == "-"
+    assert figures.common_prefix(["peer.kernels.a", "peer.access.b"]) == "peer.*"
+    assert figures.common_prefix(["lifecycle.partial_mapping"]) == "lifecycle.partial_mapping"

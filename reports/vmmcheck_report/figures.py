@@ -1,0 +1,442 @@
+"""Measured figures in README.md and docs/, generated from the committed results files -- never typed.
+
+A generated section sits between two markers; the first names what to write and from which file:
+
+    <!-- figures: KIND PATH -->
+    ... (written by ``python -m vmmcheck_report figures``; do not edit) ...
+    <!-- /figures -->
+
+KIND is one of the keys of KINDS below; PATH is relative to the repository root; the `cases` kind takes a
+third word, a glob over case names. ``figures`` rewrites
+every section of the documents it is given (default: README.md and docs/*.md); ``figures --check``
+writes nothing and exits 1 naming each section whose text differs from what its file gives now (the
+CPU test suite runs it, so a results file and the text about it cannot drift apart). Prose outside the
+markers states no measured figure.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+from . import load, model
+
+BEGIN = re.compile(r"^<!-- figures: (?P<spec>[^>]*?) -->\s*$")
+END = "<!-- /figures -->"
+
+
+class FiguresError(Exception):
+    """A marker that cannot be used, or a source file that cannot be read; str() names file and line."""
+
+
+# --- number formatting: one style everywhere ---------------------------------------------------------
+
+def count(n: int) -> str:
+    """12,345,678: exact counts, with thousands separators."""
+    return f"{n:,}"
+
+
+def short(n: float) -> str:
+    """10.8M, 4.2M, 13k: magnitudes, for instance totals."""
+    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(n) >= div:
+            v = n / div
+            return f"{v:.0f}{unit}" if v >= 100 else f"{v:.1f}{unit}".replace(".0" + unit, unit)
+    return f"{n:g}"
+
+
+def pct(part: int, whole: int) -> str:
+    """A share, three significant digits: 0.0213%, 1.5%, 99.4%; exactly 0 and 100 as such."""
+    if whole == 0:
+        return "-"
+    if part == 0:
+        return "0%"
+    if part == whole:
+        return "100%"
+    v = 100.0 * part / whole
+    s = f"{v:.3g}"
+    if "e" in s:
+        s = f"{v:.6f}".rstrip("0")
+    return s + "%"
+
+
+def pct_range(shares: Sequence[Tuple[int, int]]) -> str:
+    """min-max of part/whole over the pairs, as pct(); "-" when there are none."""
+    if not shares:
+        return "-"
+    lo = min(shares, key=lambda s: s[0] / s[1])
+    hi = max(shares, key=lambda s: s[0] / s[1])
+    a, b = pct(*lo), pct(*hi)
+    return a if a == b else f"{a} - {b}"
+
+
+def code(text: str) -> str:
+    return f"`{text}`"
+
+
+def cell(text: str) -> str:
+    """Text safe inside a Markdown table cell."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> List[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    return out
+
+
+# --- reading the sources -----------------------------------------------------------------------------
+
+@dataclass
+class Source:
+    path: Path      # absolute
+    shown: str      # as the marker names it
+
+
+def results(src: Source) -> dict:
+    try:
+        return load.load(src.path)
+    except load.LoadError as e:
+        raise FiguresError(str(e)) from None
+
+
+def plain_json(src: Source) -> dict:
+    try:
+        return json.loads(src.path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise FiguresError(f"{src.shown}: cannot read: {e}") from None
+
+
+def provenance(doc: Mapping, src: Source) -> str:
+    ctx = doc["context"]
+    return (f"From `{src.shown}` (git {ctx.get('git_sha') or '?'}; {model.describe_run(doc)}; "
+            f"{len(ctx.get('devices', []))} GPU{'s' if len(ctx.get('devices', [])) != 1 else ''} visible)")
+
+
+def share_of_forbidden(r: Mapping) -> Tuple[int, int]:
+    p = r["power"]
+    return p["violations"], p["instances"]
+
+
+def common_prefix(names: Sequence[str]) -> str:
+    """`peer.*` for peer.a.b and peer.c: the longest shared dotted prefix, starred; the name when one."""
+    if len(names) == 1:
+        return names[0]
+    parts = [n.split(".") for n in names]
+    shared = []
+    for segs in zip(*parts):
+        if len(set(segs)) != 1:
+            break
+        shared.append(segs[0])
+    return (".".join(shared) + ".*") if shared else "*"
+
+
+def ran(r: Mapping) -> bool:
+    return model.raw_status(r) not in ("NotSupported",) and r["instances"] > 0
+
+
+# --- the kinds of section ----------------------------------------------------------------------------
+
+def cases(src: Source, pattern: str) -> List[str]:
+    """The cases of a run whose names match `pattern` (fnmatch): status, histogram, weak share, power."""
+    import fnmatch
+
+    doc = results(src)
+    chosen = [r for r in doc["results"] if fnmatch.fnmatchcase(r["name"], pattern)]
+    if not chosen:
+        raise FiguresError(f"{src.shown}: no case matches {pattern!r}")
+    rows = []
+    for r in chosen:
+        p = r.get("power")
+        power = "-" if not p else (f"{pct(p['violations'], p['instances'])} forbidden without {p['mechanism']}"
+                                    if p["discriminating"] else f"none forbidden without {p['mechanism']}")
+        rows.append([code(r["name"]), r["expectation"], model.raw_status(r),
+                     model.histogram_text({k: v for k, v in r["histogram"].items() if v}) if ran(r) else "-",
+                     pct(r["weak"], r["instances"]) if ran(r) else "-", power])
+    return [provenance(doc, src) + f", the cases `{pattern}`:", ""] + table(
+        ["case", "expectation", "status", "histogram", "weak", "control"], rows)
+
+
+def run_summary(src: Source) -> List[str]:
+    """Totals, what did not run and why, warnings and failures with their reasons, power in a line."""
+    doc = results(src)
+    rs = doc["results"]
+    totals = model.count_statuses(rs)
+    seconds = sum(r["seconds"] for r in rs)
+    b = doc["context"]["budget"]
+    out = [provenance(doc, src) + ", budget " + f"{short(b['instances'])} instances per in-kernel case, "
+           f"{short(b['op_words'])} words x {b['iterations']} per operation case:", ""]
+    out += table(["status", "cases"], [[s, count(n)] for s, n in totals.items() if n] + [["all", count(len(rs))]])
+    out += ["", f"The cases' wall times add up to {seconds:.1f} s, their controls and isolated children included."]
+    skipped: Dict[str, List[str]] = {}
+    for r in rs:
+        if model.raw_status(r) == "NotSupported":
+            skipped.setdefault(r["reason"], []).append(r["name"])
+    if skipped:
+        out += ["", "Not run here (`NotSupported`), with the reason each gave:", ""]
+        for reason, names in sorted(skipped.items(), key=lambda kv: (-len(kv[1]), kv[1][0])):
+            out.append(f"- {len(names)} {code(common_prefix(names))}: {cell(reason)}")
+    notable = [r for r in rs if model.raw_status(r) not in ("Pass", "NotSupported")]
+    if notable:
+        out += ["", "Every result that is neither `Pass` nor `NotSupported`:", ""]
+        for r in notable:
+            out.append(f"- {code(r['name'])} ({r['expectation']}): **{model.raw_status(r)}** -- {cell(r['reason'])}")
+    t = model.power_tally(rs)
+    if t["required"] + t["fault"]:
+        out += ["", f"Power: {t['required_discriminating']} of {t['required']} `required` and "
+                    f"{t['fault_discriminating']} of {t['fault']} `fault` cases discriminating -- their controls "
+                    f"showed an outcome the case forbids ({len(t['not'])} not)."]
+    return out
+
+
+def families(src: Source) -> List[str]:
+    """Per family: statuses, power, and the ranges of what the undefined cases and the controls showed."""
+    doc = results(src)
+    out = [provenance(doc, src) + ". Weak: the share of instances with a weak outcome in each `undefined` "
+           "case that ran (lowest - highest); forbidden: the share of each discriminating control's instances "
+           "with an outcome its case forbids.", ""]
+    rows = []
+    for fam, rs in model.families(doc["results"]).items():
+        statuses = model.count_statuses(rs)
+        ran_here = [r for r in rs if ran(r)]
+        with_power = [r for r in rs if r.get("power")]
+        disc = [r for r in with_power if r["power"]["discriminating"]]
+        undefined = [(r["weak"], r["instances"]) for r in ran_here if r["expectation"] == "undefined"]
+        rows.append([code(fam), str(len(rs)), str(statuses.get("Pass", 0)),
+                     str(sum(n for s, n in statuses.items() if s not in ("Pass", "NotSupported", "Skip"))),
+                     str(statuses.get("NotSupported", 0) + statuses.get("Skip", 0)),
+                     f"{len(disc)} of {len(with_power)}" if with_power else "-",
+                     pct_range(undefined), pct_range([share_of_forbidden(r) for r in disc])])
+    out += table(["family", "cases", "Pass", "other", "not run", "discriminating", "weak (undefined)",
+                  "forbidden (controls)"], rows)
+    return out
+
+
+def api_statuses(src: Source) -> List[str]:
+    """What the driver returned for each api case, and what the case checked beside the status."""
+    doc = results(src)
+    out = [provenance(doc, src) + ":", ""]
+    rows = []
+    for r in doc["results"]:
+        if r["family"] != "api":
+            continue
+        status = " ".join(k for k, v in r["histogram"].items() if v) or "-"
+        saw = re.sub(r"^the driver returned [A-Z_]+(; )?", "", r["reason"])
+        rows.append([code(r["name"]), r["expectation"], model.raw_status(r), status, saw])
+    out += table(["case", "expectation", "result", "returned", "checked beside the status"], rows)
+    return out
+
+
+def power_details(src: Source) -> List[str]:
+    """The power counts, how each control was made, and every required or fault case whose control showed
+    nothing forbidden, with that control's histogram."""
+    doc = results(src)
+    rs = doc["results"]
+    t = model.power_tally(rs)
+    by_how: Dict[str, int] = {}
+    for r in rs:
+        p = r.get("power")
+        if p:
+            how = f"the case itself under `{p['mutant']}`" if p.get("mutant") else "a separate case"
+            by_how[how] = by_how.get(how, 0) + 1
+    out = [provenance(doc, src) + ":", "",
+           f"- {t['required_discriminating']} of {t['required']} `required` and {t['fault_discriminating']} of "
+           f"{t['fault']} `fault` cases discriminating here.",
+           "- Controls: " + ", ".join(f"{n} {how}" for how, n in sorted(by_how.items(), key=lambda kv: -kv[1])) + "."]
+    missing = [r for r in rs if r.get("power") and not r["power"]["discriminating"]]
+    if missing:
+        out += ["", f"The {len(missing)} cases whose control showed no forbidden outcome:", ""]
+        rows = []
+        for r in missing:
+            p = r["power"]
+            control = f"itself under `{p['mutant']}`" if p.get("mutant") else code(p["control"])
+            rows.append([code(r["name"]), control, p["mechanism"], p["status"],
+                         model.histogram_text({k: v for k, v in p["histogram"].items() if v})])
+        out += table(["case", "control", "removes", "control ran", "control histogram"], rows)
+    return out
+
+
+def selftest(src: Source) -> List[str]:
+    """The mutant x pattern matrix of a `vmmcheck selftest --json` file (schema vmmcheck-selftest/2)."""
+    doc = plain_json(src)
+    if doc.get("schema") != "vmmcheck-selftest/2":
+        raise FiguresError(f"{src.shown}: not a vmmcheck-selftest/2 file (schema {doc.get('schema')!r})")
+    built = doc["as_built"]
+    out = [f"From `{src.shown}` (git {doc['git_sha']}): as built {built['passed']} of {built['cases']} cases passed "
+           f"({len(built['not_passing'])} with another verdict left out); then each mutant over the cases of the "
+           "patterns it lives in.", ""]
+    rows, verdicts = [], {}
+    for m in doc["mutants"]:
+        for c in m["patterns"]:
+            verdicts[c["verdict"]] = verdicts.get(c["verdict"], 0) + 1
+            example = c["caught_by"][0] if c["caught_by"] else None
+            detail = (f"{code(example['case'])} {example['status']}: {example['histogram']}" if example
+                      else c.get("because", ""))
+            rows.append([code(m["mutant"]), code(c["pattern"]), c["verdict"].replace("_", " "),
+                         f"{len(c['caught_by'])} of {c['cases_run']}", detail])
+    out += table(["mutant", "pattern", "verdict", "cases gone wrong", "for example / why not"], rows)
+    out += ["", "Pairs: " + ", ".join(f"{n} {v.replace('_', ' ')}" for v, n in sorted(verdicts.items())) + "."]
+    return out
+
+
+def experiments(src: Source) -> List[str]:
+    """The hand-edit experiments: for each results file in the folder, the diff it ran and what failed."""
+    if not src.path.is_dir():
+        raise FiguresError(f"{src.shown}: not a folder")
+    rows = []
+    for path in sorted(src.path.glob("*.json")):
+        doc = results(Source(path, f"{src.shown}/{path.name}"))
+        name = path.stem.split(".")[-1]
+        rs = doc["results"]
+        failed = [r for r in rs if model.raw_status(r) == "Fail"]
+        by_family: Dict[str, List[Mapping]] = model.families(failed)
+        example = "; ".join(f"{code(fam)}: {len(fs)} failed, e.g. {code(fs[0]['name'])} "
+                            f"{model.histogram_text({k: v for k, v in fs[0]['histogram'].items() if v})}"
+                            for fam, fs in by_family.items())
+        totals = model.count_statuses(rs)
+        rows.append([f"[`{name}`](ci/experiments/{name}.diff)", doc["context"].get("git_sha") or "?",
+                     f"{totals.get('Pass', 0)} / {totals.get('Fail', 0)} / {totals.get('NotSupported', 0)}", example])
+    out = [f"From `{src.shown}/*.json` (each run of `vmmcheck run --no-power` built with the diff applied):", ""]
+    out += table(["edit", "git", "pass / fail / not run", "what failed"], rows)
+    return out
+
+
+def bench_litmus(src: Source) -> List[str]:
+    """The side-by-side bench (ci/bench-litmus.sh): each run, then the ratios it computed."""
+    doc = plain_json(src)
+    if doc.get("schema") != "vmmcheck-bench-litmus/1":
+        raise FiguresError(f"{src.shown}: not a vmmcheck-bench-litmus/1 file")
+
+    def num(v, fmt):
+        return "-" if v is None else fmt(v)
+
+    out = [f"From `{src.shown}` ({doc['machine']['gpu']}, driver {doc['machine']['driver']}; cuda-litmus "
+           f"{doc['cuda_litmus']['commit'][:7]}, vmmcheck {doc['vmmcheck']['git_sha']}):", ""]
+    rows = [[r["id"], count(r["weak"]), short(r["instances"]), num(r.get("gpu_seconds"), lambda v: f"{v:.3g}"),
+             num(r.get("weak_per_gpu_second"), short), f"{r['wall_seconds']:.2f}", short(r["weak_per_wall_second"])]
+            for r in doc["runs"]]
+    out += table(["run", "weak (stale)", "instances", "GPU s", "weak / GPU s", "wall s", "weak / wall s"], rows)
+    out.append("")
+    for key, r in doc["ratios"].items():
+        out.append(f"- {r['label']}: {r['weak_per_gpu_second']:.3g}x weak per GPU second (against `{r['cuda_litmus_gpu']}`), "
+                   f"{r['weak_per_wall_second']:.3g}x per wall second (against `{r['cuda_litmus_wall']}`), "
+                   f"{r['weak_rate']:.3g}x the weak rate.")
+    p = doc["plain_mp"]
+    out.append(f"- Plain message passing (`{p['case']}`, {p['status']}): {count(p['instances'])} instances in "
+               f"{p['gpu_seconds']:.3g} GPU s, {short(p['instances_per_gpu_second'])} instances per GPU second.")
+    return out
+
+
+def mpi_ranks(src: Source) -> List[str]:
+    """A `run --mpi` results file: each rank's totals, and what its unordered ipc readers saw."""
+    doc = results(src)
+    out = [provenance(doc, src) + ", one rank per GPU:", ""]
+    ranks = [("0", doc["results"])] + [(str(r["rank"]), r["results"]) for r in doc.get("ranks", [])]
+    rows = []
+    for rank, rs in ranks:
+        totals = model.count_statuses(rs)
+        none = [(r["weak"], r["instances"]) for r in rs if ".none." in r["name"] and r["name"].startswith("ipc.") and ran(r)]
+        rows.append([rank, ", ".join(f"{n} {s}" for s, n in totals.items() if n), pct_range(none)])
+    out += table(["rank", "results", "weak in the unordered `ipc.kernels.none.*`"], rows)
+    return out
+
+
+KINDS: Dict[str, Callable[..., List[str]]] = {
+    "cases": cases,
+    "run-summary": run_summary,
+    "families": families,
+    "api-statuses": api_statuses,
+    "power": power_details,
+    "selftest": selftest,
+    "experiments": experiments,
+    "bench-litmus": bench_litmus,
+    "mpi-ranks": mpi_ranks,
+}
+
+
+# --- documents ---------------------------------------------------------------------------------------
+
+@dataclass
+class Section:
+    doc: Path
+    line: int        # of the opening marker, 1-based
+    spec: str        # "KIND PATH"
+    old: List[str]   # the lines between the markers
+
+
+def sections(text: str, doc: Path) -> List[Section]:
+    out, open_at = [], None
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        m = BEGIN.match(line)
+        if m:
+            if open_at is not None:
+                raise FiguresError(f"{doc}:{i + 1}: a figures section opens inside the one at line {open_at[0] + 1}")
+            open_at = (i, m.group("spec").strip())
+        elif line.strip() == END:
+            if open_at is None:
+                raise FiguresError(f"{doc}:{i + 1}: {END} with no section open")
+            out.append(Section(doc, open_at[0] + 1, open_at[1], lines[open_at[0] + 1:i]))
+            open_at = None
+    if open_at is not None:
+        raise FiguresError(f"{doc}:{open_at[0] + 1}: the figures section is never closed ({END})")
+    return out
+
+
+def generate(spec: str, root: Path, where: str) -> List[str]:
+    words = shlex.split(spec)
+    arity = 3 if words and words[0] == "cases" else 2
+    if len(words) != arity or words[0] not in KINDS:
+        raise FiguresError(f"{where}: expected '<!-- figures: KIND PATH -->' (cases: KIND PATH GLOB) with KIND one of "
+                           f"{', '.join(KINDS)}; got {spec!r}")
+    kind, path, *rest = words
+    full = (root / path).resolve()
+    if not full.exists():
+        raise FiguresError(f"{where}: {path}: no such file")
+    try:
+        return KINDS[kind](Source(full, path), *rest)
+    except FiguresError as e:
+        raise FiguresError(f"{where}: {e}") from None
+
+
+def rewrite(text: str, doc: Path, root: Path) -> Tuple[str, List[Tuple[Section, List[str]]]]:
+    """The document with every section regenerated, and the sections whose text changed (old, new)."""
+    lines = text.splitlines()
+    changed = []
+    out, i = [], 0
+    for s in sections(text, doc):
+        new = [""] + generate(s.spec, root, f"{doc}:{s.line}") + [""]
+        out += lines[i:s.line] + new
+        i = s.line + len(s.old)
+        if s.old != new:
+            changed.append((s, new))
+    out += lines[i:]
+    return "\n".join(out) + ("\n" if text.endswith("\n") else ""), changed
+
+
+def default_documents(root: Path) -> List[Path]:
+    return [root / "README.md"] + sorted((root / "docs").glob("*.md"))
+
+
+def case_counts(readme: str, doc: Mapping) -> List[str]:
+    """Rows of README's "What is tested" table ("| `family` | ... | N |") whose N differs from the number of
+    that family's cases in `doc`: problems, one line each."""
+    counts: Dict[str, int] = {}
+    for r in doc["results"]:
+        counts[r["family"]] = counts.get(r["family"], 0) + 1
+    problems = []
+    for n, line in enumerate(readme.splitlines(), start=1):
+        m = re.match(r"^\| `([a-z0-9_.*]+)` \|.*\| (\d+) \|$", line)
+        if not m:
+            continue
+        fam, said = m.group(1), int(m.group(2))
+        have = (sum(v for k, v in counts.items() if k.startswith(fam[:-1])) if fam.endswith("*") else counts.get(fam))
+        if have is None:
+            problems.append(f"README.md:{n}: family `{fam}` is in no case of the results")
+        elif have != said:
+            problems.append(f"README.md:{n}: `{fam}` has {have} cases in the results, the table says {said}")
+    return problems
