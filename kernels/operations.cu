@@ -9,7 +9,7 @@
 #include "device/wait.cuh"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
-#include "patterns/kernel_pair.hpp"
+#include "patterns/kernel_pair/definition.hpp"
 
 namespace vmmcheck::kernels {
 namespace {

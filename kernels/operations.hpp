@@ -1,6 +1,6 @@
 #pragma once
 // Host-side interface of the operation-level kernels: the writer and the counting reader of
-// alias.kernels (patterns/kernel_pair.hpp), and the fill every runner uses to set words up.
+// alias.kernels (patterns/kernel_pair/definition.hpp), and the fill every runner uses to set words up.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>

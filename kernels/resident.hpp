@@ -1,10 +1,10 @@
 #pragma once
-// Host-side interface of the alias.resident kernels (patterns/resident.hpp).
+// Host-side interface of the alias.resident kernels (patterns/resident/definition.hpp).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 
-#include "patterns/resident.hpp"
+#include "patterns/resident/definition.hpp"
 
 namespace vmmcheck::kernels {
 

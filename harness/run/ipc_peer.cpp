@@ -17,7 +17,7 @@
 #include "common/driver.hpp"
 #include "device/multicast_gate.hpp"
 #include "kernels/contract.hpp"
-#include "kernels/multicast.hpp"
+#include "patterns/multicast/kernels.hpp"
 #include "kernels/operations.hpp"
 #include "run/checked_words.hpp"
 #include "run/cuda_objects.hpp"

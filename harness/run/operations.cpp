@@ -4,7 +4,7 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
-#include "patterns/texture.hpp"  // kernel_order
+#include "patterns/texture/definition.hpp"  // kernel_order
 #include "run/checked_words.hpp"
 #include "run/mutants.hpp"
 

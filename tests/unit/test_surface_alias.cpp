@@ -12,7 +12,7 @@
 
 #include "common/driver.hpp"
 #include "common/error.hpp"
-#include "vmm/surface_alias.hpp"
+#include "patterns/surface/surface_alias.hpp"
 
 namespace vmmcheck::vmm {
 namespace {

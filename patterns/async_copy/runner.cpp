@@ -1,0 +1,54 @@
+// Runner of proxy.async (patterns/async_copy/definition.hpp): one 4 KiB chunk of the session's region per CTA, 16
+// bytes of it per thread, as many rounds per launch as the budget asks for.
+#include "common/driver.hpp"
+#include "common/error.hpp"
+#include "patterns/async_copy/kernels.hpp"
+#include "kernels/launch.hpp"
+#include "kernels/operations.hpp"
+#include "run/in_kernel.hpp"
+#include "run/mutants.hpp"
+#include "run/session.hpp"
+
+namespace vmmcheck::run {
+
+void run_pattern(GpuSession& s, const patterns::AsyncCopy& def, const model::Case& c, CaseResult& r) {
+  int major = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, s.device()));
+  if (major < 9) throw NotSupportedError("cp.async.bulk needs compute capability 9.0 or newer; this GPU is " + std::to_string(major) + ".x");
+  const Budget& b = s.budget();
+  const int blocks = static_cast<int>(std::min<std::uint64_t>(s.region_words() / kernels::kAsyncChunkWords,
+                                                              static_cast<std::uint64_t>(kernels::sm_count()) * 4));
+  const std::uint32_t n = static_cast<std::uint32_t>(blocks) * kernels::kAsyncChunkWords;
+  kernels::AsyncCopyArgs a;
+  a.a = s.words(patterns::View::Same);
+  a.view = s.words(def.view);
+  a.direction = def.direction;
+  using patterns::ProxyFences;
+  a.alias_fence = (def.fences == ProxyFences::Alias || def.fences == ProxyFences::Both) && !mutated(Mutant::NoProxyFence);
+  a.async_fence = (def.fences == ProxyFences::Async || def.fences == ProxyFences::Both) && !mutated(Mutant::NoAsyncFence);
+  a.rounds = rounds_for(b, n);
+  a.histogram = s.histogram();
+  a.sink = s.sink();
+  // tensor_to_shared: a tensor map over the view, the region as rows of kTensorRowWords words.
+  CUtensorMap map{};
+  if (def.direction == patterns::AsyncDirection::TensorToShared) {
+    const cuuint64_t dims[2] = {kernels::kTensorRowWords, n / kernels::kTensorRowWords};
+    const cuuint64_t row_bytes[1] = {kernels::kTensorRowWords * sizeof(std::uint32_t)};
+    const cuuint32_t box[2] = {kernels::kAsyncSlotWords, 1};
+    const cuuint32_t element_strides[2] = {1, 1};
+    VMM_CHECK(driver().cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, a.view, dims, row_bytes, box,
+                                              element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                                              CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  }
+  float total_ms = 0;
+  for (std::uint32_t it = 0; it < b.iterations; ++it) {
+    a.value_base = it * a.rounds;
+    kernels::launch_fill(a.a, n, 0, s.work());
+    total_ms += gpu_ms(s, [&] { kernels::launch_async_copy(a, blocks, s.work(), &map); });
+  }
+  r.gpu_seconds = total_ms / 1000.0;
+  s.read_histogram(r.histogram);
+  r.instances = static_cast<std::uint64_t>(n) * a.rounds * b.iterations;
+}
+
+}  // namespace vmmcheck::run

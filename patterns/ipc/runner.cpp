@@ -1,0 +1,92 @@
+// Runner of ipc.* (patterns/ipc/definition.hpp): this process exports its allocation as a POSIX file descriptor; a
+// second vmmcheck process (run/ipc_peer.hpp) imports it, maps it twice and reads through one of its
+// mappings after this process's writer kernel -- ordered by an interprocess event, by the host, or not
+// at all. The writer is held until the reader starts (run/hold.hpp, a latch in a page both processes
+// share): the request crosses a socket, so without the hold the writer would be done before the reader
+// could start, ordered or not. Every word the reader counts is one instance.
+#include <unistd.h>
+
+#include "common/driver.hpp"
+#include "common/error.hpp"
+#include "ipc/transport.hpp"
+#include "kernels/operations.hpp"
+#include "run/checked_words.hpp"
+#include "run/hold.hpp"
+#include "run/mutants.hpp"
+#include "run/operations.hpp"
+#include "run/peer_process.hpp"
+#include "run/peer_work.hpp"
+#include "run/session.hpp"
+#include "vmm/alias_set.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+using nlohmann::json;
+
+UniqueFd export_fd(CUmemGenericAllocationHandle handle) {
+  int fd = -1;
+  VMM_CHECK(driver().cuMemExportToShareableHandle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  return UniqueFd(fd);
+}
+
+}  // namespace
+
+void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, CaseResult& r) {
+  using patterns::Order;
+  const int dev = s.device();
+  const Budget& b = s.budget();
+  const std::uint64_t n = b.op_words;
+  const std::size_t g = vmm::allocation_granularity(dev, false);
+  vmm::AliasSet set(vmm::PhysicalAllocation(dev, vmm::round_up(n * 4, g), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR), g,
+                    {vmm::ViewSpec{}});
+  std::uint32_t* const a = words_at(set.view(0).address);
+  UniqueFd exported = export_fd(set.handle());
+
+  PeerProcess peer(dev);
+  try {
+    json import{{"op", "import"}, {"size", set.size()}, {"transport", patterns::token(def.transport)}};
+    if (def.transport == patterns::Transport::PidfdGetfd) {
+      import["pid"] = static_cast<long long>(getpid());
+      import["fd"] = exported.get();
+      peer.call(import);
+    } else {
+      peer.call(import, exported.get());
+    }
+  } catch (const ipc::TransportError& e) {
+    if (peer.last_not_supported()) throw NotSupportedError(std::string("the exported descriptor could not be moved: ") + e.what());
+    throw;
+  }
+  if (def.exporter == patterns::Exporter::Released) {
+    // The importer holds its own reference: this process's handle and descriptor may go (guide 4.17.3.4).
+    exported.reset();
+    VMM_CHECK(set.release_handle());
+  }
+  Event event;
+  if (def.order == Order::Event) event = share_event(peer);
+  const SharedHostPage latch = share_latch(peer);
+  Hold hold(latch.words(), kHoldAcrossProcesses);
+
+  const int view = def.view == patterns::ImportView::First ? 0 : 1;
+  for (std::uint32_t it = 0; it < b.iterations; ++it) {
+    const Values v = values_for(b, c.name, it);
+    fill(set.view(0).address, n, v.old_value, s.work());
+    peer.call({{"op", "prime"}, {"view", view}, {"words", n}});  // the reader's caches now hold old values
+    // The reader raises the latch as it starts: after its event wait, when it has one.
+    const json read{{"op", "read"},       {"view", view},         {"words", n},
+                    {"new", v.new_value}, {"old", v.old_value},   {"raise", v.new_value},
+                    {"wait_event", def.order == Order::Event && !mutated(Mutant::NoEventWait)}};
+    hold.before_earlier(s.work(), v.new_value);
+    kernels::launch_fill(a, n, v.new_value, s.work());
+    if (def.order == Order::Event) CUDA_CHECK(cudaEventRecord(event, s.work()));  // before the request: its wait is for this writer
+    if (def.order == Order::Host && !mutated(Mutant::NoHostSync)) CUDA_CHECK(cudaStreamSynchronize(s.work()));
+    const json counted = peer.call(read);
+    CUDA_CHECK(cudaStreamSynchronize(s.work()));
+    hold.count(v.new_value);
+    add_bins(r.histogram, counted);
+  }
+  r.instances = n * b.iterations;
+  r.reason = hold.summary("writer", "other process's reader");
+}
+
+}  // namespace vmmcheck::run

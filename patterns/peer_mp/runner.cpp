@@ -1,0 +1,66 @@
+// Runner of peer.mp (patterns/peer_mp/definition.hpp): message passing from GPU 0 to GPU 1 at sys scope,
+// two grids at once, through view A or GPU 1's alias.
+#include "common/error.hpp"
+#include "run/checked_words.hpp"
+#include "patterns/peer_mp/kernels.hpp"
+#include "run/devices.hpp"
+#include "run/in_kernel.hpp"
+#include "run/mutants.hpp"
+#include "run/session.hpp"
+#include "vmm/alias_set.hpp"
+
+namespace vmmcheck::run {
+using patterns::View;
+
+void run_pattern(GpuSession& s, const patterns::PeerMp& def, const model::Case& c, CaseResult& r) {
+  const int d0 = s.device(), d1 = peer_of(d0);
+  const Budget& b = s.budget();
+  DeviceWork peer(d1);
+  const cudaStream_t s1 = peer.stream;
+  Event start, stop;  // on GPU 1, timing the reader
+  {
+    DeviceScope on(d1);
+    start = Event::create(true);
+    stop = Event::create(true);
+  }
+
+  kernels::PeerMpArgs a;
+  a.instances = static_cast<std::uint32_t>(kernels::sm_count()) * 2 * kernels::kPeerMpThreads;
+  const std::uint64_t stride = (a.instances + 1023u) / 1024u * 1024u;  // data, flags, acks: apart
+  const vmm::AliasSet set(d0, 3 * stride * 4, {vmm::ViewSpec{0, std::vector<int>{d0, d1}}, vmm::ViewSpec{0, std::vector<int>{d1}}});
+  std::uint32_t* const base = words_at(set.view(0).address);
+  a.data_write = base;
+  a.flag = base + stride;
+  a.ack = base + 2 * stride;
+  a.data_read = def.data == View::Same ? base : words_at(set.view(1).address);
+  a.reader_fence = def.fence == patterns::Fence::ProxyAlias && !mutated(Mutant::NoProxyFence);
+  a.flag_sync = mutated(Mutant::RelaxedFlag) ? patterns::FlagSync::Relaxed : def.flag_sync;
+  a.rounds = rounds_for(b, a.instances);
+  a.spin_timeout_ns = static_cast<std::uint64_t>(b.stress.spin_timeout_us) * 1000;
+  a.histogram = peer.counts->get();
+  a.sink = peer.sink.get();
+
+  float total_ms = 0;
+  for (std::uint32_t it = 0; it < b.iterations; ++it) {
+    a.value_base = it * a.rounds;
+    fill(set.view(0).address, 3 * stride, 0, s.work());
+    // The reader goes first and waits; the writer on GPU 0 starts while it does.
+    {
+      DeviceScope on(d1);
+      CUDA_CHECK(cudaEventRecord(start, s1));
+      kernels::launch_peer_mp_reader(a, s1);
+      CUDA_CHECK(cudaEventRecord(stop, s1));
+    }
+    kernels::launch_peer_mp_writer(a, s.work());
+    CUDA_CHECK(cudaStreamSynchronize(s.work()));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    total_ms += ms;
+  }
+  peer.counts->add_into(r.histogram, s1);
+  r.instances = static_cast<std::uint64_t>(a.instances) * a.rounds * b.iterations;
+  r.gpu_seconds = total_ms / 1000.0;
+}
+
+}  // namespace vmmcheck::run
