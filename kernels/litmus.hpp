@@ -22,7 +22,7 @@ struct Placement {
 enum class StressPattern : std::uint8_t { StoreStore, StoreLoad, LoadStore, LoadLoad };
 constexpr int kStressPatterns = 4;
 
-// The memory stress of one launch, as the kernel sees it (run/stress_params.hpp holds the knobs a user
+// The memory stress of one launch, as the kernel sees it (run/records/stress_params.hpp holds the knobs a user
 // sets and says what each does). All scratch accesses land on `lines` cache lines of `line_words` words.
 struct Stress {
   std::uint32_t* scratch = nullptr;  // nullptr: no stress of any kind

@@ -18,7 +18,7 @@ void preload_operation_kernels();
 void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream);
 // Reads every word once (through the view under test), so caches hold the old value.
 void launch_prime(const std::uint32_t* words, std::uint64_t count, std::uint32_t* sink, cudaStream_t stream);
-// The latch that holds an earlier operation (run/hold.hpp): put ahead of it on its stream, one thread
+// The latch that holds an earlier operation (run/kit/hold.hpp): put ahead of it on its stream, one thread
 // waits until latch[0] holds `token` (raised by launch_mark ahead of the later operation, on its own
 // stream, device or process) or `timeout_ns` passed -- storing `token` to latch[1] when it was raised
 // -- then `then_ns` more. Loads and stores are relaxed at sys scope: the two words may be host-mapped.

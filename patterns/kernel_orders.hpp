@@ -1,7 +1,7 @@
 #pragma once
 // The orders of the proxy patterns (TextureOrder: proxy.texture, proxy.surface) that stand for a kernel
 // boundary, what each is as an operation order, and what a control takes away from a case ordered by one.
-// Shared by both patterns' definitions and by the runners' kit (harness/run/operations.hpp).
+// Shared by both patterns' definitions and by the runners' kit (harness/run/kit/operations.hpp).
 #include <optional>
 #include <string_view>
 

@@ -3,7 +3,7 @@
 // fields are the typed case definition (one enum per axis), and its static members say everything else
 // -- its name in case tables, its axes and the values each may take, its outcome bins in kernel order --
 // next to the oracle's view of it (structure_of) and the declaration of its runner. The compiler checks
-// the rest: a pattern without a runner or a structure does not build (harness/run/session.cpp,
+// the rest: a pattern without a runner or a structure does not build (harness/run/kit/session.cpp,
 // harness/model/oracle.cpp), and outcome names are tied to bin indices by static_assert.
 #include <array>
 #include <type_traits>
@@ -46,7 +46,7 @@ struct PatternDefaults {
 };
 
 // Whether a pattern's definition says which memory its views are made of (the `memory` axis of the alias
-// families): the session allocates that kind for the case (harness/run/session.cpp).
+// families): the session allocates that kind for the case (harness/run/kit/session.cpp).
 template <typename Def, typename = void>
 inline constexpr bool has_memory_axis = false;
 template <typename Def>

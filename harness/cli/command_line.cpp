@@ -72,7 +72,7 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   add_budget(*run_cmd, o);
   add_stress(*run_cmd, o);
   add_isolation(*run_cmd, o);
-  // A mutant switched on for this run (run/mutants.hpp); for selftest, so not in --help.
+  // A mutant switched on for this run (run/kit/mutants.hpp); for selftest, so not in --help.
   run_cmd->add_option("--mutant", o.mutant, "")->group("");
   run_cmd->add_flag("--verbose,-v", o.verbose, "list every case, also those skipped because there is no GPU")
       ->envname("VMMCHECK_VERBOSE");
@@ -128,7 +128,7 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   // The child side of isolation; not for people, so not in --help.
   CLI::App* child = app.add_subcommand("isolated-case", "")->group("");
   child->add_option("--spec", o.spec, "what to run (JSON)")->required();
-  // The importing side of the ipc.* and fabric.* cases (harness/run/ipc_peer.hpp); not for people either.
+  // The importing side of the ipc.* and fabric.* cases (harness/run/execution/peer_server.hpp); not for people either.
   CLI::App* ipc_peer = app.add_subcommand("ipc-peer", "")->group("");
   ipc_peer->add_option("--device", o.device, "the CUDA device to import on")->required();
 

@@ -3,9 +3,9 @@
 #include <string>
 #include <vector>
 
-#include "run/power.hpp"
-#include "run/report_json.hpp"
-#include "run/result.hpp"
+#include "run/execution/power.hpp"
+#include "run/records/report_json.hpp"
+#include "run/records/result.hpp"
 
 namespace vmmcheck::cli {
 

@@ -3,7 +3,7 @@
 #include <set>
 #include <string>
 
-#include "run/report_json.hpp"
+#include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
 namespace {

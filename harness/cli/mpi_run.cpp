@@ -22,9 +22,9 @@
 #include "ipc/rendezvous.hpp"
 #include "ipc/transport.hpp"
 #include "mpi/mpi_world.hpp"
-#include "run/ipc_peer.hpp"
-#include "run/peer_process.hpp"
-#include "run/report_json.hpp"
+#include "run/execution/peer_server.hpp"
+#include "run/kit/peer_process.hpp"
+#include "run/records/report_json.hpp"
 #endif
 
 namespace vmmcheck::cli {

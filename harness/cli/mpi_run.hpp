@@ -1,7 +1,7 @@
 #pragma once
 // `vmmcheck run --mpi`, under mpirun: a ring. Every rank runs the selected cases on its own GPU (the
 // next ones after --device, one per rank of the node), and every rank serves import sessions
-// (run/ipc_peer.hpp) on a socket named for the job and the rank (ipc/rendezvous.hpp), in a thread of its
+// (run/execution/peer_server.hpp) on a socket named for the job and the rank (ipc/rendezvous.hpp), in a thread of its
 // own, for the rank before it. The ipc.* and fabric.* cases of rank r take rank r + 1 (mod N) as their
 // importing process: each rank maps its neighbour's allocation, and the exported descriptor, the
 // interprocess event and the fabric handle cross between MPI ranks and GPUs. Rank 0 prints and writes

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "run/budget.hpp"
+#include "run/records/budget.hpp"
 
 namespace vmmcheck::cli {
 
@@ -29,7 +29,7 @@ struct Options {
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
   bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
   bool strict = false;      // run: a Warning fails the run
-  std::string baseline;     // run: an expectations fails file (run/baseline.hpp)
+  std::string baseline;     // run: an expectations fails file (run/records/baseline.hpp)
   double timeout_s = 120;   // run: hard limit per isolated case
   std::string resume;       // run: a results file whose cases are not run again
   std::string spec;         // isolated-case: what the parent asks the child to run

@@ -16,14 +16,17 @@
 #include "common/error.hpp"
 #include "device/machine.hpp"
 #include "model/select.hpp"
-#include "run/isolation.hpp"
-#include "run/mutants.hpp"
-#include "run/report_json.hpp"
+#include "ipc/child_process.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
 namespace {
 
 using Json = nlohmann::ordered_json;
+using ipc::ChildRun;
+using ipc::run_child;
+using ipc::signal_name;
 using patterns::Mutant;
 using patterns::MutantWord;
 
@@ -58,17 +61,17 @@ class Passes {
                                   "--timeout", std::to_string(o_.timeout_s)};
     for (const auto& p : case_paths(o_)) argv.insert(argv.end(), {"--cases", std::filesystem::absolute(p).string()});
     if (!o_.stress_params.empty()) argv.insert(argv.end(), {"--stress-params", o_.stress_params});
-    // The switch is the environment (run/mutants.hpp), so the pass's own isolated children inherit it.
+    // The switch is the environment (run/kit/mutants.hpp), so the pass's own isolated children inherit it.
     if (mutant) setenv(run::kMutantVariable, std::string(patterns::name_of(*mutant)).c_str(), 1);
     else unsetenv(run::kMutantVariable);
-    const run::ChildRun child = run::run_child(argv, std::chrono::hours(2));
+    const ipc::ChildRun child = ipc::run_child(argv, std::chrono::hours(2));
     unsetenv(run::kMutantVariable);
-    const bool ran = child.end == run::ChildRun::End::Exited &&
+    const bool ran = child.end == ipc::ChildRun::End::Exited &&
                      (child.code == kExitOk || child.code == kExitFailure) && std::filesystem::exists(json);
     if (!ran)
       throw std::runtime_error("selftest: the " + label + " pass did not finish (" +
-                               (child.end == run::ChildRun::End::Exited ? "exit " + std::to_string(child.code)
-                                                                        : run::signal_name(child.code)) +
+                               (child.end == ipc::ChildRun::End::Exited ? "exit " + std::to_string(child.code)
+                                                                        : ipc::signal_name(child.code)) +
                                (child.error.empty() ? "" : ", " + child.error) + "):\n" + child.log_tail);
     Pass p;
     p.seconds = child.seconds;

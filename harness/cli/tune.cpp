@@ -14,8 +14,8 @@
 #include "device/machine.hpp"
 #include "model/controls.hpp"
 #include "model/select.hpp"
-#include "run/report_json.hpp"
-#include "run/session.hpp"
+#include "run/records/report_json.hpp"
+#include "run/kit/session.hpp"
 
 namespace vmmcheck::cli {
 namespace {

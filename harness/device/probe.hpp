@@ -46,7 +46,7 @@ struct ProbeReport {
   std::vector<DeviceCaps> devices;
   std::vector<std::vector<bool>> peer_access;  // [from][to]: can `from` access `to`'s memory
   // How an exported descriptor can reach another process here: transport -> "works" or why not. Filled
-  // by the caller (run/fd_transports.hpp starts a process for it).
+  // by the caller (run/kit/fd_transports.hpp starts a process for it).
   std::vector<std::pair<std::string, std::string>> fd_transports;
 };
 

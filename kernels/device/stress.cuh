@@ -1,5 +1,5 @@
 #pragma once
-// Memory stress around in-kernel litmus rounds (kernels/litmus.hpp, Stress; run/stress_params.hpp says
+// Memory stress around in-kernel litmus rounds (kernels/litmus.hpp, Stress; run/records/stress_params.hpp says
 // what each knob does): pre-stress accesses before each round, a CTA barrier, and the memory-stress
 // CTAs that hammer scratch lines while the testing CTAs run.
 #include <cuda/atomic>

@@ -5,9 +5,9 @@
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
 #include "kernels/operations.hpp"
-#include "run/checked_words.hpp"
-#include "run/mutants.hpp"
-#include "run/session.hpp"
+#include "run/kit/checked_words.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/owners.hpp"
 
 namespace vmmcheck::run {

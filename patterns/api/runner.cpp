@@ -10,7 +10,7 @@
 
 #include "common/driver.hpp"
 #include "common/error.hpp"
-#include "run/session.hpp"
+#include "run/kit/session.hpp"
 #include "patterns/api/definition.hpp"
 #include "vmm/alias_set.hpp"
 #include "vmm/owners.hpp"

@@ -5,9 +5,9 @@
 #include "patterns/async_copy/kernels.hpp"
 #include "kernels/launch.hpp"
 #include "kernels/operations.hpp"
-#include "run/in_kernel.hpp"
-#include "run/mutants.hpp"
-#include "run/session.hpp"
+#include "run/kit/in_kernel.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/session.hpp"
 
 namespace vmmcheck::run {
 

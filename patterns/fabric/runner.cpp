@@ -1,12 +1,12 @@
 // Runner of fabric.* (patterns/fabric/definition.hpp): an allocation exported as a fabric handle, imported in this
-// process or in a second one (run/ipc_peer.hpp), mapped, and read back there after this process wrote it.
+// process or in a second one (run/execution/peer_server.hpp), mapped, and read back there after this process wrote it.
 #include "common/error.hpp"
 #include "ipc/transport.hpp"
 #include "kernels/contract.hpp"
-#include "run/checked_words.hpp"
-#include "run/mutants.hpp"
-#include "run/peer_process.hpp"
-#include "run/session.hpp"
+#include "run/kit/checked_words.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/peer_process.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/alias_set.hpp"
 #include "vmm/fabric.hpp"
 

@@ -3,7 +3,7 @@
 // second vmmcheck process, which maps it twice -- every mapping, in either process, a virtual alias of
 // the same memory. A writer kernel in the exporting process, then a reader kernel in the importing one,
 // ordered by an interprocess event, by the host (the writer synchronised, then a message), or not at all.
-// Runner: patterns/ipc/runner.cpp (the importing side: harness/run/ipc_peer.cpp).
+// Runner: patterns/ipc/runner.cpp (the importing side: harness/run/execution/peer_server.cpp).
 #include "patterns/pattern.hpp"
 
 namespace vmmcheck::patterns {

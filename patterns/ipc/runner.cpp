@@ -1,7 +1,7 @@
 // Runner of ipc.* (patterns/ipc/definition.hpp): this process exports its allocation as a POSIX file descriptor; a
-// second vmmcheck process (run/ipc_peer.hpp) imports it, maps it twice and reads through one of its
+// second vmmcheck process (run/execution/peer_server.hpp) imports it, maps it twice and reads through one of its
 // mappings after this process's writer kernel -- ordered by an interprocess event, by the host, or not
-// at all. The writer is held until the reader starts (run/hold.hpp, a latch in a page both processes
+// at all. The writer is held until the reader starts (run/kit/hold.hpp, a latch in a page both processes
 // share): the request crosses a socket, so without the hold the writer would be done before the reader
 // could start, ordered or not. Every word the reader counts is one instance.
 #include <unistd.h>
@@ -10,13 +10,13 @@
 #include "common/error.hpp"
 #include "ipc/transport.hpp"
 #include "kernels/operations.hpp"
-#include "run/checked_words.hpp"
-#include "run/hold.hpp"
-#include "run/mutants.hpp"
-#include "run/operations.hpp"
-#include "run/peer_process.hpp"
-#include "run/peer_work.hpp"
-#include "run/session.hpp"
+#include "run/kit/checked_words.hpp"
+#include "run/kit/hold.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/operations.hpp"
+#include "run/kit/peer_process.hpp"
+#include "run/kit/peer_work.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/alias_set.hpp"
 
 namespace vmmcheck::run {

@@ -3,15 +3,15 @@
 // Every word the reader counts is one instance.
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
-#include "run/hold.hpp"
-#include "run/in_kernel.hpp"
-#include "run/mutants.hpp"
-#include "run/operations.hpp"
+#include "run/kit/hold.hpp"
+#include "run/kit/in_kernel.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/operations.hpp"
 
 namespace vmmcheck::run {
 namespace {
 
-// The writer is held (run/hold.hpp) until the reader starts, then another quarter of the time one pass
+// The writer is held (run/kit/hold.hpp) until the reader starts, then another quarter of the time one pass
 // over the words takes in each repetition (0, 1/4, 1/2, 3/4 of it; measured on the primer, which reads
 // what the reader reads). The reader goes last to first, the writer first to last: an unordered reader
 // (the control) crosses the write at a different word each time. An ordered reader cannot start before

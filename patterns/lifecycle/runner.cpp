@@ -3,9 +3,9 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "run/checked_words.hpp"
-#include "run/mutants.hpp"
-#include "run/session.hpp"
+#include "run/kit/checked_words.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/owners.hpp"
 
 namespace vmmcheck::run {

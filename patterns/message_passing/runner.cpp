@@ -3,8 +3,8 @@
 #include "common/error.hpp"
 #include "patterns/message_passing/kernels.hpp"
 #include "kernels/operations.hpp"
-#include "run/in_kernel.hpp"
-#include "run/mutants.hpp"
+#include "run/kit/in_kernel.hpp"
+#include "run/kit/mutants.hpp"
 
 namespace vmmcheck::run {
 

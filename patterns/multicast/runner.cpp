@@ -12,14 +12,14 @@
 #include "device/multicast_gate.hpp"
 #include "patterns/multicast/kernels.hpp"
 #include "kernels/operations.hpp"
-#include "run/checked_words.hpp"
-#include "run/devices.hpp"
-#include "run/hold.hpp"
-#include "run/mutants.hpp"
-#include "run/operations.hpp"
-#include "run/peer_process.hpp"
-#include "run/peer_work.hpp"
-#include "run/session.hpp"
+#include "run/kit/checked_words.hpp"
+#include "run/kit/devices.hpp"
+#include "run/kit/hold.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/operations.hpp"
+#include "run/kit/peer_process.hpp"
+#include "run/kit/peer_work.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/multicast.hpp"
 #include "vmm/owners.hpp"
 
@@ -111,7 +111,7 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
       fill(uc[i].address(), a.count, before(def, v), stream_of(i));
     }
     if (def.order == patterns::Order::Event && def.op != MulticastOp::LoadReduce) {
-      // The multimem access from this device, held until this device's reader starts (run/hold.hpp);
+      // The multimem access from this device, held until this device's reader starts (run/kit/hold.hpp);
       // then every device reads its own memory after the event.
       hold.before_earlier(s.work(), v.new_value);
       kernels::launch_multicast_first(a, s.work());
@@ -156,7 +156,7 @@ void run_one_process(GpuSession& s, const patterns::Multicast& def, const model:
 }
 
 // Two processes: this one creates the object for two devices and makes the multimem access; the other
-// (run/ipc_peer.hpp, on another GPU) joins through the exported object and reads its own memory.
+// (run/execution/peer_server.hpp, on another GPU) joins through the exported object and reads its own memory.
 void run_two_processes(GpuSession& s, const patterns::Multicast& def, const model::Case& c, CaseResult& r,
                        const device::GateDecision& gate) {
   if (def.op == MulticastOp::LoadReduce) throw InputError(c.name + ": ld_reduce is not a two-process case");

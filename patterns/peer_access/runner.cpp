@@ -6,10 +6,10 @@
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
 #include "kernels/operations.hpp"
-#include "run/checked_words.hpp"
-#include "run/devices.hpp"
-#include "run/mutants.hpp"
-#include "run/session.hpp"
+#include "run/kit/checked_words.hpp"
+#include "run/kit/devices.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/alias_set.hpp"
 
 namespace vmmcheck::run {

@@ -1,12 +1,12 @@
 // Runner of peer.mp (patterns/peer_mp/definition.hpp): message passing from GPU 0 to GPU 1 at sys scope,
 // two grids at once, through view A or GPU 1's alias.
 #include "common/error.hpp"
-#include "run/checked_words.hpp"
+#include "run/kit/checked_words.hpp"
 #include "patterns/peer_mp/kernels.hpp"
-#include "run/devices.hpp"
-#include "run/in_kernel.hpp"
-#include "run/mutants.hpp"
-#include "run/session.hpp"
+#include "run/kit/devices.hpp"
+#include "run/kit/in_kernel.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/alias_set.hpp"
 
 namespace vmmcheck::run {

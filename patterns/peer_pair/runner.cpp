@@ -2,12 +2,12 @@
 // view A or an alias granted to GPU 1 alone. GPU 1's stream, buffers and counters are made for the case
 // and made current only around the work they do.
 #include "common/error.hpp"
-#include "run/checked_words.hpp"
+#include "run/kit/checked_words.hpp"
 #include "kernels/operations.hpp"
-#include "run/devices.hpp"
-#include "run/hold.hpp"
-#include "run/operations.hpp"
-#include "run/session.hpp"
+#include "run/kit/devices.hpp"
+#include "run/kit/hold.hpp"
+#include "run/kit/operations.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/alias_set.hpp"
 
 namespace vmmcheck::run {
@@ -26,7 +26,7 @@ void run_pattern(GpuSession& s, const patterns::PeerPair& def, const model::Case
   std::uint32_t* const view = def.view == View::Same ? a : words_at(set.view(1).address);
   Event handoff = Event::create(false);  // on GPU 0, where it is recorded
   // GPU 0's writer waits (in host-mapped memory both GPUs reach) until GPU 1's reader starts: only the
-  // order keeps it from starting first (run/hold.hpp).
+  // order keeps it from starting first (run/kit/hold.hpp).
   Hold hold(s.latch(), kHoldInProcess);
 
   for (std::uint32_t it = 0; it < b.iterations; ++it) {

@@ -6,7 +6,7 @@
 
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
-#include "run/session.hpp"
+#include "run/kit/session.hpp"
 
 namespace vmmcheck::run {
 

@@ -7,8 +7,8 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
-#include "run/mutants.hpp"
-#include "run/operations.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/kit/operations.hpp"
 
 namespace vmmcheck::run {
 

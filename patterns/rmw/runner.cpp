@@ -6,8 +6,8 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "patterns/rmw/kernels.hpp"
-#include "run/in_kernel.hpp"
-#include "run/mutants.hpp"
+#include "run/kit/in_kernel.hpp"
+#include "run/kit/mutants.hpp"
 
 namespace vmmcheck::run {
 

@@ -1,8 +1,8 @@
 // Runner of alias.same_thread (patterns/same_thread/definition.hpp): one instance per resident thread per round.
 #include "kernels/operations.hpp"
 #include "patterns/same_thread/kernels.hpp"
-#include "run/in_kernel.hpp"
-#include "run/mutants.hpp"
+#include "run/kit/in_kernel.hpp"
+#include "run/kit/mutants.hpp"
 
 namespace vmmcheck::run {
 

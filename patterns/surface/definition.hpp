@@ -37,7 +37,7 @@ constexpr NotModelled structure_of(const Surface&) {
 }
 
 // The kernel boundary, removed from the case itself (the stores held until the reader starts:
-// harness/run/operations.hpp, run_in_order).
+// harness/run/kit/operations.hpp, run_in_order).
 constexpr std::optional<Control<Surface>> control_of(const Surface& c) {
   if (const std::optional<Mutant> m = boundary_mutant(c.order)) return without(c, *m, kernel_boundary(c.order));
   return std::nullopt;

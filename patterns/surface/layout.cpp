@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "run/checked_words.hpp"
+#include "run/kit/checked_words.hpp"
 
 namespace vmmcheck::run {
 

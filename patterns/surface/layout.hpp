@@ -13,7 +13,7 @@
 #include <cstdint>
 
 #include "patterns/surface/kernels.hpp"
-#include "run/cuda_objects.hpp"
+#include "common/cuda_objects.hpp"
 #include "patterns/surface/surface_alias.hpp"
 
 namespace vmmcheck::run {

@@ -3,9 +3,9 @@
 // surface stores, then generic loads through the linear mapping.
 #include "common/error.hpp"
 #include "patterns/surface/kernels.hpp"
-#include "run/checked_words.hpp"
-#include "run/operations.hpp"
-#include "run/session.hpp"
+#include "run/kit/checked_words.hpp"
+#include "run/kit/operations.hpp"
+#include "run/kit/session.hpp"
 #include "patterns/surface/layout.hpp"
 #include "patterns/surface/surface_alias.hpp"
 

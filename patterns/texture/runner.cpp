@@ -3,9 +3,9 @@
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "patterns/texture/kernels.hpp"
-#include "run/cuda_objects.hpp"
-#include "run/operations.hpp"
-#include "run/session.hpp"
+#include "common/cuda_objects.hpp"
+#include "run/kit/operations.hpp"
+#include "run/kit/session.hpp"
 
 namespace vmmcheck::run {
 namespace {

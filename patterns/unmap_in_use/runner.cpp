@@ -8,8 +8,8 @@
 #include "common/driver.hpp"  // driver_error_name
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
-#include "run/checked_words.hpp"
-#include "run/session.hpp"
+#include "run/kit/checked_words.hpp"
+#include "run/kit/session.hpp"
 #include "vmm/owners.hpp"
 
 namespace vmmcheck::run {

@@ -13,9 +13,9 @@
 
 #include "common/error.hpp"
 #include "model/loader.hpp"
-#include "run/baseline.hpp"
-#include "run/executor.hpp"
-#include "run/session.hpp"
+#include "run/records/baseline.hpp"
+#include "run/execution/executor.hpp"
+#include "run/kit/session.hpp"
 
 namespace {
 
@@ -66,7 +66,7 @@ ExecutorOrReason& executor() {
 
 class CaseTest : public ::testing::TestWithParam<const Case*> {};
 
-// The rules `vmmcheck run` judges by (run/baseline.hpp): the build's VMMCHECK_BASELINE file, when set,
+// The rules `vmmcheck run` judges by (run/records/baseline.hpp): the build's VMMCHECK_BASELINE file, when set,
 // turns listed results into ExpectedFail, Flake or Skip; a Warning passes unless VMMCHECK_STRICT is on.
 const std::optional<vmmcheck::run::Baseline>& baseline() {
   static const std::optional<vmmcheck::run::Baseline> b = []() -> std::optional<vmmcheck::run::Baseline> {

@@ -11,7 +11,7 @@
 
 #include "common/error.hpp"
 #include "model/loader.hpp"
-#include "run/executor.hpp"
+#include "run/execution/executor.hpp"
 
 namespace {
 

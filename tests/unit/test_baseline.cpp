@@ -1,4 +1,4 @@
-// Baselines (run --baseline, run/baseline.hpp): the expectation files of ci/expectations read as the
+// Baselines (run --baseline, run/records/baseline.hpp): the expectation files of ci/expectations read as the
 // report driver reads them, applied to results, and what a run with one prints, writes and exits with.
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include "cli/console.hpp"
 #include "cli_driver.hpp"
 #include "common/error.hpp"
-#include "run/baseline.hpp"
-#include "run/report_json.hpp"
+#include "run/records/baseline.hpp"
+#include "run/records/report_json.hpp"
 
 namespace vmmcheck::run {
 namespace {

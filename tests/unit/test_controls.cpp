@@ -10,8 +10,8 @@
 #include "model/loader.hpp"
 #include "model/oracle.hpp"
 #include "model/select.hpp"
-#include "run/power.hpp"
-#include "run/report_json.hpp"
+#include "run/execution/power.hpp"
+#include "run/records/report_json.hpp"
 
 namespace vmmcheck::model {
 namespace {

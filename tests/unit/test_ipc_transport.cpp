@@ -1,5 +1,5 @@
 // The process transport of the ipc.* cases, without a GPU: messages and descriptors over a Unix socket
-// (ipc/transport.hpp), pidfd_getfd, handles as hex, and the second vmmcheck process (run/peer_process.hpp)
+// (ipc/transport.hpp), pidfd_getfd, handles as hex, and the second vmmcheck process (run/kit/peer_process.hpp)
 // started, spoken to, refused and reaped.
 #include <gtest/gtest.h>
 
@@ -14,9 +14,9 @@
 
 #include "ipc/rendezvous.hpp"
 #include "ipc/transport.hpp"
-#include "run/ipc_peer.hpp"
-#include "run/fd_transports.hpp"
-#include "run/peer_process.hpp"
+#include "run/execution/peer_server.hpp"
+#include "run/kit/fd_transports.hpp"
+#include "run/kit/peer_process.hpp"
 
 namespace vmmcheck::ipc {
 namespace {

@@ -12,11 +12,12 @@
 
 #include "model/loader.hpp"
 #include "model/select.hpp"
-#include "run/executor.hpp"
-#include "run/isolation.hpp"
-#include "run/report_json.hpp"
+#include "run/execution/executor.hpp"
+#include "ipc/child_process.hpp"
+#include "run/records/report_json.hpp"
 
 namespace vmmcheck::run {
+using namespace ipc;
 namespace {
 
 using namespace std::chrono_literals;

@@ -3,8 +3,8 @@
 
 #include "device/machine.hpp"
 #include "model/registry.hpp"
-#include "run/report_json.hpp"
-#include "run/result.hpp"
+#include "run/records/report_json.hpp"
+#include "run/records/result.hpp"
 
 namespace vmmcheck::run {
 namespace {

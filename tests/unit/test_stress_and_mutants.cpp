@@ -14,10 +14,10 @@
 #include "cli_driver.hpp"
 #include "common/error.hpp"
 #include "model/registry.hpp"
-#include "run/budget.hpp"
-#include "run/mutants.hpp"
-#include "run/report_json.hpp"
-#include "run/stress_params.hpp"
+#include "run/records/budget.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/records/report_json.hpp"
+#include "run/records/stress_params.hpp"
 
 namespace vmmcheck::run {
 namespace {

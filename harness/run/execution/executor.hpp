@@ -1,0 +1,51 @@
+#pragma once
+// The executor decides where each case runs. Most run in this process, on one GpuSession. A case that
+// is expected to fault, is labelled `isolate` (it may hang or crash), or runs under --isolate, runs in
+// a child process of vmmcheck with a hard timeout: a signal or a device fault there is Crash, the
+// timeout is Timeout, and this process goes on. After either it checks, in another child, that the
+// GPU still answers; if it does not, device_lost() says why and the caller stops.
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "model/case.hpp"
+#include "run/records/budget.hpp"
+#include "run/records/result.hpp"
+#include "run/kit/session.hpp"
+
+namespace vmmcheck::run {
+
+struct ExecutorOptions {
+  std::string program;                   // the vmmcheck binary that runs a child (`isolated-case`)
+  std::vector<std::string> cases_paths;  // the case tables the child loads
+  int device = 0;
+  Budget budget;
+  bool isolate_all = false;
+  std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // per isolated case
+  bool gpu_present = false;   // a GPU was found at the start (else GPU cases are NotSupported)
+  std::string no_gpu_reason;  // why not, for those cases
+};
+
+class Executor {
+ public:
+  // `session` may be null: then every GPU case runs isolated (or is NotSupported without a GPU).
+  Executor(ExecutorOptions options, std::unique_ptr<GpuSession> session);
+
+  CaseResult run(const model::Case& c);
+
+  // Empty while the GPU answers; after a Crash or Timeout it did not survive, the reason.
+  const std::string& device_lost() const { return device_lost_; }
+  bool isolates(const model::Case& c) const;
+
+ private:
+  CaseResult run_isolated(const model::Case& c);
+  void check_device_after(const CaseResult& r);
+
+  ExecutorOptions options_;
+  std::unique_ptr<GpuSession> session_;
+  std::string device_lost_;
+  std::string unreaped_;  // a child that SIGKILL did not remove
+};
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,115 @@
+#include "run/kit/peer_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "ipc/transport.hpp"
+#include "ipc/child_process.hpp"
+
+namespace vmmcheck::run {
+using ipc::spawn_in_group;
+namespace {
+
+using nlohmann::json;
+constexpr auto kExitGrace = std::chrono::seconds(5);
+
+json parse(const std::string& text, const char* from) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    throw ipc::TransportError(std::string(from) + " sent something that is not JSON: " + e.what());
+  }
+}
+
+PeerProcess::Connector& connector() {
+  static PeerProcess::Connector c;
+  return c;
+}
+
+}  // namespace
+
+std::string peer_program() {
+  if (const char* program = std::getenv("VMMCHECK_PROGRAM"); program && *program) return program;
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) throw ipc::TransportError("cannot find this program (/proc/self/exe): " + ec.message());
+  return self.string();
+}
+
+void PeerProcess::set_connector(Connector c) { connector() = std::move(c); }
+
+PeerProcess::PeerProcess(int device) {
+  if (connector()) {
+    socket_ = connector()();
+    return;
+  }
+  auto [mine, theirs] = ipc::socket_pair();
+  std::string error;
+  // stdout goes nowhere (the child says everything in its replies); stderr stays, for what CUDA prints.
+  const UniqueFd null_out(::open("/dev/null", O_WRONLY | O_CLOEXEC));
+  pid_ = spawn_in_group({peer_program(), "ipc-peer", "--device", std::to_string(device)},
+                        {{theirs.get(), kSocketFd}, {null_out.get(), 1}}, error);
+  if (pid_ < 0) throw ipc::TransportError("could not start the other process: " + error);
+  socket_ = std::move(mine);
+}
+
+PeerProcess::~PeerProcess() {
+  try {
+    if (socket_.held()) ipc::send_message(socket_.get(), json{{"op", "exit"}}.dump());
+  } catch (const std::exception&) {
+  }
+  if (pid_ < 0) return;  // a session with a rank: it goes on serving
+  const auto deadline = std::chrono::steady_clock::now() + kExitGrace;
+  int status = 0;
+  for (;;) {
+    const pid_t done = waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno != EINTR)) return;
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  kill(-pid_, SIGKILL);
+  while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+void PeerProcess::send(const json& request, int fd) { ipc::send_message(socket_.get(), request.dump(), fd); }
+
+json PeerProcess::reply(std::chrono::milliseconds timeout) {
+  ipc::Message m;
+  try {
+    m = ipc::receive_message(socket_.get(), timeout);
+  } catch (const ipc::TransportTimeout& e) {
+    throw ipc::TransportTimeout(std::string("the other process did not answer: ") + e.what());
+  }
+  json body = parse(m.text, "the other process");
+  last_not_supported_ = body.value("not_supported", false);
+  if (body.contains("error")) throw ipc::TransportError("in the other process: " + body.at("error").get<std::string>());
+  return body;
+}
+
+json PeerProcess::call(const json& request, int fd, std::chrono::milliseconds timeout) {
+  send(request, fd);
+  return reply(timeout);
+}
+
+bool PeerChannel::is_socket(int fd) {
+  struct stat st {};
+  return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
+PeerChannel::Request PeerChannel::next() {
+  ipc::Message m = ipc::receive_message(socket_, std::chrono::hours(24));
+  return {parse(m.text, "the parent"), std::move(m.fd)};
+}
+
+void PeerChannel::reply(const json& body) { ipc::send_message(socket_, body.dump()); }
+
+}  // namespace vmmcheck::run

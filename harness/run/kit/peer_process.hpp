@@ -1,0 +1,77 @@
+#pragma once
+// The parent's handle on a second vmmcheck process (`vmmcheck ipc-peer`) that imports what this one
+// exports and runs kernels there: the other side of every ipc.* case. It talks JSON over a Unix socket
+// (ipc/transport.hpp) that the child finds on descriptor 3; every request gets one reply, `{"ok": ...}`
+// or `{"error": "..."}`. The child dies with this process (PR_SET_PDEATHSIG) and with its owner: the
+// destructor asks it to exit, then kills its process group if it has not gone within a few seconds.
+#include <sys/types.h>
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "common/unique_fd.hpp"
+
+namespace vmmcheck::run {
+
+// The program to start as the other process: $VMMCHECK_PROGRAM when set (test binaries set it to the
+// vmmcheck they were built with), else this executable.
+std::string peer_program();
+
+class PeerProcess {
+ public:
+  static constexpr int kSocketFd = 3;  // where the child finds its end of the socket
+
+  // Starts `peer_program() ipc-peer --device <device>`, or, with a connector set, opens a session
+  // with the process the connector reaches (an MPI rank: run/mpi_ranks.hpp; it uses a GPU of its own).
+  // Throws TransportError if it cannot.
+  explicit PeerProcess(int device);
+
+  // Where sessions go instead of a new child: a function returning a socket connected to a server of
+  // serve_session (run/execution/peer_server.hpp). Empty: a child per PeerProcess (the default).
+  using Connector = std::function<UniqueFd()>;
+  static void set_connector(Connector connector);
+  ~PeerProcess();
+  PeerProcess(const PeerProcess&) = delete;
+  PeerProcess& operator=(const PeerProcess&) = delete;
+
+  // Sends `request` (with descriptor `fd` attached when >= 0) and waits for the reply. Throws
+  // TransportError with the child's message when it answers {"error": ...}, TransportTimeout when it
+  // does not answer within `timeout`.
+  nlohmann::json call(const nlohmann::json& request, int fd = -1,
+                      std::chrono::milliseconds timeout = std::chrono::seconds(60));
+  // The two halves of call(), for a request whose reply comes while this process works (a racing reader).
+  void send(const nlohmann::json& request, int fd = -1);
+  nlohmann::json reply(std::chrono::milliseconds timeout = std::chrono::seconds(60));
+
+  pid_t pid() const { return pid_; }
+  // Whether the last error reply said the environment lacks what was asked ("not_supported").
+  bool last_not_supported() const { return last_not_supported_; }
+
+ private:
+  UniqueFd socket_;
+  bool last_not_supported_ = false;
+  pid_t pid_ = -1;
+};
+
+// The importing side: one reply per request, on a connected socket it does not own.
+class PeerChannel {
+ public:
+  explicit PeerChannel(int socket) : socket_(socket) {}
+  static bool is_socket(int fd);
+  struct Request {
+    nlohmann::json body;
+    UniqueFd fd;
+  };
+  // The next request; waits as long as it takes (the parent bounds the exchange).
+  Request next();
+  void reply(const nlohmann::json& body);
+
+ private:
+  int socket_ = -1;
+};
+
+}  // namespace vmmcheck::run

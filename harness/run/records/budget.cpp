@@ -1,0 +1,18 @@
+#include "run/records/budget.hpp"
+
+namespace vmmcheck::run {
+
+bool Budget::certifying() const {
+  const Budget d;
+  return instances >= d.instances && iterations >= d.iterations && op_words >= d.op_words &&
+         stress.spin_timeout_us >= d.stress.spin_timeout_us && resident_timeout_ms >= d.resident_timeout_ms;
+}
+
+bool operator==(const Budget& a, const Budget& b) {
+  return a.instances == b.instances && a.iterations == b.iterations && a.op_words == b.op_words &&
+         a.stress == b.stress && a.seed == b.seed &&
+
+         a.resident_timeout_ms == b.resident_timeout_ms;
+}
+
+}  // namespace vmmcheck::run

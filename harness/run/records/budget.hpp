@@ -1,0 +1,33 @@
+#pragma once
+// The one place that says how hard a run tries. Every knob has a default that certifies a GPU/driver;
+// a run with less is marked "not certifying" in its results.
+#include <cstdint>
+
+#include "run/records/stress_params.hpp"
+
+namespace vmmcheck::run {
+
+struct Budget {
+  // In-kernel cases (alias.same_thread, alias.mp): litmus instances per case, at least. The instances
+  // are spread over `iterations` launches; each launch re-places them with fresh permutations.
+  std::uint64_t instances = 10'000'000;
+  // Launches per in-kernel case; repetitions of an operation-level case (alias.kernels, alias.resident).
+  std::uint32_t iterations = 4;
+  // Words an operation-level case writes and then reads per repetition (each word is one instance).
+  std::uint64_t op_words = 1ull << 22;
+  // Memory stress of the in-kernel cases (run/records/stress_params.hpp); none by default.
+  StressParams stress;
+  // Seeds placement permutations, partner choice and the values written.
+  std::uint64_t seed = 1;
+  // The bound on a resident grid's wait for its signal (a litmus round's flag wait: stress.spin_timeout_us).
+  double resident_timeout_ms = 2000.0;
+
+  // True when no knob is below its default: results from such a run can certify a GPU/driver.
+  bool certifying() const;
+};
+
+// Every knob equal: results of two runs with equal budgets can be merged (run --resume).
+bool operator==(const Budget& a, const Budget& b);
+inline bool operator!=(const Budget& a, const Budget& b) { return !(a == b); }
+
+}  // namespace vmmcheck::run

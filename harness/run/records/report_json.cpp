@@ -1,0 +1,277 @@
+#include "run/records/report_json.hpp"
+
+#include <ctime>
+#include <limits>
+#include <type_traits>
+#include <fstream>
+
+#include "common/error.hpp"
+
+namespace vmmcheck::run {
+
+using device::format_version;
+using json = Json;
+
+std::string utc_now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+json to_json(const Budget& b) {
+  return json{{"instances", b.instances},
+              {"iterations", b.iterations},
+              {"op_words", b.op_words},
+              // "stress", "stress_accesses" and "threads_per_block" as results before stress params had them.
+              {"stress", b.stress.any()},
+              {"stress_accesses", b.stress.pre_accesses},
+              {"seed", b.seed},
+              {"threads_per_block", b.stress.threads_per_block},
+              {"spin_timeout_ms", b.stress.spin_timeout_us / 1000.0},
+              {"resident_timeout_ms", b.resident_timeout_ms},
+              {"certifying", b.certifying()},
+              {"stress_params", to_json(b.stress)}};
+}
+
+json to_json(const RunContext& c) {
+  json devices = json::array();
+  for (const DeviceSummary& d : c.devices)
+    devices.push_back({{"index", d.index}, {"name", d.name}, {"compute_capability", d.compute_capability}});
+  return json{{"tool", "vmmcheck"},
+              {"tool_version", c.tool_version},
+              {"git_sha", c.git_sha},
+              {"driver", c.driver_version ? format_version(c.driver_version) : ""},
+              {"driver_release", c.driver_release},
+              {"cuda", c.runtime_version ? format_version(c.runtime_version) : ""},
+              {"devices", devices},
+              {"device", c.device},
+              {"budget", to_json(c.budget)},
+              {"cases_path", c.cases_path},
+              {"filter", c.filter},
+              {"started", c.started}};
+}
+
+namespace {
+
+json histogram_json(const Histogram& h) {
+  json out = json::object();
+  for (const auto& [outcome, count] : h) out[outcome] = count;
+  return out;
+}
+
+json axes_json(const Axes& a) {
+  json out = json::object();
+  for (const auto& [axis, value] : a) out[axis] = value;
+  return out;
+}
+
+json power_json(const Power& p) {
+  json out{{"control", p.control},       {"mechanism", p.mechanism},     {"axes", axes_json(p.axes)},
+           {"status", to_string(p.status)}, {"histogram", histogram_json(p.histogram)},
+           {"instances", p.instances},   {"violations", p.violations},   {"discriminating", p.discriminating()},
+           {"reason", p.reason}};
+  if (!p.mutant.empty()) out["mutant"] = p.mutant;
+  if (!p.separate_because.empty()) out["separate_because"] = p.separate_because;
+  return out;
+}
+
+}  // namespace
+
+json to_json(const CaseResult& r) {
+  const json histogram = histogram_json(r.histogram);
+  const json axes = axes_json(r.axes);
+  json record = json{{"name", r.name},
+              {"family", r.family},
+              {"pattern", r.pattern},
+              {"axes", axes},
+              {"status", to_string(r.status)},
+              {"expectation", model::to_string(r.expectation)},
+              {"histogram", histogram},
+              {"weak", r.weak},
+              {"instances", r.instances},
+              {"seconds", r.seconds},
+              {"gpu_seconds", r.gpu_seconds},
+              {"reason", r.reason},
+              {"rule", r.rule},
+              {"citation", r.citation}};
+  if (r.power) record["power"] = power_json(*r.power);
+  if (r.original_status) record["original_status"] = to_string(*r.original_status);
+  if (!r.note.empty()) record["note"] = r.note;
+  return record;
+}
+
+namespace {
+
+// Reads j[key] as T, or throws InputError naming the source and the field. Counts must be
+// non-negative integers that fit T (nlohmann would wrap -1, or truncate 1.9, without a word).
+template <typename T>
+T field(const json& j, const char* key, const std::string& source) {
+  if (!j.is_object() || !j.contains(key)) throw InputError(source + ": missing '" + key + "'");
+  const json& v = j.at(key);
+  const auto wrong = [&](const std::string& what) {
+    return InputError(source + ": '" + key + "' " + what + " (" + v.dump(-1, ' ', false, json::error_handler_t::replace) + ")");
+  };
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!v.is_number_unsigned()) throw wrong("must be a non-negative integer");
+    if (v.get<std::uint64_t>() > std::numeric_limits<T>::max()) throw wrong("is too large");
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (!v.is_number()) throw wrong("must be a number");
+  }
+  try {
+    return v.get<T>();
+  } catch (const json::exception&) {
+    throw wrong("has the wrong type");
+  }
+}
+
+}  // namespace
+
+namespace {
+
+Histogram histogram_from_json(const json& h, const std::string& where) {
+  if (!h.is_object()) throw InputError(where + ": 'histogram' is not an object");
+  Histogram out;
+  for (const auto& [outcome, count] : h.items()) {
+    if (!count.is_number_unsigned()) throw InputError(where + ": histogram bin '" + outcome + "' is not a count");
+    out.emplace_back(outcome, count.get<std::uint64_t>());
+  }
+  return out;
+}
+
+Axes axes_from_json(const json& a, const std::string& where) {
+  if (!a.is_object()) throw InputError(where + ": 'axes' is not an object");
+  Axes out;
+  for (const auto& [axis, value] : a.items()) {
+    if (!value.is_string()) throw InputError(where + ": axis '" + axis + "' is not a string");
+    out.emplace_back(axis, value.get<std::string>());
+  }
+  return out;
+}
+
+Power power_from_json(const json& j, const std::string& where) {
+  Power p;
+  p.control = field<std::string>(j, "control", where);
+  p.mechanism = field<std::string>(j, "mechanism", where);
+  p.axes = axes_from_json(field<json>(j, "axes", where), where);
+  if (!parse_status(field<std::string>(j, "status", where), p.status))
+    throw InputError(where + ": unknown status '" + j.at("status").get<std::string>() + "'");
+  p.histogram = histogram_from_json(field<json>(j, "histogram", where), where);
+  p.instances = field<std::uint64_t>(j, "instances", where);
+  p.violations = field<std::uint64_t>(j, "violations", where);
+  p.reason = field<std::string>(j, "reason", where);
+  if (j.contains("mutant")) p.mutant = field<std::string>(j, "mutant", where);
+  if (j.contains("separate_because")) p.separate_because = field<std::string>(j, "separate_because", where);
+  return p;
+}
+
+}  // namespace
+
+CaseResult result_from_json(const json& j, const std::string& source) {
+  CaseResult r;
+  r.name = field<std::string>(j, "name", source);
+  const std::string where = source + ": " + r.name;
+  r.family = field<std::string>(j, "family", where);
+  if (j.contains("pattern")) r.pattern = field<std::string>(j, "pattern", where);  // version 2
+  if (j.contains("axes")) r.axes = axes_from_json(field<json>(j, "axes", where), where);
+  if (!parse_status(field<std::string>(j, "status", where), r.status))
+    throw InputError(where + ": unknown status '" + j.at("status").get<std::string>() + "'");
+  if (!model::parse_expectation(field<std::string>(j, "expectation", where), r.expectation))
+    throw InputError(where + ": unknown expectation '" + j.at("expectation").get<std::string>() + "'");
+  r.histogram = histogram_from_json(field<json>(j, "histogram", where), where);
+  r.weak = field<std::uint64_t>(j, "weak", where);
+  r.instances = field<std::uint64_t>(j, "instances", where);
+  r.seconds = field<double>(j, "seconds", where);
+  r.gpu_seconds = field<double>(j, "gpu_seconds", where);
+  r.reason = field<std::string>(j, "reason", where);
+  if (j.contains("power")) r.power = power_from_json(field<json>(j, "power", where), where + ": power");
+  if (j.contains("rule")) r.rule = field<std::string>(j, "rule", where);
+  if (j.contains("citation")) r.citation = field<std::string>(j, "citation", where);
+  if (j.contains("original_status")) {
+    Status original;
+    if (!parse_status(field<std::string>(j, "original_status", where), original))
+      throw InputError(where + ": unknown original_status '" + j.at("original_status").get<std::string>() + "'");
+    r.original_status = original;
+  }
+  if (j.contains("note")) r.note = field<std::string>(j, "note", where);
+  return r;
+}
+
+Budget budget_from_json(const json& j, const std::string& source) {
+  Budget b;
+  b.instances = field<std::uint64_t>(j, "instances", source);
+  b.iterations = field<std::uint32_t>(j, "iterations", source);
+  b.op_words = field<std::uint64_t>(j, "op_words", source);
+  if (j.contains("stress_params")) {
+    b.stress = stress_params_from_json(j.at("stress_params"), source + ": stress_params");
+  } else {  // results from before stress params: a flag, its access count and the block size
+    if (field<bool>(j, "stress", source)) b.stress.pre_accesses = field<std::uint32_t>(j, "stress_accesses", source);
+    b.stress.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
+    b.stress.spin_timeout_us = static_cast<std::uint32_t>(field<double>(j, "spin_timeout_ms", source) * 1000.0 + 0.5);
+  }
+  b.seed = field<std::uint64_t>(j, "seed", source);
+  b.resident_timeout_ms = field<double>(j, "resident_timeout_ms", source);
+  return b;
+}
+
+StoredRun read_results(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(source + ": cannot read the results file");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw InputError(source + ": not a JSON results file (" + e.what() + ")");
+  }
+  StoredRun run;
+  const int version = field<int>(doc, "schema_version", source);
+  if (version < 1 || version > kSchemaVersion)
+    throw InputError(source + ": schema_version " + std::to_string(version) + " is not one this vmmcheck reads (1 to " +
+                     std::to_string(kSchemaVersion) + ")");
+  const json context = field<json>(doc, "context", source);
+  run.budget = budget_from_json(field<json>(context, "budget", source + ": context"), source + ": context.budget");
+  run.cases_path = field<std::string>(context, "cases_path", source + ": context");
+  run.filter = field<std::string>(context, "filter", source + ": context");
+  run.device = field<int>(context, "device", source + ": context");
+  const json results = field<json>(doc, "results", source);
+  if (!results.is_array()) throw InputError(source + ": 'results' is not a list");
+  for (const json& r : results) run.results.push_back(result_from_json(r, source));
+  return run;
+}
+
+json results_document(const RunContext& c, const std::vector<CaseResult>& results) {
+  json list = json::array();
+  json totals = {{"Pass", 0},    {"Fail", 0},  {"NotSupported", 0}, {"Crash", 0},
+                 {"Timeout", 0}, {"Error", 0}, {"Warning", 0}};
+  for (const CaseResult& r : results) {
+    list.push_back(to_json(r));
+    totals[to_string(r.status)] = totals.value(to_string(r.status), 0) + 1;
+  }
+  json doc{{"schema_version", kSchemaVersion}, {"context", to_json(c)}, {"totals", totals}, {"results", list}};
+  if (!c.expectations.empty()) {
+    json files = json::object();
+    for (const auto& [kind, path] : c.expectations) files[kind] = path.empty() ? json(nullptr) : json(path);
+    doc["expectations"] = files;
+  }
+  return doc;
+}
+
+void write_results(const std::filesystem::path& path, const json& document) {
+  const std::filesystem::path tmp = path.string() + ".partial";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw InputError(path.string() + ": cannot write the JSON results");
+    // Invalid UTF-8 (from a child's output, a path) is replaced rather than failing the whole file.
+    out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+    out.flush();  // then the rename: a reader (or a resumed run) sees the old file or the new, never half
+    if (!out) throw InputError(path.string() + ": writing the JSON results failed");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw InputError(path.string() + ": cannot replace the JSON results: " + ec.message());
+}
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,66 @@
+#pragma once
+// JSON results (schema/results.schema.json, version kSchemaVersion): a context block that says what ran where, then one record
+// per case. The file is rewritten after every case, so a run that dies keeps what it finished.
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "device/machine.hpp"
+#include "run/records/budget.hpp"
+#include "run/records/result.hpp"
+
+namespace vmmcheck::run {
+
+// Version 2 adds each record's `pattern` and `axes`; files of version 1 are still read (resume, reports).
+constexpr int kSchemaVersion = 2;
+
+// Documents keep their keys in the order written: a record reads name, family, pattern, axes (in the
+// order of the name's segments), status, ...; a histogram lists its bins in kernel order.
+using Json = nlohmann::ordered_json;
+
+using device::DeviceSummary;
+
+struct RunContext {
+  std::string tool_version;
+  std::string git_sha;
+  int driver_version = 0;   // e.g. 13000: the CUDA version the driver supports
+  std::string driver_release;  // e.g. 580.159.04, from /proc/driver/nvidia/version (empty if absent)
+  int runtime_version = 0;
+  std::vector<DeviceSummary> devices;
+  int device = 0;           // the device the cases ran on
+  Budget budget;
+  std::string cases_path;
+  std::string filter;
+  std::string started;      // ISO 8601 UTC
+  // The baseline files applied (run --baseline): kind ("fails", "flakes", "skips") -> path, "" for none.
+  std::vector<std::pair<std::string, std::string>> expectations;
+};
+
+Json to_json(const Budget& b);
+Json to_json(const RunContext& c);
+Json to_json(const CaseResult& r);
+Json results_document(const RunContext& c, const std::vector<CaseResult>& results);
+
+// The reverse of to_json, for results that come back from a child process or from a file being
+// resumed. Throws InputError naming `source` and the field when the JSON is not a valid record.
+CaseResult result_from_json(const Json& j, const std::string& source);
+Budget budget_from_json(const Json& j, const std::string& source);
+
+// A results file written by `run --json`: its budget and its records. Throws InputError naming the
+// file and the problem when it cannot be read or is not a results document.
+struct StoredRun {
+  Budget budget;
+  std::string cases_path;  // as the context block gives them
+  std::string filter;
+  int device = 0;
+  std::vector<CaseResult> results;
+};
+StoredRun read_results(const std::filesystem::path& path);
+
+// Writes the document to `path` atomically (a temporary file, then rename).
+void write_results(const std::filesystem::path& path, const Json& document);
+
+std::string utc_now_iso8601();
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,87 @@
+#pragma once
+// Result records: what a case did, and how it is judged against its expectation.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/case.hpp"
+
+namespace vmmcheck::run {
+
+// Statuses (docs/design.md). A skip (NotSupported, Skip) is never a pass.
+// Warning: a `model` case showed an outcome only the PTX model forbids, or a `rejected` misuse was
+// accepted with the state as documented (exit 0 unless --strict).
+// The last four come from a baseline (run --baseline, run/records/baseline.hpp): a listed failure that happened
+// as listed (ExpectedFail), a failure matching a flake pattern (Flake), a case a skip pattern names
+// (Skip, not run), a listed failure that passed (UnexpectedPass: a failure until the list is updated).
+enum class Status { Pass, Fail, NotSupported, Crash, Timeout, Error, Warning, ExpectedFail, Flake, Skip, UnexpectedPass };
+const char* to_string(Status s);
+bool parse_status(const std::string& text, Status& out);
+
+using Histogram = std::vector<std::pair<std::string, std::uint64_t>>;  // outcome -> count, pattern order
+
+using Axes = std::vector<std::pair<std::string, std::string>>;  // axis -> value token, in name order
+
+// What a case's control did (docs/design.md, "Power"): the same case with its ordering mechanism removed,
+// run on the same GPU. The case's Pass is evidence only when the control showed an outcome the case
+// forbids.
+struct Power {
+  std::string control;    // the control's name: "<case>.control" (the case under a mutant), or another case
+  std::string mechanism;  // what the control removes
+  std::string mutant;            // the mutant the case itself ran under; empty for a separate case
+  std::string separate_because;  // for a separate case: why no mutant of the case itself can remove it
+  Axes axes;              // every axis of the control, optional ones included
+  Status status = Status::Error;  // how the control's run ended; its histogram counts only if it ran
+  Histogram histogram;
+  std::uint64_t instances = 0;
+  std::uint64_t violations = 0;  // control instances with an outcome the case forbids
+  std::string reason;            // why the control did not run, when it did not
+
+  // The control ran (it passed or failed its own verdict: either way its outcomes were counted) and
+  // showed an outcome the case forbids.
+  bool discriminating() const { return (status == Status::Pass || status == Status::Fail) && violations > 0; }
+};
+
+struct CaseResult {
+  std::string name;
+  std::string family;
+  std::string pattern;  // the registry's name for it (patterns/registry.hpp)
+  Axes axes;            // what the case is, so a report never parses the name
+  model::Expectation expectation = model::Expectation::Undefined;
+  Status status = Status::Error;
+  Histogram histogram;
+  std::uint64_t weak = 0;       // instances with a weak outcome
+  std::uint64_t instances = 0;  // instances run (= the histogram's total)
+  double seconds = 0;           // wall time of the case
+  double gpu_seconds = 0;       // GPU time of the litmus launches (in-kernel cases)
+  std::string reason;           // why it failed, was skipped or errored
+  std::string rule;             // the case's rule and citation, so a report needs no case tables
+  std::string citation;
+  std::optional<Power> power;   // required and fault cases with a control, in a run that measured it
+  // Set when a baseline rewrote the status: what vmmcheck itself reported, and why it was rewritten.
+  std::optional<Status> original_status;
+  std::string note;
+};
+
+// A result for the case with its identity, verdict and empty histogram filled in, status Error until run.
+CaseResult begin_result(const model::Case& c);
+
+// A histogram with every outcome of the pattern, all zero, in bin order.
+Histogram empty_histogram(const model::PatternInfo& pattern);
+
+// Adds `count` to bin `bin` (a pattern's Bin enum: the histogram is in bin order).
+void add_bin(Histogram& h, int bin, std::uint64_t count = 1);
+
+// Adds `count` to the bin named `outcome`, appending the bin when the pattern did not list it (the
+// driver statuses of api cases).
+void add_outcome(Histogram& h, const std::string& outcome, std::uint64_t count = 1);
+
+// Judges a finished histogram against the case's hand-written verdict and fills status, weak and reason.
+void classify(const model::Case& c, CaseResult& r);
+
+// A result for a case that could not run here.
+CaseResult not_run(const model::Case& c, Status status, const std::string& reason);
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,139 @@
+#include "run/records/stress_params.hpp"
+
+#include <array>
+#include <fstream>
+#include <sstream>
+
+#include "common/error.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using kernels::StressPattern;
+
+constexpr std::array<const char*, kernels::kStressPatterns> kPatternTokens = {"store-store", "store-load", "load-store",
+                                                                              "load-load"};
+
+const char* token(StressPattern p) { return kPatternTokens[static_cast<std::size_t>(p)]; }
+
+std::uint32_t bounded(const Json& v, const std::string& where, std::uint32_t lo, std::uint32_t hi) {
+  if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
+    throw InputError(where + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + " (" +
+                     v.dump() + ")");
+  return v.get<std::uint32_t>();
+}
+
+bool boolean(const Json& v, const std::string& where) {
+  if (!v.is_boolean()) throw InputError(where + " must be true or false (" + v.dump() + ")");
+  return v.get<bool>();
+}
+
+}  // namespace
+
+bool operator==(const StressParams& a, const StressParams& b) { return to_json(a) == to_json(b); }
+
+StressParams stress_preset() {
+  StressParams p;
+  p.pre_accesses = 4;
+  return p;
+}
+
+Json to_json(const StressParams& p) {
+  return Json{{"pre_accesses", p.pre_accesses},
+              {"stress_blocks_percent", p.stress_blocks_percent},
+              {"stress_accesses", p.stress_accesses},
+              {"lines", p.lines},
+              {"pattern", token(p.pattern)},
+              {"barrier", p.barrier},
+              {"shuffle", p.shuffle},
+              {"threads_per_block", p.threads_per_block},
+              {"spin_timeout_us", p.spin_timeout_us}};
+}
+
+StressParams stress_params_from_json(const Json& j, const std::string& source) {
+  if (!j.is_object()) throw InputError(source + ": stress params must be a JSON object");
+  StressParams p;
+  for (const auto& [key, v] : j.items()) {
+    const std::string where = source + ": '" + key + "'";
+    if (key == "pre_accesses") p.pre_accesses = bounded(v, where, 0, 256);
+    else if (key == "stress_blocks_percent") p.stress_blocks_percent = bounded(v, where, 0, 75);
+    else if (key == "stress_accesses") p.stress_accesses = bounded(v, where, 0, 256);
+    else if (key == "lines") p.lines = bounded(v, where, 1, 8192);
+    else if (key == "barrier") p.barrier = boolean(v, where);
+    else if (key == "shuffle") p.shuffle = boolean(v, where);
+    else if (key == "spin_timeout_us") p.spin_timeout_us = bounded(v, where, 1, 10'000'000);
+    else if (key == "threads_per_block") {
+      p.threads_per_block = bounded(v, where, 64, 1024);
+      if (p.threads_per_block % 32 != 0) throw InputError(where + " must be a multiple of 32");
+    } else if (key == "pattern") {
+      bool found = false;
+      for (std::size_t i = 0; i < kPatternTokens.size(); ++i)
+        if (v.is_string() && v.get<std::string>() == kPatternTokens[i]) {
+          p.pattern = static_cast<StressPattern>(i);
+          found = true;
+        }
+      if (!found) throw InputError(where + " must be one of store-store, store-load, load-store, load-load (" + v.dump() + ")");
+    } else {
+      throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
+                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us)");
+    }
+  }
+  return p;
+}
+
+std::string describe(const StressParams& p) {
+  const StressParams d;
+  std::ostringstream o;
+  const char* sep = "";
+  const auto item = [&](const std::string& text) {
+    o << sep << text;
+    sep = ", ";
+  };
+  if (p.pre_accesses) item("pre-stress " + std::to_string(p.pre_accesses));
+  if (p.stress_blocks_percent)
+    item("stress CTAs " + std::to_string(p.stress_blocks_percent) + "% x " + std::to_string(p.stress_accesses));
+  if ((p.pre_accesses || p.stress_blocks_percent) && (p.lines != d.lines || p.pattern != d.pattern))
+    item(std::to_string(p.lines) + " lines " + token(p.pattern));
+  if (p.barrier) item("barrier");
+  if (!p.shuffle) item("no shuffle");
+  if (p.threads_per_block != d.threads_per_block) item(std::to_string(p.threads_per_block) + " threads/CTA");
+  if (p.spin_timeout_us != d.spin_timeout_us) item("spin " + std::to_string(p.spin_timeout_us) + " us");
+  const std::string text = o.str();
+  return text.empty() ? "off" : text;
+}
+
+StressParams read_stress_params(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read stress params file '" + path + "'");
+  Json j;
+  try {
+    j = Json::parse(in);
+  } catch (const Json::parse_error& e) {
+    throw InputError(path + ": not JSON: " + e.what());
+  }
+  if (!j.is_object() || !j.contains("params"))
+    throw InputError(path + ": a stress params file is an object with a 'params' object (written by vmmcheck tune)");
+  return stress_params_from_json(j.at("params"), path);
+}
+
+StressParams random_stress_params(std::mt19937_64& rng) {
+  const auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
+    return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);
+  };
+  const auto coin = [&](int percent) { return pick(1, 100) <= static_cast<std::uint32_t>(percent); };
+  StressParams p;
+  p.pre_accesses = coin(50) ? pick(1, 64) : 0;
+  p.stress_blocks_percent = coin(50) ? pick(5, 75) : 0;
+  p.stress_accesses = pick(1, 128);
+  p.lines = 1u << pick(0, 13);
+  p.pattern = static_cast<StressPattern>(pick(0, kernels::kStressPatterns - 1));
+  p.barrier = coin(50);
+  p.shuffle = coin(70);
+  p.threads_per_block = 64u << pick(0, 4);
+  constexpr std::array<std::uint32_t, 10> kSpinsUs = {1, 5, 10, 20, 50, 100, 200, 500, 1000, 5000};
+  if (coin(50)) p.spin_timeout_us = kSpinsUs[pick(0, kSpinsUs.size() - 1)];
+  return p;
+}
+
+}  // namespace vmmcheck::run
