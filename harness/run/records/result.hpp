@@ -7,20 +7,15 @@
 #include <vector>
 
 #include "model/case.hpp"
+#include "model/judge.hpp"
 
 namespace vmmcheck::run {
 
-// Statuses (docs/design.md). A skip (NotSupported, Skip) is never a pass.
-// Warning: a `model` case showed an outcome only the PTX model forbids, or a `rejected` misuse was
-// accepted with the state as documented (exit 0 unless --strict).
-// The last four come from a baseline (run --baseline, run/records/baseline.hpp): a listed failure that happened
-// as listed (ExpectedFail), a failure matching a flake pattern (Flake), a case a skip pattern names
-// (Skip, not run), a listed failure that passed (UnexpectedPass: a failure until the list is updated).
-enum class Status { Pass, Fail, NotSupported, Crash, Timeout, Error, Warning, ExpectedFail, Flake, Skip, UnexpectedPass };
-const char* to_string(Status s);
-bool parse_status(const std::string& text, Status& out);
-
-using Histogram = std::vector<std::pair<std::string, std::uint64_t>>;  // outcome -> count, pattern order
+// The statuses and histograms the model's judge speaks (model/judge.hpp), as the records use them.
+using model::Histogram;
+using model::parse_status;
+using model::Status;
+using model::to_string;
 
 using Axes = std::vector<std::pair<std::string, std::string>>;  // axis -> value token, in name order
 
@@ -78,7 +73,8 @@ void add_bin(Histogram& h, int bin, std::uint64_t count = 1);
 // driver statuses of api cases).
 void add_outcome(Histogram& h, const std::string& outcome, std::uint64_t count = 1);
 
-// Judges a finished histogram against the case's hand-written verdict and fills status, weak and reason.
+// Judges r's finished histogram against the case's verdict (model::judge) and fills status, weak and
+// reason (the judge's words first, then what the runner noted).
 void classify(const model::Case& c, CaseResult& r);
 
 // A result for a case that could not run here.
