@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Checks the include structure of the sources (docs/design.md, "Layout"): every project #include goes to
+a file of the same layer or a lower one -- nothing includes upward -- and no two files include each other.
+
+The layers, lowest first (a file is in the first layer whose pattern matches its path):
+"""
+import argparse
+import fnmatch
+import pathlib
+import re
+import sys
+
+LAYERS = [
+    ("the shared pattern vocabulary", ["patterns/vocabulary.hpp", "patterns/structure.hpp", "patterns/litmus.hpp",
+                                      "patterns/mutants.hpp", "patterns/pattern.hpp", "patterns/kernel_orders.hpp"]),
+    ("pattern definitions", ["patterns/*/definition.hpp"]),
+    ("the registry", ["patterns/registry.hpp"]),
+    ("common", ["harness/common/*"]),
+    ("kernels", ["kernels/*", "kernels/device/*", "patterns/*/kernels.hpp", "patterns/*/kernels.cu"]),
+    ("platform: VMM owners, devices, processes, MPI", ["harness/vmm/*", "harness/device/*", "harness/ipc/*",
+                                                     "harness/mpi/*"]),
+    ("the model", ["harness/model/*"]),
+    ("records", ["harness/run/records/*"]),
+    ("the runners' kit", ["harness/run/kit/*"]),
+    ("execution", ["harness/run/execution/*"]),
+    ("the patterns' host code", ["patterns/*/*.cpp", "patterns/*/*.hpp"]),
+    ("the program", ["harness/cli/*"]),
+]
+__doc__ += "\n".join(f"  {i}. {name}: {', '.join(globs)}" for i, (name, globs) in enumerate(LAYERS)) + "\n"
+
+SOURCES = ("harness", "patterns", "kernels")
+INCLUDE_ROOTS = ("", "harness")  # #include "run/..." is harness/run/...; "patterns/..." the repository's
+
+
+def layer_of(path: str):
+    for i, (_, globs) in enumerate(LAYERS):
+        if any(fnmatch.fnmatchcase(path, g) for g in globs):
+            return i
+    return None
+
+
+def resolve(root: pathlib.Path, src: pathlib.Path, name: str):
+    for base in [src.parent] + [root / r for r in INCLUDE_ROOTS]:
+        target = (base / name).resolve()
+        if target.is_file() and root in target.parents:
+            return target.relative_to(root).as_posix()
+    return None
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--root", default=pathlib.Path(__file__).resolve().parents[2], type=pathlib.Path)
+    root = ap.parse_args().root.resolve()
+    files = sorted(p for d in SOURCES for p in (root / d).rglob("*") if p.suffix in (".hpp", ".cpp", ".cu", ".cuh"))
+    edges, problems = {}, []
+    for f in files:
+        path = f.relative_to(root).as_posix()
+        mine = layer_of(path)
+        if mine is None:
+            problems.append(f"{path}: in no layer (add it to tests/layout/check_includes.py)")
+            continue
+        for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), start=1):
+            m = re.match(r'\s*#\s*include\s+"([^"]+)"', line)
+            if not m:
+                continue
+            target = resolve(root, f, m.group(1))
+            if target is None:
+                continue  # a header of a dependency, or generated
+            edges.setdefault(path, set()).add(target)
+            theirs = layer_of(target)
+            if theirs is not None and theirs > mine:
+                problems.append(f"{path}:{n}: includes upward: {target} ({LAYERS[theirs][0]}) from {LAYERS[mine][0]}")
+    for a, targets in edges.items():
+        for b in targets:
+            if a < b and a in edges.get(b, ()):
+                problems.append(f"{a} and {b} include each other")
+    for p in problems:
+        print(p)
+    print(f"{len(files)} files, {sum(len(t) for t in edges.values())} project includes, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
