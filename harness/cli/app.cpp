@@ -5,8 +5,6 @@
 
 #include <fstream>
 #include <iostream>
-#include <map>
-#include <memory>
 #include <sstream>
 
 #include "cli/cases.hpp"
@@ -21,19 +19,16 @@
 #include "cli/version.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
-#include "device/machine.hpp"
 #include "device/probe.hpp"
 #include "model/loader.hpp"
 #include "model/select.hpp"
+#include "run/execution/suite.hpp"
 #include "run/records/baseline.hpp"
-#include "run/execution/executor.hpp"
-#include "run/execution/power.hpp"
 #include "run/kit/fd_transports.hpp"
 #include "run/execution/peer_server.hpp"
 #include "run/execution/isolated_child.hpp"
 #include "run/kit/mutants.hpp"
 #include "run/records/report_json.hpp"
-#include "run/kit/session.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -82,141 +77,55 @@ int cmd_probe(const Options& o, std::ostream& out) {
   return kExitOk;
 }
 
-// Fills what the context block says about the machine; leaves devices empty when there is no GPU.
-void describe_machine(run::RunContext& ctx, std::string& gpu_note) {
-  const device::Machine m = device::describe_machine();
-  ctx.driver_version = m.driver_version;
-  ctx.driver_release = m.driver_release;
-  ctx.runtime_version = m.runtime_version;
-  ctx.devices = m.devices;
-  gpu_note = m.no_gpu_reason;
-}
-
-// Results of an earlier, interrupted run that this one keeps (run --resume FILE).
-std::map<std::string, run::CaseResult> resumed_results(const Options& o) {
-  std::map<std::string, run::CaseResult> kept;
-  if (o.resume.empty()) return kept;
-  run::StoredRun stored = run::read_results(o.resume);
-  // Resuming finishes the same run: the same cases, filter, device and budget. (Anything else would
-  // mix results of different runs in one file, or drop the ones outside a new filter.)
-  if (stored.budget != o.budget)
-    throw InputError(o.resume + ": that run used another budget; resume it with the same --iterations, --instances, "
-                     "--op-words, --seed and stress params");
-  if (stored.cases_path != cases_path_text(o) || stored.filter != o.filter || stored.device != o.device)
-    throw InputError(o.resume + ": that run had --cases '" + stored.cases_path + "' --filter '" + stored.filter +
-                     "' --device " + std::to_string(stored.device) + "; resume it with the same");
-  for (run::CaseResult& r : stored.results) {
-    // A case the earlier run could not finish is run again, not kept.
-    if (r.reason.rfind("not run:", 0) == 0) continue;
-    kept[r.name] = std::move(r);
-  }
-  return kept;
-}
-
-// A result kept from the file being resumed, with what the case is taken from the tables of this run:
-// a file of schema version 1 has no pattern or axes, and this run writes version 2.
-run::CaseResult with_identity(run::CaseResult kept, const model::Case& c) {
-  const run::CaseResult fresh = run::begin_result(c);
-  kept.family = fresh.family;
-  kept.pattern = fresh.pattern;
-  kept.axes = fresh.axes;
-  return kept;
-}
-
 int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("run --json needs a FILE (results are written case by case)");
   const model::CaseTable table = load(o);
   const auto selected = model::select_cases(table.cases, o.filter);
-  std::map<std::string, run::CaseResult> kept = resumed_results(o);
-  std::optional<run::Baseline> baseline;
-  if (!o.baseline.empty()) baseline = run::Baseline::read(o.baseline);
-  // Resuming without --json continues the same file.
-  const std::string json_file = o.json_given ? o.json : o.resume;
 
-  run::RunContext ctx;
-  ctx.tool_version = VMMCHECK_VERSION;
-  ctx.git_sha = VMMCHECK_GIT_SHA;
-  ctx.device = o.device;
-  ctx.budget = o.budget;
-  ctx.cases_path = cases_path_text(o);
-  ctx.filter = o.filter;
-  ctx.started = run::utc_now_iso8601();
-  if (baseline) ctx.expectations = baseline->files();
-  std::string gpu_note;
-  describe_machine(ctx, gpu_note);
-  out << header(ctx, selected.size(), table.cases.size(), gpu_note) << std::flush;
-  if (baseline)
-    for (const auto& [kind, path] : baseline->files()) out << "baseline " << kind << ": " << (path.empty() ? "(none)" : path) << "\n";
+  run::SuiteOptions so;
+  for (const auto& p : case_paths(o)) so.cases_paths.push_back(std::filesystem::absolute(p).string());
+  so.cases_path_text = cases_path_text(o);
+  so.filter = o.filter;
+  so.device = o.device;
+  so.budget = o.budget;
+  so.program = self_program();
+  so.isolate_all = o.isolate;
+  so.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
+  so.power = o.power;
+  so.json_file = o.json_given ? o.json : o.resume;  // resuming without --json continues the same file
+  so.resume_file = o.resume;
+  if (!o.baseline.empty()) so.baseline = run::Baseline::read(o.baseline);
+  so.tool_version = VMMCHECK_VERSION;
+  so.git_sha = VMMCHECK_GIT_SHA;
+  run::Suite suite(std::move(so), table.cases);
 
-  run::ExecutorOptions eo;
-  eo.program = self_program();
-  for (const auto& p : case_paths(o)) eo.cases_paths.push_back(std::filesystem::absolute(p).string());
-  eo.device = o.device;
-  eo.budget = o.budget;
-  eo.isolate_all = o.isolate;
-  eo.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
-  eo.gpu_present = !ctx.devices.empty();
-  eo.no_gpu_reason = gpu_note;
-  // The in-process session; with --isolate every case builds its own in a child instead.
-  std::unique_ptr<run::GpuSession> session;
-  if (eo.gpu_present && !o.isolate) {
-    try {
-      session = std::make_unique<run::GpuSession>(o.device, o.budget);
-    } catch (const NotSupportedError& e) {
-      eo.gpu_present = false;
-      eo.no_gpu_reason = e.what();
-    } catch (const CudaError& e) {
-      eo.gpu_present = false;
-      eo.no_gpu_reason = std::string("the GPU could not be set up: ") + e.what();
-    }
-  }
-  const bool executor_has_gpu = eo.gpu_present;
-  const std::string gpu_reason = eo.no_gpu_reason;
-  run::Executor executor(std::move(eo), std::move(session));
-  run::PowerCheck power(table.cases, executor);
-
-  std::vector<run::CaseResult> results;
-  results.reserve(selected.size());
+  const run::RunContext& ctx = suite.context();
+  out << header(ctx, selected.size(), table.cases.size(), suite.no_gpu_reason()) << std::flush;
+  for (const auto& [kind, path] : ctx.expectations) out << "baseline " << kind << ": " << (path.empty() ? "(none)" : path) << "\n";
   bool told_lost = false;
   // Without a GPU every GPU case is skipped for the same reason: say it once, not once per case (the
   // JSON still records every case; --verbose lists them).
-  const bool quiet_skips = !executor_has_gpu && !o.verbose;
+  const bool quiet_skips = !suite.gpu_present() && !o.verbose;
   std::size_t quietly_skipped = 0;
   for (std::size_t i = 0; i < selected.size(); ++i) {
     const model::Case& c = *selected[i];
-    const auto earlier = kept.find(c.name);
-    const bool resumed = earlier != kept.end();
-    const std::optional<std::string> skip = baseline ? baseline->skipped_by(c.name) : std::nullopt;
-    if (resumed) {
-      results.push_back(with_identity(earlier->second, c));
-      run::Baseline::reset(results.back());  // applied again below, from what vmmcheck reported
-    } else if (skip) {
-      results.push_back(run::not_run(c, run::Status::NotSupported, "not run: skipped by the baseline, " + *skip));
-    } else if (std::optional<run::CaseResult> measured = power.measured(c)) {
-      results.push_back(std::move(*measured));  // it ran already, as another case's control
-    } else {
-      results.push_back(executor.run(c));
-    }
-    if (!skip) power.record(c, results.back());
-    const bool ran = results.back().status == run::Status::Pass || results.back().status == run::Status::Fail;
-    if (o.power && ran && !results.back().power) power.attach(c, results.back());
-    if (baseline) baseline->apply(results.back());
-    const bool skipped_for_no_gpu = quiet_skips && !resumed && c.pattern().needs_gpu &&
-                                    results.back().status == run::Status::NotSupported;
+    const run::Suite::Step step = suite.run(c);
+    const bool skipped_for_no_gpu = quiet_skips && !step.resumed && c.pattern().needs_gpu &&
+                                    step.result.status == run::Status::NotSupported;
     if (skipped_for_no_gpu) ++quietly_skipped;
-    else out << case_line(i + 1, selected.size(), results.back()) << (resumed ? "  (resumed)" : "") << "\n" << std::flush;
-    if (!executor.device_lost().empty() && !told_lost) {
-      err << "vmmcheck: " << executor.device_lost() << "; the remaining cases are recorded as not run\n";
+    else out << case_line(i + 1, selected.size(), step.result) << (step.resumed ? "  (resumed)" : "") << "\n" << std::flush;
+    if (!suite.device_lost().empty() && !told_lost) {
+      err << "vmmcheck: " << suite.device_lost() << "; the remaining cases are recorded as not run\n";
       told_lost = true;
     }
-    if (!json_file.empty()) run::write_results(json_file, run::results_document(ctx, results));
   }
+  const std::vector<run::CaseResult>& results = suite.results();
   const Tally t = tally(results);
   if (o.power) out << power_lines(run::tally_power(results));
   if (quietly_skipped > 0)
     out << quietly_skipped << " case" << (quietly_skipped == 1 ? "" : "s") << " skipped for want of a GPU"
-        << (ctx.devices.empty() ? "" : " (" + gpu_reason + ")") << "; --verbose lists them\n";
+        << (ctx.devices.empty() ? "" : " (" + suite.no_gpu_reason() + ")") << "; --verbose lists them\n";
   out << baseline_lines(results) << tally_line(t) << "\n";
   if (t.failed > 0) return kExitFailure;
   if (t.warnings > 0 && o.strict) {
@@ -226,7 +135,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (t.passed == 0 && t.warnings == 0 && t.tolerated == 0) {
     // The header names the reason when there is no GPU at all; say it here only if it has not.
     const bool told = ctx.devices.empty() || quietly_skipped > 0;
-    err << "vmmcheck: nothing ran here" << (gpu_reason.empty() || told ? "" : ": " + gpu_reason) << "\n";
+    err << "vmmcheck: nothing ran here" << (suite.no_gpu_reason().empty() || told ? "" : ": " + suite.no_gpu_reason()) << "\n";
     return kExitNothingRunnable;
   }
   return kExitOk;

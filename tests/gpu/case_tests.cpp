@@ -13,9 +13,7 @@
 
 #include "common/error.hpp"
 #include "model/loader.hpp"
-#include "run/records/baseline.hpp"
-#include "run/execution/executor.hpp"
-#include "run/kit/session.hpp"
+#include "run/execution/suite.hpp"
 
 namespace {
 
@@ -39,59 +37,37 @@ std::string gtest_name(const std::string& dotted) {
   return s;
 }
 
-// One executor per process, as `vmmcheck run` builds it: cases that may fault or hang run in a child
-// process of the vmmcheck binary; a reason instead when this machine cannot run cases.
-struct ExecutorOrReason {
-  std::unique_ptr<vmmcheck::run::Executor> executor;
-  std::string reason;
-};
-
-ExecutorOrReason& executor() {
-  static ExecutorOrReason s = [] {
-    ExecutorOrReason out;
-    vmmcheck::run::ExecutorOptions o;
+// One suite per process, as `vmmcheck run` builds it (run/execution/suite.hpp): cases that may fault or
+// hang run in a child process of the vmmcheck binary; without a GPU, the reason. The tests judge as
+// `vmmcheck run` does: with the build's VMMCHECK_BASELINE, when set, and VMMCHECK_STRICT.
+vmmcheck::run::Suite& suite() {
+  static vmmcheck::run::Suite s = [] {
+    vmmcheck::run::SuiteOptions o;
     o.program = VMMCHECK_BINARY;
     o.cases_paths = {vmmcheck::model::default_cases_path().string()};
-    try {
-      auto session = std::make_unique<vmmcheck::run::GpuSession>(0, vmmcheck::run::Budget{});
-      o.gpu_present = true;
-      out.executor = std::make_unique<vmmcheck::run::Executor>(o, std::move(session));
-    } catch (const vmmcheck::NotSupportedError& e) {
-      out.reason = e.what();
-    }
-    return out;
+    o.cases_path_text = o.cases_paths.front();
+    o.power = false;  // a ctest test is the case's verdict; `vmmcheck run` measures power
+    if (!std::string(VMMCHECK_CTEST_BASELINE).empty()) o.baseline = vmmcheck::run::Baseline::read(VMMCHECK_CTEST_BASELINE);
+    return vmmcheck::run::Suite(std::move(o), table().cases);
   }();
   return s;
 }
 
 class CaseTest : public ::testing::TestWithParam<const Case*> {};
 
-// The rules `vmmcheck run` judges by (run/records/baseline.hpp): the build's VMMCHECK_BASELINE file, when set,
-// turns listed results into ExpectedFail, Flake or Skip; a Warning passes unless VMMCHECK_STRICT is on.
-const std::optional<vmmcheck::run::Baseline>& baseline() {
-  static const std::optional<vmmcheck::run::Baseline> b = []() -> std::optional<vmmcheck::run::Baseline> {
-    if (std::string(VMMCHECK_CTEST_BASELINE).empty()) return std::nullopt;
-    return vmmcheck::run::Baseline::read(VMMCHECK_CTEST_BASELINE);
-  }();
-  return b;
-}
-
 TEST_P(CaseTest, Run) {
   using vmmcheck::run::Status;
   const Case& c = *GetParam();
-  if (baseline())
-    if (const auto skip = baseline()->skipped_by(c.name)) GTEST_SKIP() << "skipped by the baseline, " << *skip;
-  ExecutorOrReason& s = executor();
-  if (!s.executor) GTEST_SKIP() << s.reason;
-  vmmcheck::run::CaseResult r = s.executor->run(c);
-  if (baseline()) baseline()->apply(r);
+  vmmcheck::run::Suite& s = suite();
+  if (!s.gpu_present()) GTEST_SKIP() << s.no_gpu_reason();
+  const vmmcheck::run::CaseResult r = s.run(c).result;
   std::string histogram;
   for (const auto& [outcome, count] : r.histogram) histogram += " " + outcome + "=" + std::to_string(count);
   RecordProperty("histogram", histogram);
   RecordProperty("instances", std::to_string(r.instances));
-  if (r.status == Status::NotSupported) GTEST_SKIP() << r.reason;
+  if (r.status == Status::NotSupported || r.status == Status::Skip) GTEST_SKIP() << (r.note.empty() ? r.reason : r.note);
   std::cout << c.name << ": " << to_string(r.status) << " (" << vmmcheck::model::to_string(r.expectation) << ")" << histogram << " of "
-            << r.instances << " instances" << (s.executor->isolates(c) ? ", isolated" : "") << "\n";
+            << r.instances << " instances" << (s.isolates(c) ? ", isolated" : "") << "\n";
   if (r.status == Status::Warning || r.original_status) std::cout << "  " << (r.note.empty() ? r.reason : r.note) << "\n";
   EXPECT_FALSE(vmmcheck::run::is_failure(r.status, VMMCHECK_CTEST_STRICT != 0))
       << to_string(r.status) << ": " << r.reason << (r.note.empty() ? "" : "\n" + r.note) << "\nhistogram:" << histogram;

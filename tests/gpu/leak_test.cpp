@@ -1,4 +1,4 @@
-// No leaks: the whole shipped suite, run twice through the executor (isolated cases in child processes
+// No leaks: the whole shipped suite, run twice through run::Suite (isolated cases in child processes
 // included), must leave the device's free memory and this process's open file descriptors where the
 // first pass left them. The first pass is the warm-up: module loading and driver caches settle there.
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 
 #include "common/error.hpp"
 #include "model/loader.hpp"
-#include "run/execution/executor.hpp"
+#include "run/execution/suite.hpp"
 
 namespace {
 
@@ -40,19 +40,20 @@ std::size_t settled_free_memory(std::size_t target) {
   return last;
 }
 
-// One pass over every case: a fresh executor and session, destroyed at the end.
+// One pass over every case: a fresh suite (its executor and session), destroyed at the end.
 std::size_t run_suite(const model::CaseTable& table) {
-  run::ExecutorOptions o;
-  o.program = VMMCHECK_BINARY;
   setenv("VMMCHECK_PROGRAM", VMMCHECK_BINARY, 0);  // the ipc.* cases' second process (an ipc child)
+  run::SuiteOptions o;
+  o.program = VMMCHECK_BINARY;
   o.cases_paths = {model::default_cases_path().string()};
-  o.gpu_present = true;
-  run::Executor executor(o, std::make_unique<run::GpuSession>(0, run::Budget{}));
-  // Every case must run to a verdict. What the verdict is (a driver finding that Fails, a model Warning)
-  // or a feature this driver lacks (NotSupported) is not this test's business; a harness failure is.
+  o.cases_path_text = o.cases_paths.front();
+  o.power = false;
+  run::Suite suite(std::move(o), table.cases);
+  // Every case must run to a verdict. What the verdict is (a driver finding, a model Warning) or a
+  // feature this driver lacks (NotSupported) is not this test's business; a harness failure is.
   std::size_t ran = 0;
   for (const model::Case& c : table.cases) {
-    const run::CaseResult r = executor.run(c);
+    const run::CaseResult& r = suite.run(c).result;
     const bool clean = r.status != run::Status::Crash && r.status != run::Status::Error && r.status != run::Status::Timeout;
     ran += clean;
     EXPECT_TRUE(clean) << c.name << ": " << run::to_string(r.status) << ": " << r.reason;

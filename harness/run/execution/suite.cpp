@@ -1,0 +1,111 @@
+#include "run/execution/suite.hpp"
+
+#include <utility>
+
+#include "common/error.hpp"
+#include "device/machine.hpp"
+#include "run/kit/session.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+// Results of an earlier, interrupted run that this one keeps. Resuming finishes the same run: the same
+// cases, filter, device and budget (anything else would mix results of different runs in one file, or
+// drop the ones outside a new filter).
+std::map<std::string, CaseResult> resumed_results(const SuiteOptions& o) {
+  std::map<std::string, CaseResult> kept;
+  if (o.resume_file.empty()) return kept;
+  StoredRun stored = read_results(o.resume_file);
+  if (stored.budget != o.budget)
+    throw InputError(o.resume_file + ": that run used another budget; resume it with the same --iterations, --instances, "
+                     "--op-words, --seed and stress params");
+  if (stored.cases_path != o.cases_path_text || stored.filter != o.filter || stored.device != o.device)
+    throw InputError(o.resume_file + ": that run had --cases '" + stored.cases_path + "' --filter '" + stored.filter +
+                     "' --device " + std::to_string(stored.device) + "; resume it with the same");
+  for (CaseResult& r : stored.results) {
+    if (r.reason.rfind("not run:", 0) == 0) continue;  // a case the earlier run could not finish runs again
+    kept[r.name] = std::move(r);
+  }
+  return kept;
+}
+
+// A result kept from the file being resumed, with what the case is taken from this run's tables: a file
+// of schema version 1 has no pattern or axes, and this run writes version 2.
+CaseResult with_identity(CaseResult kept, const model::Case& c) {
+  const CaseResult fresh = begin_result(c);
+  kept.family = fresh.family;
+  kept.pattern = fresh.pattern;
+  kept.axes = fresh.axes;
+  Baseline::reset(kept);  // applied again, from what vmmcheck reported
+  return kept;
+}
+
+}  // namespace
+
+Suite::Suite(SuiteOptions options, const std::vector<model::Case>& table) : options_(std::move(options)) {
+  kept_ = resumed_results(options_);
+  context_.tool_version = options_.tool_version;
+  context_.git_sha = options_.git_sha;
+  context_.device = options_.device;
+  context_.budget = options_.budget;
+  context_.cases_path = options_.cases_path_text;
+  context_.filter = options_.filter;
+  context_.started = utc_now_iso8601();
+  if (options_.baseline) context_.expectations = options_.baseline->files();
+  const device::Machine m = device::describe_machine();
+  context_.driver_version = m.driver_version;
+  context_.driver_release = m.driver_release;
+  context_.runtime_version = m.runtime_version;
+  context_.devices = m.devices;
+  gpu_present_ = !m.devices.empty();
+  no_gpu_reason_ = m.no_gpu_reason;
+
+  // The in-process session; with isolate_all every case builds its own in a child instead.
+  std::unique_ptr<GpuSession> session;
+  if (gpu_present_ && !options_.isolate_all) {
+    try {
+      session = std::make_unique<GpuSession>(options_.device, options_.budget);
+    } catch (const NotSupportedError& e) {
+      gpu_present_ = false;
+      no_gpu_reason_ = e.what();
+    } catch (const CudaError& e) {
+      gpu_present_ = false;
+      no_gpu_reason_ = std::string("the GPU could not be set up: ") + e.what();
+    }
+  }
+  ExecutorOptions eo;
+  eo.program = options_.program;
+  eo.cases_paths = options_.cases_paths;
+  eo.device = options_.device;
+  eo.budget = options_.budget;
+  eo.isolate_all = options_.isolate_all;
+  eo.timeout = options_.timeout;
+  eo.gpu_present = gpu_present_;
+  eo.no_gpu_reason = no_gpu_reason_;
+  executor_ = std::make_unique<Executor>(std::move(eo), std::move(session));
+  power_ = std::make_unique<PowerCheck>(table, *executor_);
+}
+
+Suite::Step Suite::run(const model::Case& c) {
+  const auto earlier = kept_.find(c.name);
+  const bool resumed = earlier != kept_.end();
+  const std::optional<std::string> skip = options_.baseline ? options_.baseline->skipped_by(c.name) : std::nullopt;
+  if (resumed) {
+    results_.push_back(with_identity(earlier->second, c));
+  } else if (skip) {
+    results_.push_back(not_run(c, Status::NotSupported, "not run: skipped by the baseline, " + *skip));
+  } else if (std::optional<CaseResult> measured = power_->measured(c)) {
+    results_.push_back(std::move(*measured));  // it ran already, as another case's control
+  } else {
+    results_.push_back(executor_->run(c));
+  }
+  CaseResult& r = results_.back();
+  if (!skip) power_->record(c, r);
+  const bool ran = r.status == Status::Pass || r.status == Status::Fail;
+  if (options_.power && ran && !r.power) power_->attach(c, r);
+  if (options_.baseline) options_.baseline->apply(r);
+  if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_, results_));
+  return {r, resumed};
+}
+
+}  // namespace vmmcheck::run

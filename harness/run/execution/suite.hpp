@@ -1,0 +1,76 @@
+#pragma once
+// A run of the suite: what `vmmcheck run`, the GPU ctests and the leak test all do, in one place. It
+// describes the machine (the results' context), builds the in-process GPU session -- or records why
+// there is none -- and the executor; then, case by case, it keeps a result of the run being resumed or
+// runs the case (a control measured earlier is used again), measures its control (power), applies the
+// baseline, and rewrites the JSON file, so a run killed at any point keeps every finished case. The
+// caller chooses the cases and prints.
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/case.hpp"
+#include "run/execution/executor.hpp"
+#include "run/execution/power.hpp"
+#include "run/records/baseline.hpp"
+#include "run/records/budget.hpp"
+#include "run/records/report_json.hpp"
+#include "run/records/result.hpp"
+
+namespace vmmcheck::run {
+
+struct SuiteOptions {
+  std::vector<std::string> cases_paths;  // the case tables, as a child process loads them again
+  std::string cases_path_text;           // as the results' context records them
+  std::string filter;
+  int device = 0;
+  Budget budget;
+  std::string program;  // the vmmcheck binary that runs isolated children
+  bool isolate_all = false;
+  std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // per isolated case
+  bool power = true;                                              // measure each case's control
+  std::string json_file;    // rewritten after every case; empty: none
+  std::string resume_file;  // an interrupted run's results, kept (same cases, filter, device and budget)
+  std::optional<Baseline> baseline;
+  std::string tool_version, git_sha;
+};
+
+class Suite {
+ public:
+  // `table`: every case loaded (controls are found among them). Throws InputError for a results file
+  // to resume that is of another run.
+  Suite(SuiteOptions options, const std::vector<model::Case>& table);
+
+  const RunContext& context() const { return context_; }
+  // Whether cases that need a GPU can run here, and why not.
+  bool gpu_present() const { return gpu_present_; }
+  const std::string& no_gpu_reason() const { return no_gpu_reason_; }
+
+  struct Step {
+    const CaseResult& result;
+    bool resumed;  // kept from the run being resumed, not run now
+  };
+  // Runs (or keeps) case `c` and records it; see the top of this file.
+  Step run(const model::Case& c);
+
+  const std::vector<CaseResult>& results() const { return results_; }
+  // Empty while the GPU answers; after a crash it did not survive, the reason (the rest is not run).
+  const std::string& device_lost() const { return executor_->device_lost(); }
+  bool isolates(const model::Case& c) const { return executor_->isolates(c); }
+
+ private:
+  SuiteOptions options_;
+  RunContext context_;
+  bool gpu_present_ = false;
+  std::string no_gpu_reason_;
+  std::unique_ptr<Executor> executor_;
+  std::unique_ptr<PowerCheck> power_;
+  std::map<std::string, CaseResult> kept_;  // from the run being resumed
+  std::vector<CaseResult> results_;
+};
+
+}  // namespace vmmcheck::run
