@@ -137,7 +137,7 @@ int run_with_mpi(const Options& o, std::ostream& out, std::ostream& err, const R
 
   w.barrier();  // every rank's cases are done: no session starts any more
   try {
-    ipc::send_message(ipc::connect_to(socket_name(rank), 30s).get(), R"({"op":"shutdown"})");
+    ipc::send_message(ipc::connect_to(socket_name(rank), 30s).get(), run::peer::encode(run::peer::Shutdown{}).dump());
   } catch (const std::exception& e) {
     err << "vmmcheck: mpi rank " << rank << " could not stop its server: " << e.what() << "\n";
   }

@@ -32,8 +32,8 @@ void run_pattern(GpuSession& s, const patterns::Fabric& def, const model::Case&,
 
   if (def.importer == patterns::Importer::OtherProcess) {
     PeerProcess peer(dev);
-    peer.call({{"op", "import_fabric"}, {"size", g}, {"handle", ipc::to_hex(&handle, sizeof handle)}, {"grant", grant}});
-    const nlohmann::json got = peer.call({{"op", "check"}, {"view", 0}, {"words", words}, {"value", kValue}});
+    peer.call(peer::ImportFabric{g, ipc::to_hex(&handle, sizeof handle), grant});
+    const nlohmann::json got = peer.call(peer::Check{0, words, kValue});
     if (got.contains("fault")) {
       add_bin(r.histogram, patterns::Fabric::Fault);
       r.reason = "the other process's read faulted: " + got.at("fault").get<std::string>();

@@ -45,10 +45,10 @@ void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, 
 
   PeerProcess peer(dev);
   try {
-    json import{{"op", "import"}, {"size", set.size()}, {"transport", patterns::token(def.transport)}};
+    peer::Import import{set.size(), def.transport};
     if (def.transport == patterns::Transport::PidfdGetfd) {
-      import["pid"] = static_cast<long long>(getpid());
-      import["fd"] = exported.get();
+      import.pid = static_cast<long long>(getpid());
+      import.fd = exported.get();
       peer.call(import);
     } else {
       peer.call(import, exported.get());
@@ -71,11 +71,10 @@ void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, 
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);
     fill(set.view(0).address, n, v.old_value, s.work());
-    peer.call({{"op", "prime"}, {"view", view}, {"words", n}});  // the reader's caches now hold old values
+    peer.call(peer::Prime{view, n});  // the reader's caches now hold old values
     // The reader raises the latch as it starts: after its event wait, when it has one.
-    const json read{{"op", "read"},       {"view", view},         {"words", n},
-                    {"new", v.new_value}, {"old", v.old_value},   {"raise", v.new_value},
-                    {"wait_event", def.order == Order::Event && !mutated(Mutant::NoEventWait)}};
+    const peer::Read read{view, n, v.new_value, v.old_value, def.order == Order::Event && !mutated(Mutant::NoEventWait),
+                          v.new_value};
     hold.before_earlier(s.work(), v.new_value);
     kernels::launch_fill(a, n, v.new_value, s.work());
     if (def.order == Order::Event) CUDA_CHECK(cudaEventRecord(event, s.work()));  // before the request: its wait is for this writer

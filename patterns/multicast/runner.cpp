@@ -170,7 +170,7 @@ void run_two_processes(GpuSession& s, const patterns::Multicast& def, const mode
   PeerProcess peer(other);
   {
     const UniqueFd exported(team.export_fd());
-    peer.call({{"op", "mc_join"}, {"size", team.size()}}, exported.get());  // it adds its device and binds
+    peer.call(peer::McJoin{team.size()}, exported.get());  // it adds its device and binds
   }
   team.bind_own();
   vmm::Mapping mc(mc_range.base(), team.size(), team.handle(), 0);
@@ -189,12 +189,11 @@ void run_two_processes(GpuSession& s, const patterns::Multicast& def, const mode
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);
     fill(uc.address(), a.count, before(def, v), s.work());
-    peer.call({{"op", "mc_fill"}, {"words", a.count}, {"value", before(def, v)}});
+    peer.call(peer::McFill{a.count, before(def, v)});
     a.value = a.expect = v.new_value;
     // The first access is held until the other process's second starts (after its event wait, if any).
     const bool wait = def.order == patterns::Order::Event && !mutated(Mutant::NoEventWait);
-    const nlohmann::json second{{"op", "mc_second"}, {"words", a.count}, {"multimem_op", patterns::token(def.op)},
-                                {"value", v.new_value}, {"wait_event", wait}, {"raise", v.new_value}};
+    const peer::McSecond second{a.count, def.op, v.new_value, wait, v.new_value};
     hold.before_earlier(s.work(), v.new_value);
     kernels::launch_multicast_first(a, s.work());
     if (def.order == patterns::Order::Event) CUDA_CHECK(cudaEventRecord(event, s.work()));

@@ -17,6 +17,7 @@
 #include "run/execution/peer_server.hpp"
 #include "run/kit/fd_transports.hpp"
 #include "run/kit/peer_process.hpp"
+#include "run/kit/peer_protocol.hpp"
 
 namespace vmmcheck::ipc {
 namespace {
@@ -103,17 +104,17 @@ TEST_F(PeerProcessTest, TheOtherProcessReceivesADescriptorAndAnswers) {
     run::PeerProcess peer(0);
     pid = peer.pid();
     const UniqueFd file(::open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
-    const nlohmann::json got = peer.call({{"op", "fd_identity"}}, file.get(), 30s);
+    const nlohmann::json got = peer.call(run::peer::FdIdentity{}, file.get(), 30s);
     EXPECT_EQ(got.at("ino").get<unsigned long long>(), identity(file.get()).st_ino);
-    // A request it does not know is an error reply, and the process goes on answering.
+    // A request whose descriptor never came is an error reply, and the process goes on answering.
     try {
-      peer.call({{"op", "no_such_request"}}, -1, 30s);
-      FAIL() << "an unknown request was answered";
+      peer.call(run::peer::FdIdentity{}, -1, 30s);
+      FAIL() << "a request without its descriptor was answered";
     } catch (const TransportError& e) {
-      EXPECT_NE(std::string(e.what()).find("unknown request 'no_such_request'"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("no file descriptor arrived"), std::string::npos) << e.what();
       EXPECT_FALSE(peer.last_not_supported());
     }
-    EXPECT_EQ(peer.call({{"op", "fd_identity"}}, file.get(), 30s).at("ino"), got.at("ino"));
+    EXPECT_EQ(peer.call(run::peer::FdIdentity{}, file.get(), 30s).at("ino"), got.at("ino"));
   }
   // The destructor asked it to exit and reaped it: no process, no zombie.
   EXPECT_EQ(kill(pid, 0), -1);
@@ -124,7 +125,7 @@ TEST_F(PeerProcessTest, TheOtherProcessReceivesADescriptorAndAnswers) {
 TEST_F(PeerProcessTest, AReadBeforeAnImportIsAnErrorReply) {
   run::PeerProcess peer(0);
   try {
-    peer.call({{"op", "prime"}, {"view", 0}, {"words", 1}}, -1, 60s);
+    peer.call(run::peer::Prime{0, 1}, -1, 60s);
     FAIL() << "a read before any import was answered";
   } catch (const TransportTimeout& e) {
     FAIL() << e.what();
@@ -142,6 +143,72 @@ TEST_F(PeerProcessTest, TheProbeReportsBothTransports) {
   // Works, or names the refusal (EPERM without ptrace rights over the parent, ENOSYS before Linux 5.6).
   if (transports[1].second != "works")
     EXPECT_NE(transports[1].second.find("pidfd_"), std::string::npos) << transports[1].second;
+}
+
+// The server's side of a malformed request: whatever arrives -- not JSON, an unknown operation, a
+// missing or mistyped field -- is answered with an error naming it, and the session goes on.
+TEST(PeerServer, AnUnknownOrMalformedRequestIsAnErrorReplyAndTheSessionGoesOn) {
+  auto [mine, theirs] = socket_pair();
+  run::SessionEnd end = run::SessionEnd::Gone;
+  std::thread server([&, socket = theirs.get()] { end = run::serve_session(socket, 0); });
+  auto ask = [&](const std::string& text) {
+    send_message(mine.get(), text);
+    return nlohmann::json::parse(receive_message(mine.get(), 10s).text);
+  };
+  const std::pair<const char*, const char*> cases[] = {
+      {"not json", "malformed request: not JSON"},
+      {R"({"view": 0})", "malformed request: a request names no 'op'"},
+      {R"({"op": "no_such_request"})", "malformed request: unknown request 'no_such_request'"},
+      {R"({"op": "read", "view": 0, "new": 1, "old": 2})", "malformed request: read: missing 'words'"},
+      {R"({"op": "prime", "view": "first", "words": 4})", "malformed request: prime: 'view' must be an integer"},
+      {R"({"op": "import", "size": 4096, "transport": "carrier_pigeon"})",
+       "malformed request: import: 'transport' has no value 'carrier_pigeon'"},
+      {R"({"op": "check", "view": 0, "words": -1, "value": 1})",
+       "malformed request: check: 'words' must be a non-negative integer"},
+  };
+  for (const auto& [text, error] : cases) {
+    const nlohmann::json reply = ask(text);
+    ASSERT_TRUE(reply.contains("error")) << text << " -> " << reply.dump();
+    EXPECT_NE(reply.at("error").get<std::string>().find(error), std::string::npos) << text << " -> " << reply.dump();
+  }
+  const UniqueFd file(::open("/proc/self/exe", O_RDONLY | O_CLOEXEC));
+  send_message(mine.get(), run::peer::encode(run::peer::FdIdentity{}).dump(), file.get());
+  EXPECT_EQ(nlohmann::json::parse(receive_message(mine.get(), 10s).text).at("ino").get<unsigned long long>(),
+            identity(file.get()).st_ino);
+  send_message(mine.get(), run::peer::encode(run::peer::Exit{}).dump());
+  server.join();
+  EXPECT_EQ(end, run::SessionEnd::Exit);
+}
+
+// Every request survives the codec: what the client encodes is what the server decodes.
+TEST(PeerProtocol, EveryRequestRoundTrips) {
+  namespace peer = run::peer;
+  const peer::Request requests[] = {
+      peer::Import{8 << 20, patterns::Transport::PidfdGetfd, 1234, 7},
+      peer::Import{2 << 20, patterns::Transport::ScmRights, 0, -1},
+      peer::ImportFabric{2 << 20, "00ff", false},
+      peer::OpenEvent{"abcdef"},
+      peer::AttachLatch{},
+      peer::Prime{1, 4096},
+      peer::Read{1, 4096, 0x11, 0x22, true, 0x33},
+      peer::Read{0, 16, 1, 2, false, std::nullopt},
+      peer::Check{0, 512, 0xfab1c001u},
+      peer::McJoin{2 << 20},
+      peer::McFill{1024, 5},
+      peer::McSecond{1024, patterns::MulticastOp::Reduce, 9, true, 10},
+      peer::FdIdentity{},
+      peer::FdIdentity{42, 3},
+      peer::Exit{},
+      peer::Shutdown{},
+  };
+  for (const peer::Request& r : requests) {
+    const nlohmann::json wire = peer::encode(r);
+    EXPECT_EQ(wire.at("op").get<std::string>(), peer::name_of(r));
+    const peer::Request back = peer::decode(nlohmann::json::parse(wire.dump()));
+    EXPECT_EQ(back.index(), r.index()) << wire.dump();
+    EXPECT_EQ(peer::encode(back), wire) << wire.dump();
+  }
+  EXPECT_THROW(peer::decode(nlohmann::json::array()), peer::ProtocolError);
 }
 
 // What `run --mpi` does between ranks, in one process: sessions reach a server through the connector
@@ -163,10 +230,10 @@ TEST(Rendezvous, SessionsGoThroughTheConnectorToOneServer) {
   for (int i = 0; i < 2; ++i) {
     run::PeerProcess peer(0);
     EXPECT_EQ(peer.pid(), -1);  // no child: a session with the server
-    EXPECT_EQ(peer.call({{"op", "fd_identity"}}, file.get(), 10s).at("ino").get<unsigned long long>(), identity(file.get()).st_ino);
+    EXPECT_EQ(peer.call(run::peer::FdIdentity{}, file.get(), 10s).at("ino").get<unsigned long long>(), identity(file.get()).st_ino);
   }
   run::PeerProcess::set_connector({});
-  send_message(connect_to(name, 10s).get(), R"({"op":"shutdown"})");
+  send_message(connect_to(name, 10s).get(), run::peer::encode(run::peer::Shutdown{}).dump());
   server.join();
   EXPECT_EQ(sessions, 3);  // two sessions, then the shutdown
   EXPECT_THROW(connect_to("unit-nobody-" + std::to_string(getpid()), 50ms), TransportTimeout);

@@ -6,6 +6,7 @@
 
 #include "ipc/transport.hpp"
 #include "run/kit/peer_process.hpp"
+#include "run/kit/peer_state.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -29,8 +30,8 @@ std::vector<std::pair<std::string, std::string>> probe_fd_transports() {
     for (const char* transport : {"scm_rights", "pidfd_getfd"}) {
       try {
         const bool scm = std::string(transport) == "scm_rights";
-        const nlohmann::json reply = scm ? peer.call({{"op", "fd_identity"}}, file.get())
-                                         : peer.call({{"op", "fd_identity"}, {"pid", static_cast<long long>(getpid())}, {"fd", file.get()}});
+        const nlohmann::json reply = scm ? peer.call(peer::FdIdentity{}, file.get())
+                                         : peer.call(peer::FdIdentity{static_cast<long long>(getpid()), file.get()});
         out.emplace_back(transport, same_file(reply, st));
       } catch (const ipc::TransportError& e) {
         out.emplace_back(transport, e.what());
@@ -40,6 +41,21 @@ std::vector<std::pair<std::string, std::string>> probe_fd_transports() {
     out = {{"scm_rights", e.what()}, {"pidfd_getfd", e.what()}};
   }
   return out;
+}
+
+// The descriptor that came with the request (SCM_RIGHTS), or, given pid and fd, the one copied out of
+// that process (pidfd_getfd), named by device and inode.
+nlohmann::json handle(const peer::FdIdentity& q, UniqueFd fd) {
+  if (q.pid) {
+    try {
+      fd = ipc::take_fd(static_cast<pid_t>(*q.pid), q.fd);
+    } catch (const ipc::TransportError& e) {
+      throw peer::Unavailable(e.what());
+    }
+  }
+  struct stat st {};
+  if (!fd.held() || fstat(fd.get(), &st) != 0) throw std::runtime_error("no file descriptor arrived");
+  return {{"dev", static_cast<unsigned long long>(st.st_dev)}, {"ino", static_cast<unsigned long long>(st.st_ino)}};
 }
 
 }  // namespace vmmcheck::run

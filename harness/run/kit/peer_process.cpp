@@ -63,7 +63,7 @@ PeerProcess::PeerProcess(int device) {
 
 PeerProcess::~PeerProcess() {
   try {
-    if (socket_.held()) ipc::send_message(socket_.get(), json{{"op", "exit"}}.dump());
+    if (socket_.held()) ipc::send_message(socket_.get(), peer::encode(peer::Exit{}).dump());
   } catch (const std::exception&) {
   }
   if (pid_ < 0) return;  // a session with a rank: it goes on serving
@@ -80,7 +80,9 @@ PeerProcess::~PeerProcess() {
   }
 }
 
-void PeerProcess::send(const json& request, int fd) { ipc::send_message(socket_.get(), request.dump(), fd); }
+void PeerProcess::send(const peer::Request& request, int fd) {
+  ipc::send_message(socket_.get(), peer::encode(request).dump(), fd);
+}
 
 json PeerProcess::reply(std::chrono::milliseconds timeout) {
   ipc::Message m;
@@ -95,7 +97,7 @@ json PeerProcess::reply(std::chrono::milliseconds timeout) {
   return body;
 }
 
-json PeerProcess::call(const json& request, int fd, std::chrono::milliseconds timeout) {
+json PeerProcess::call(const peer::Request& request, int fd, std::chrono::milliseconds timeout) {
   send(request, fd);
   return reply(timeout);
 }
@@ -105,9 +107,17 @@ bool PeerChannel::is_socket(int fd) {
   return fstat(fd, &st) == 0 && S_ISSOCK(st.st_mode);
 }
 
-PeerChannel::Request PeerChannel::next() {
+PeerChannel::Message PeerChannel::next() {
   ipc::Message m = ipc::receive_message(socket_, std::chrono::hours(24));
-  return {parse(m.text, "the parent"), std::move(m.fd)};
+  return {std::move(m.text), std::move(m.fd)};
+}
+
+json PeerChannel::parse(const std::string& text) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    throw peer::ProtocolError(std::string("not JSON: ") + e.what());
+  }
 }
 
 void PeerChannel::reply(const json& body) { ipc::send_message(socket_, body.dump()); }

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/unique_fd.hpp"
+#include "run/kit/peer_protocol.hpp"
 
 namespace vmmcheck::run {
 
@@ -38,13 +39,13 @@ class PeerProcess {
   PeerProcess(const PeerProcess&) = delete;
   PeerProcess& operator=(const PeerProcess&) = delete;
 
-  // Sends `request` (with descriptor `fd` attached when >= 0) and waits for the reply. Throws
-  // TransportError with the child's message when it answers {"error": ...}, TransportTimeout when it
-  // does not answer within `timeout`.
-  nlohmann::json call(const nlohmann::json& request, int fd = -1,
+  // Sends `request` (run/kit/peer_protocol.hpp; with descriptor `fd` attached when >= 0) and waits for
+  // the reply's body. Throws TransportError with the child's message when it answers {"error": ...},
+  // TransportTimeout when it does not answer within `timeout`.
+  nlohmann::json call(const peer::Request& request, int fd = -1,
                       std::chrono::milliseconds timeout = std::chrono::seconds(60));
-  // The two halves of call(), for a request whose reply comes while this process works (a racing reader).
-  void send(const nlohmann::json& request, int fd = -1);
+  // The two halves of call().
+  void send(const peer::Request& request, int fd = -1);
   nlohmann::json reply(std::chrono::milliseconds timeout = std::chrono::seconds(60));
 
   pid_t pid() const { return pid_; }
@@ -62,13 +63,15 @@ class PeerChannel {
  public:
   explicit PeerChannel(int socket) : socket_(socket) {}
   static bool is_socket(int fd);
-  struct Request {
-    nlohmann::json body;
+  struct Message {
+    std::string text;
     UniqueFd fd;
   };
-  // The next request; waits as long as it takes (the parent bounds the exchange).
-  Request next();
+  // The next message; waits as long as it takes (the parent bounds the exchange).
+  Message next();
   void reply(const nlohmann::json& body);
+  // A message's JSON; throws peer::ProtocolError when it is not JSON.
+  static nlohmann::json parse(const std::string& text);
 
  private:
   int socket_ = -1;

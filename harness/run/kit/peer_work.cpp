@@ -11,13 +11,13 @@ Event share_event(PeerProcess& peer) {
   Event event(raw);
   cudaIpcEventHandle_t h{};
   CUDA_CHECK(cudaIpcGetEventHandle(&h, event));
-  peer.call({{"op", "event"}, {"handle", ipc::to_hex(&h, sizeof h)}});
+  peer.call(peer::OpenEvent{ipc::to_hex(&h, sizeof h)});
   return event;
 }
 
 SharedHostPage share_latch(PeerProcess& peer) {
   SharedHostPage page = SharedHostPage::create();
-  peer.call({{"op", "latch"}}, page.fd());
+  peer.call(peer::AttachLatch{}, page.fd());
   return page;
 }
 
