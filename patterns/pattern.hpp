@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <tuple>
 
@@ -16,7 +17,11 @@
 #include "patterns/structure.hpp"
 #include "patterns/vocabulary.hpp"
 
-// What a runner's declaration names; the definitions live in harness/ (host code).
+// What a pattern's host-side declarations name (at the end of its definition header): its runner,
+// run_pattern(session, def, case, result), and its support check, why_not_here(def, machine, device) --
+// "" when the case can run on `device` of the machine described, else why not, decided before anything
+// is allocated (harness/run/kit/support.hpp). Both are defined beside each other in the pattern's folder
+// (runner.cpp); a pattern without them does not link.
 namespace vmmcheck::run {
 class GpuSession;
 struct CaseResult;
@@ -24,6 +29,9 @@ struct CaseResult;
 namespace vmmcheck::model {
 struct Case;
 }  // namespace vmmcheck::model
+namespace vmmcheck::device {
+struct ProbeReport;  // the machine's description: what the support stage (why_not_here) reads
+}  // namespace vmmcheck::device
 
 namespace vmmcheck::patterns {
 

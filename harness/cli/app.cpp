@@ -28,6 +28,7 @@
 #include "run/execution/peer_server.hpp"
 #include "run/execution/isolated_child.hpp"
 #include "run/kit/mutants.hpp"
+#include "run/kit/support.hpp"
 #include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
@@ -38,18 +39,48 @@ void emit_json(const Options& o, const nlohmann::ordered_json& doc, std::ostream
   else run::write_results(o.json, doc);
 }
 
+// With --here, the support stage's answer for each case on this machine ("" where it can run).
+std::vector<std::string> here_answers(const Options& o, const std::vector<const model::Case*>& selected) {
+  std::vector<std::string> why(selected.size());
+  try {
+    const device::ProbeReport machine = run::describe_for_support();
+    for (std::size_t i = 0; i < selected.size(); ++i) why[i] = run::why_not_here(*selected[i], machine, o.device);
+  } catch (const NotSupportedError& e) {
+    for (std::size_t i = 0; i < selected.size(); ++i)
+      if (selected[i]->pattern().needs_gpu) why[i] = e.what();
+  }
+  return why;
+}
+
 int cmd_list(const Options& o, std::ostream& out) {
   const model::CaseTable table = load(o);
   const auto selected = model::select_cases(table.cases, o.filter);
+  const std::vector<std::string> why = o.here ? here_answers(o, selected) : std::vector<std::string>{};
   if (o.json_given) {
-    emit_json(o, list_document(table, selected), out);
+    nlohmann::ordered_json doc = list_document(table, selected);
+    if (o.here)
+      for (std::size_t i = 0; i < selected.size(); ++i)
+        doc["cases"][i]["here"] = why[i].empty() ? nlohmann::ordered_json{{"runs", true}}
+                                                 : nlohmann::ordered_json{{"runs", false}, {"why_not", why[i]}};
+    emit_json(o, doc, out);
     return kExitOk;
   }
-  std::size_t width = 0;
+  std::size_t width = 0, runnable = 0;
   for (const model::Case* c : selected) width = std::max(width, c->name.size());
-  for (const model::Case* c : selected)
-    out << c->name << std::string(width + 2 - c->name.size(), ' ') << model::to_string(c->verdict.expectation) << "\n";
-  out << selected.size() << " cases\n";
+  for (std::size_t i = 0; i < selected.size(); ++i) {
+    const model::Case* c = selected[i];
+    out << c->name << std::string(width + 2 - c->name.size(), ' ') << model::to_string(c->verdict.expectation);
+    if (o.here) {
+      const std::string expectation = model::to_string(c->verdict.expectation);
+      out << std::string(11 - std::min<std::size_t>(10, expectation.size()), ' ')
+          << (why[i].empty() ? "runs here" : "not here: " + why[i]);
+      runnable += why[i].empty();
+    }
+    out << "\n";
+  }
+  out << selected.size() << " cases";
+  if (o.here) out << ", " << runnable << " can run here";
+  out << "\n";
   return kExitOk;
 }
 

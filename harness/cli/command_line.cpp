@@ -65,6 +65,10 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   CLI::App* list = app.add_subcommand("list", "list the cases (no GPU needed)");
   add_common(*list, o);
   add_json(*list, o, "print the list as JSON (to FILE, or stdout)");
+  list->add_flag("--here", o.here,
+                 "say for each case whether it can run on this machine, and why not (the support stage; needs no "
+                 "GPU to answer 'no')")
+      ->envname("VMMCHECK_HERE");
 
   CLI::App* run_cmd = app.add_subcommand("run", "run the cases on the local GPU");
   add_common(*run_cmd, o);

@@ -27,6 +27,7 @@ struct Options {
   bool isolate = false;     // run: every case in a child process
   bool mpi = false;         // run: under mpirun; rank 1 is the importing process of ipc.* and fabric.*
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
+  bool here = false;        // list: whether each case can run on this machine, and why not
   bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
   bool strict = false;      // run: a Warning fails the run
   std::string baseline;     // run: an expectations fails file (run/records/baseline.hpp)

@@ -94,6 +94,7 @@ ProbeReport probe(bool allow_multicast_flag) {
     d.multicast = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTICAST_SUPPORTED);
     d.compression = attribute(dev, CU_DEVICE_ATTRIBUTE_GENERIC_COMPRESSION_SUPPORTED);
     d.host_numa_vmm = attribute(dev, CU_DEVICE_ATTRIBUTE_HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED);
+    if (api.cuDeviceGetAttribute(&d.host_numa_id, CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID, dev) != CUDA_SUCCESS) d.host_numa_id = -1;
     if (d.vmm) {
       d.granularity_minimum = vmm::allocation_granularity(i, false);
       d.granularity_recommended = vmm::allocation_granularity(i, true);
@@ -133,6 +134,7 @@ nlohmann::json to_json(const ProbeReport& r) {
                        {"multicast", d.multicast},
                        {"compression", d.compression},
                        {"host_numa_vmm", d.host_numa_vmm},
+                       {"host_numa_id", d.host_numa_id},
                        {"granularity_minimum", d.granularity_minimum},
                        {"granularity_recommended", d.granularity_recommended},
                        {"multicast_gate", {{"allowed", d.multicast_gate.allowed}, {"reason", d.multicast_gate.reason}}},

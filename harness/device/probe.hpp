@@ -30,6 +30,7 @@ struct DeviceCaps {
   bool multicast = false;
   bool compression = false;
   bool host_numa_vmm = false;
+  int host_numa_id = -1;  // CU_DEVICE_ATTRIBUTE_HOST_NUMA_ID: the node host NUMA memory comes from (-1: none)
   std::size_t granularity_minimum = 0;      // 0 when VMM is unsupported
   std::size_t granularity_recommended = 0;
   GateDecision multicast_gate;

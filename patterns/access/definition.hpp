@@ -41,4 +41,5 @@ constexpr std::optional<Control<Access>> control_of(const Access& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Access& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Access& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

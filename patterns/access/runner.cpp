@@ -2,6 +2,7 @@
 // access rights the case sets; a second, read-write mapping of the same memory initialises it and
 // checks writes. Each case builds its own allocations with the RAII owners, so a case leaves nothing
 // behind -- even one that faults.
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
 #include "kernels/operations.hpp"
@@ -79,5 +80,8 @@ void run_pattern(GpuSession& s, const patterns::Access& def, const model::Case&,
     r.reason = std::to_string(words - right) + " of " + std::to_string(words) + " words " +
                (write ? "did not take the write" : "read back wrong");
 }
+
+// Nothing beyond a device with VMM (what the driver refuses at run time is NotSupported then).
+std::string why_not_here(const patterns::Access&, const device::ProbeReport&, int) { return ""; }
 
 }  // namespace vmmcheck::run

@@ -31,4 +31,5 @@ constexpr std::optional<Control<Api>> control_of(const Api&) { return std::nullo
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Api& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Api& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

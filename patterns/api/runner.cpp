@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "run/kit/support.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "run/kit/session.hpp"
@@ -310,5 +311,8 @@ void run_pattern(GpuSession& s, const patterns::Api& def, const model::Case&, Ca
   r.instances = 1;
   r.reason = std::string("the driver returned ") + driver_error_name(st) + (note.empty() ? "" : "; " + note);
 }
+
+// Nothing beyond a device with VMM (what the driver refuses at run time is NotSupported then).
+std::string why_not_here(const patterns::Api&, const device::ProbeReport&, int) { return ""; }
 
 }  // namespace vmmcheck::run

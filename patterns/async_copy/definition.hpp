@@ -48,4 +48,5 @@ constexpr std::optional<Control<AsyncCopy>> control_of(const AsyncCopy& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::AsyncCopy& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::AsyncCopy& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

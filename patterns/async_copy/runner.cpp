@@ -1,5 +1,6 @@
 // Runner of proxy.async (patterns/async_copy/definition.hpp): one 4 KiB chunk of the session's region per CTA, 16
 // bytes of it per thread, as many rounds per launch as the budget asks for.
+#include "run/kit/support.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "patterns/async_copy/kernels.hpp"
@@ -12,9 +13,6 @@
 namespace vmmcheck::run {
 
 void run_pattern(GpuSession& s, const patterns::AsyncCopy& def, const model::Case& c, CaseResult& r) {
-  int major = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, s.device()));
-  if (major < 9) throw NotSupportedError("cp.async.bulk needs compute capability 9.0 or newer; this GPU is " + std::to_string(major) + ".x");
   const Budget& b = s.budget();
   const int blocks = static_cast<int>(std::min<std::uint64_t>(s.region_words() / kernels::kAsyncChunkWords,
                                                               static_cast<std::uint64_t>(kernels::sm_count()) * 4));
@@ -49,6 +47,14 @@ void run_pattern(GpuSession& s, const patterns::AsyncCopy& def, const model::Cas
   r.gpu_seconds = total_ms / 1000.0;
   s.read_histogram(r.histogram);
   r.instances = static_cast<std::uint64_t>(n) * a.rounds * b.iterations;
+}
+
+// cp.async.bulk and the tensor-map copies are sm_90 instructions.
+std::string why_not_here(const patterns::AsyncCopy&, const device::ProbeReport& machine, int device) {
+  const device::DeviceCaps& d = machine.devices.at(static_cast<std::size_t>(device));
+  if (d.cc_major >= 9) return "";
+  return "cp.async.bulk needs compute capability 9.0 or newer; this GPU is " + std::to_string(d.cc_major) + "." +
+         std::to_string(d.cc_minor);
 }
 
 }  // namespace vmmcheck::run

@@ -42,4 +42,5 @@ constexpr std::optional<Control<Fabric>> control_of(const Fabric& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Fabric& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Fabric& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

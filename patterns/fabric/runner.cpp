@@ -1,5 +1,6 @@
 // Runner of fabric.* (patterns/fabric/definition.hpp): an allocation exported as a fabric handle, imported in this
 // process or in a second one (run/execution/peer_server.hpp), mapped, and read back there after this process wrote it.
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "ipc/transport.hpp"
 #include "kernels/contract.hpp"
@@ -47,6 +48,11 @@ void run_pattern(GpuSession& s, const patterns::Fabric& def, const model::Case&,
   CUmemFabricHandle shareable = handle;
   const vmm::AliasSet importer(vmm::PhysicalAllocation::imported(&shareable, CU_MEM_HANDLE_TYPE_FABRIC, g, dev), g, {view});
   check_read(s, importer.view(0).address, words, kValue, s.work(), "the read through the imported mapping", r);
+}
+
+// A fabric handle needs an IMEX channel this process may open: the probe's trial allocation says.
+std::string why_not_here(const patterns::Fabric&, const device::ProbeReport& machine, int device) {
+  return machine.devices.at(static_cast<std::size_t>(device)).fabric_reason;
 }
 
 }  // namespace vmmcheck::run

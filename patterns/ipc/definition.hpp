@@ -50,4 +50,5 @@ constexpr std::optional<Control<Ipc>> control_of(const Ipc& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Ipc& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

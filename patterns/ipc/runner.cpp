@@ -6,6 +6,7 @@
 // could start, ordered or not. Every word the reader counts is one instance.
 #include <unistd.h>
 
+#include "run/kit/support.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "ipc/transport.hpp"
@@ -86,6 +87,18 @@ void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, 
   }
   r.instances = n * b.iterations;
   r.reason = hold.summary("writer", "other process's reader");
+}
+
+// The allocation is exported as a POSIX file descriptor, and the descriptor must reach the other process
+// the way the case names.
+std::string why_not_here(const patterns::Ipc& def, const device::ProbeReport& machine, int device) {
+  if (!machine.devices.at(static_cast<std::size_t>(device)).posix_fd)
+    return "device " + std::to_string(device) +
+           " does not export POSIX file descriptors (CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED = 0)";
+  const std::string_view transport = patterns::token(def.transport);
+  for (const auto& [name, how] : machine.fd_transports)
+    if (name == transport && how != "works") return "the exported descriptor cannot be moved with " + name + " here: " + how;
+  return "";
 }
 
 }  // namespace vmmcheck::run

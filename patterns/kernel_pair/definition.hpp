@@ -56,4 +56,5 @@ constexpr std::optional<Control<KernelPair>> control_of(const KernelPair& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::KernelPair& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

@@ -1,6 +1,7 @@
 // Runner of alias.kernels (patterns/kernel_pair/definition.hpp): a writing operation through view A, then a
 // reading operation through a view, ordered -- or not -- by a stream, an event, the host or a graph.
 // Every word the reader counts is one instance.
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "run/kit/hold.hpp"
@@ -100,6 +101,11 @@ void run_pattern(GpuSession& s, const patterns::KernelPair& def, const model::Ca
   s.read_histogram(r.histogram);
   r.instances = n * b.iterations;
   r.reason = hold.summary("writer", "reader");
+}
+
+// The memory its views are made of must be one this device offers.
+std::string why_not_here(const patterns::KernelPair& def, const device::ProbeReport& machine, int device) {
+  return memory_why_not(def.memory, machine.devices.at(static_cast<std::size_t>(device)));
 }
 
 }  // namespace vmmcheck::run

@@ -39,4 +39,5 @@ constexpr std::optional<Control<Lifecycle>> control_of(const Lifecycle& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Lifecycle& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Lifecycle& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

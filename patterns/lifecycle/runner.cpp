@@ -2,6 +2,7 @@
 // address. Every word checked is one instance.
 #include <vector>
 
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "run/kit/checked_words.hpp"
 #include "run/kit/mutants.hpp"
@@ -151,5 +152,8 @@ void run_pattern(GpuSession& s, const patterns::Lifecycle& def, const model::Cas
     }
   }
 }
+
+// Nothing beyond a device with VMM (what the driver refuses at run time is NotSupported then).
+std::string why_not_here(const patterns::Lifecycle&, const device::ProbeReport&, int) { return ""; }
 
 }  // namespace vmmcheck::run

@@ -69,4 +69,5 @@ constexpr std::optional<Control<MessagePassing>> control_of(const MessagePassing
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::MessagePassing& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

@@ -1,5 +1,6 @@
 // Runner of alias.mp (patterns/message_passing/definition.hpp): one instance per resident thread per round, the
 // thread writing one instance and reading another CTA's.
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "patterns/message_passing/kernels.hpp"
 #include "kernels/operations.hpp"
@@ -37,6 +38,11 @@ void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model
   run_litmus(s, c, r, a, shape, [&](const kernels::MessagePassingArgs& args) {
     kernels::launch_message_passing(args, shape, s.work());
   });
+}
+
+// The memory its views are made of must be one this device offers.
+std::string why_not_here(const patterns::MessagePassing& def, const device::ProbeReport& machine, int device) {
+  return memory_why_not(def.memory, machine.devices.at(static_cast<std::size_t>(device)));
 }
 
 }  // namespace vmmcheck::run

@@ -46,4 +46,5 @@ constexpr std::optional<Control<Multicast>> control_of(const Multicast& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Multicast& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Multicast& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "run/kit/support.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "device/multicast_gate.hpp"
@@ -209,10 +210,20 @@ void run_two_processes(GpuSession& s, const patterns::Multicast& def, const mode
 }  // namespace
 
 void run_pattern(GpuSession& s, const patterns::Multicast& def, const model::Case& c, CaseResult& r) {
+  // The support stage let the case through only where the gate allows; the gated module asks again
+  // before any multicast call (vmm/multicast.cpp).
   const device::GateDecision gate = gate_for(s.device());
-  if (!gate.allowed) throw NotSupportedError("multicast refused by the gate: " + gate.reason);
   if (def.processes == patterns::TeamProcesses::Two) run_two_processes(s, def, c, r, gate);
   else run_one_process(s, def, c, r, gate);
+}
+
+// The multicast gate (docs/design.md, "The multicast gate") must allow this device; a team shared by two
+// processes needs a second GPU, which the other process asks the gate about again.
+std::string why_not_here(const patterns::Multicast& def, const device::ProbeReport& machine, int device) {
+  const device::GateDecision& gate = machine.devices.at(static_cast<std::size_t>(device)).multicast_gate;
+  if (!gate.allowed) return "multicast refused by the gate: " + gate.reason;
+  if (def.processes == patterns::TeamProcesses::Two) return two_gpus_why_not(machine, device);
+  return "";
 }
 
 }  // namespace vmmcheck::run

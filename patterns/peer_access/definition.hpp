@@ -53,4 +53,5 @@ constexpr std::optional<Control<PeerAccess>> control_of(const PeerAccess& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::PeerAccess& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::PeerAccess& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

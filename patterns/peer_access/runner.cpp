@@ -3,6 +3,7 @@
 // builds its own allocations with the RAII owners.
 #include <algorithm>
 
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
 #include "kernels/operations.hpp"
@@ -104,6 +105,11 @@ void run_pattern(GpuSession& s, const patterns::PeerAccess& def, const model::Ca
       return;
     }
   }
+}
+
+// A second GPU that reaches this one and that this one reaches.
+std::string why_not_here(const patterns::PeerAccess&, const device::ProbeReport& machine, int device) {
+  return two_gpus_why_not(machine, device);
 }
 
 }  // namespace vmmcheck::run

@@ -62,4 +62,5 @@ constexpr std::optional<Control<PeerMp>> control_of(const PeerMp& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::PeerMp& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::PeerMp& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

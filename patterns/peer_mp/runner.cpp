@@ -1,5 +1,6 @@
 // Runner of peer.mp (patterns/peer_mp/definition.hpp): message passing from GPU 0 to GPU 1 at sys scope,
 // two grids at once, through view A or GPU 1's alias.
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "run/kit/checked_words.hpp"
 #include "patterns/peer_mp/kernels.hpp"
@@ -61,6 +62,11 @@ void run_pattern(GpuSession& s, const patterns::PeerMp& def, const model::Case& 
   peer.counts->add_into(r.histogram, s1);
   r.instances = static_cast<std::uint64_t>(a.instances) * a.rounds * b.iterations;
   r.gpu_seconds = total_ms / 1000.0;
+}
+
+// A second GPU that reaches this one and that this one reaches.
+std::string why_not_here(const patterns::PeerMp&, const device::ProbeReport& machine, int device) {
+  return two_gpus_why_not(machine, device);
 }
 
 }  // namespace vmmcheck::run

@@ -43,4 +43,5 @@ constexpr std::optional<Control<PeerPair>> control_of(const PeerPair& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::PeerPair& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::PeerPair& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

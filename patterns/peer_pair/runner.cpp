@@ -1,6 +1,7 @@
 // Runner of peer.kernels (patterns/peer_pair/definition.hpp): a writer on GPU 0, a reader on GPU 1 through
 // view A or an alias granted to GPU 1 alone. GPU 1's stream, buffers and counters are made for the case
 // and made current only around the work they do.
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "run/kit/checked_words.hpp"
 #include "kernels/operations.hpp"
@@ -53,6 +54,11 @@ void run_pattern(GpuSession& s, const patterns::PeerPair& def, const model::Case
   peer.counts->add_into(r.histogram, s1);
   r.instances = n * b.iterations;
   r.reason = hold.summary("writer on GPU 0", "reader on GPU 1");
+}
+
+// A second GPU that reaches this one and that this one reaches.
+std::string why_not_here(const patterns::PeerPair&, const device::ProbeReport& machine, int device) {
+  return two_gpus_why_not(machine, device);
 }
 
 }  // namespace vmmcheck::run

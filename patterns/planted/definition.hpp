@@ -40,5 +40,7 @@ constexpr std::optional<Control<PlantedGpu>> control_of(const PlantedGpu&) { ret
 namespace vmmcheck::run {
 // The one runner without a session: the executor runs it in this process or in a child, with no GPU.
 void run_pattern(const patterns::PlantedHost& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::PlantedHost& def, const device::ProbeReport& machine, int device);
 void run_pattern(GpuSession& s, const patterns::PlantedGpu& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::PlantedGpu& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

@@ -4,6 +4,7 @@
 
 #include <csignal>
 
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
 #include "run/kit/session.hpp"
@@ -33,5 +34,9 @@ void run_pattern(GpuSession& s, const patterns::PlantedGpu& def, const model::Ca
   add_bin(r.histogram, patterns::PlantedGpu::Done);
   r.instances = 1;
 }
+
+// Self-tests of the harness: they run wherever the harness does (planted_gpu on any GPU).
+std::string why_not_here(const patterns::PlantedHost&, const device::ProbeReport&, int) { return ""; }
+std::string why_not_here(const patterns::PlantedGpu&, const device::ProbeReport&, int) { return ""; }
 
 }  // namespace vmmcheck::run

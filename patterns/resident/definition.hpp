@@ -77,4 +77,5 @@ constexpr std::optional<Control<Resident>> control_of(const Resident& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Resident& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

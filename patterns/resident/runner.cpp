@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "kernels/resident.hpp"
@@ -67,6 +68,11 @@ void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case
   }
   s.read_histogram(r.histogram);
   r.instances = n * b.iterations;
+}
+
+// The memory its views are made of must be one this device offers.
+std::string why_not_here(const patterns::Resident& def, const device::ProbeReport& machine, int device) {
+  return memory_why_not(def.memory, machine.devices.at(static_cast<std::size_t>(device)));
 }
 
 }  // namespace vmmcheck::run

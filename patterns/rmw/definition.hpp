@@ -51,4 +51,5 @@ constexpr std::optional<Control<Rmw>> control_of(const Rmw& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Rmw& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Rmw& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

@@ -3,6 +3,7 @@
 // (both operation boundaries, where every alias is coherent).
 #include <algorithm>
 
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "patterns/rmw/kernels.hpp"
@@ -39,5 +40,8 @@ void run_pattern(GpuSession& s, const patterns::Rmw& def, const model::Case& c, 
   s.read_histogram(r.histogram);
   r.instances = words * launches;
 }
+
+// Nothing beyond a device with VMM (what the driver refuses at run time is NotSupported then).
+std::string why_not_here(const patterns::Rmw&, const device::ProbeReport&, int) { return ""; }
 
 }  // namespace vmmcheck::run

@@ -62,4 +62,5 @@ constexpr std::optional<Control<SameThread>> control_of(const SameThread& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::SameThread& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::SameThread& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

@@ -1,4 +1,5 @@
 // Runner of alias.same_thread (patterns/same_thread/definition.hpp): one instance per resident thread per round.
+#include "run/kit/support.hpp"
 #include "kernels/operations.hpp"
 #include "patterns/same_thread/kernels.hpp"
 #include "run/kit/in_kernel.hpp"
@@ -21,6 +22,11 @@ void run_pattern(GpuSession& s, const patterns::SameThread& def, const model::Ca
   run_litmus(s, c, r, a, shape, [&](const kernels::SameThreadArgs& args) {
     kernels::launch_same_thread(args, shape, s.work());
   });
+}
+
+// The memory its views are made of must be one this device offers.
+std::string why_not_here(const patterns::SameThread& def, const device::ProbeReport& machine, int device) {
+  return memory_why_not(def.memory, machine.devices.at(static_cast<std::size_t>(device)));
 }
 
 }  // namespace vmmcheck::run

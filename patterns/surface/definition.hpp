@@ -47,4 +47,5 @@ constexpr std::optional<Control<Surface>> control_of(const Surface& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Surface& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

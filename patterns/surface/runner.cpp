@@ -1,6 +1,7 @@
 // Runner of proxy.surface (patterns/surface/definition.hpp): a 1024 x 1024 surface array over a VMM allocation that
 // is also mapped linearly (patterns/surface/surface_alias.hpp), its texels' words measured (patterns/surface/layout.hpp);
 // surface stores, then generic loads through the linear mapping.
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "patterns/surface/kernels.hpp"
 #include "run/kit/checked_words.hpp"
@@ -43,5 +44,8 @@ void run_pattern(GpuSession& s, const patterns::Surface& def, const model::Case&
     r.reason = hold.summary("stores", "loads");
   r.instances = t.count() * b.iterations;
 }
+
+// Nothing beyond a device with VMM (what the driver refuses at run time is NotSupported then).
+std::string why_not_here(const patterns::Surface&, const device::ProbeReport&, int) { return ""; }
 
 }  // namespace vmmcheck::run

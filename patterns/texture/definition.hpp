@@ -51,4 +51,5 @@ constexpr std::optional<Control<Texture>> control_of(const Texture& c) {
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::Texture& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

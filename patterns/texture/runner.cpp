@@ -1,5 +1,6 @@
 // Runner of proxy.texture (patterns/texture/definition.hpp): a texture object over view A or an alias of the
 // session's region; generic stores through view A; fetches in the same kernel or in a later one.
+#include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
 #include "patterns/texture/kernels.hpp"
@@ -75,5 +76,8 @@ void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case&
     r.reason = hold.summary("stores", "fetches");
   r.instances = n * b.iterations;
 }
+
+// Nothing beyond a device with VMM (what the driver refuses at run time is NotSupported then).
+std::string why_not_here(const patterns::Texture&, const device::ProbeReport&, int) { return ""; }
 
 }  // namespace vmmcheck::run

@@ -33,4 +33,5 @@ constexpr std::optional<Control<UnmapInUse>> control_of(const UnmapInUse&) { ret
 
 namespace vmmcheck::run {
 void run_pattern(GpuSession& s, const patterns::UnmapInUse& def, const model::Case& c, CaseResult& r);
+std::string why_not_here(const patterns::UnmapInUse& def, const device::ProbeReport& machine, int device);
 }  // namespace vmmcheck::run

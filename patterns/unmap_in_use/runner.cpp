@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "run/kit/support.hpp"
 #include "common/driver.hpp"  // driver_error_name
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
@@ -80,5 +81,8 @@ void run_pattern(GpuSession& s, const patterns::UnmapInUse& def, const model::Ca
   add_bin(r.histogram, right == words ? patterns::UnmapInUse::Completed : patterns::UnmapInUse::Wrong);
   if (right != words) r.reason += "; " + std::to_string(words - right) + " words read other data";
 }
+
+// Nothing beyond a device with VMM (what the driver refuses at run time is NotSupported then).
+std::string why_not_here(const patterns::UnmapInUse&, const device::ProbeReport&, int) { return ""; }
 
 }  // namespace vmmcheck::run

@@ -5,6 +5,7 @@
 #include "common/error.hpp"
 #include "device/machine.hpp"
 #include "run/kit/session.hpp"
+#include "run/kit/support.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -60,6 +61,14 @@ Suite::Suite(SuiteOptions options, const std::vector<model::Case>& table) : opti
   gpu_present_ = !m.devices.empty();
   no_gpu_reason_ = m.no_gpu_reason;
 
+  if (gpu_present_) {
+    try {
+      machine_ = describe_for_support();
+    } catch (const NotSupportedError& e) {
+      gpu_present_ = false;
+      no_gpu_reason_ = e.what();
+    }
+  }
   // The in-process session; with isolate_all every case builds its own in a child instead.
   std::unique_ptr<GpuSession> session;
   if (gpu_present_ && !options_.isolate_all) {
@@ -94,6 +103,8 @@ Suite::Step Suite::run(const model::Case& c) {
     results_.push_back(with_identity(earlier->second, c));
   } else if (skip) {
     results_.push_back(not_run(c, Status::NotSupported, "not run: skipped by the baseline, " + *skip));
+  } else if (const std::string why = machine_ ? why_not_here(c, *machine_, options_.device) : ""; !why.empty()) {
+    results_.push_back(not_run(c, Status::NotSupported, why));
   } else if (std::optional<CaseResult> measured = power_->measured(c)) {
     results_.push_back(std::move(*measured));  // it ran already, as another case's control
   } else {

@@ -1,10 +1,12 @@
 #pragma once
 // A run of the suite: what `vmmcheck run`, the GPU ctests and the leak test all do, in one place. It
-// describes the machine (the results' context), builds the in-process GPU session -- or records why
-// there is none -- and the executor; then, case by case, it keeps a result of the run being resumed or
-// runs the case (a control measured earlier is used again), measures its control (power), applies the
-// baseline, and rewrites the JSON file, so a run killed at any point keeps every finished case. The
-// caller chooses the cases and prints.
+// describes the machine (the results' context, and the support stage's description), builds the
+// in-process GPU session -- or records why there is none -- and the executor; then, case by case, it
+// keeps a result of the run being resumed, or asks the support stage whether the case can run here
+// (run/kit/support.hpp: NotSupported with the reason, before anything is allocated), or runs it (a
+// control measured earlier is used again), measures its control (power), applies the baseline, and
+// rewrites the JSON file, so a run killed at any point keeps every finished case. The caller chooses the
+// cases and prints.
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "device/probe.hpp"
 #include "model/case.hpp"
 #include "run/execution/executor.hpp"
 #include "run/execution/power.hpp"
@@ -67,6 +70,7 @@ class Suite {
   RunContext context_;
   bool gpu_present_ = false;
   std::string no_gpu_reason_;
+  std::optional<device::ProbeReport> machine_;  // the support stage's description of this machine
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<PowerCheck> power_;
   std::map<std::string, CaseResult> kept_;  // from the run being resumed
