@@ -27,18 +27,16 @@ void run_pattern(GpuSession& s, const patterns::Rmw& def, const model::Case& c, 
   a.rounds = static_cast<std::uint32_t>(
       std::min<std::uint64_t>(rounds_for(b, static_cast<std::uint32_t>(per_round)), s.region_words() / per_round));
   const std::uint64_t words = per_round * a.rounds;
-  const std::uint64_t launches = std::max<std::uint64_t>(b.iterations, (b.instances + words - 1) / words);
-
-  float total_ms = 0;
-  for (std::uint64_t it = 0; it < launches; ++it) {
-    kernels::launch_fill(a.view_a, words, 0, s.work());
-    a.placement = placement_for(case_seed(b, c.name, it), static_cast<std::uint32_t>(per_round));
-    total_ms += gpu_ms(s, [&] { kernels::launch_rmw(a, shape, s.work()); });
-    kernels::launch_rmw_count(a.view_a, words, s.histogram(), s.work());
-  }
-  r.gpu_seconds = total_ms / 1000.0;
-  s.read_histogram(r.histogram);
-  r.instances = words * launches;
+  const LoopPlan plan{static_cast<std::uint32_t>(per_round),
+                      std::max<std::uint64_t>(b.iterations, (b.instances + words - 1) / words), words};
+  launch_loop(
+      s, c, r, plan,
+      [&](std::uint64_t, const kernels::Placement& placement) {
+        kernels::launch_fill(a.view_a, words, 0, s.work());
+        a.placement = placement;
+      },
+      [&] { kernels::launch_rmw(a, shape, s.work()); },
+      [&](std::uint64_t) { kernels::launch_rmw_count(a.view_a, words, s.histogram(), s.work()); });
 }
 
 // Nothing beyond a device with VMM (what the driver refuses at run time is NotSupported then).

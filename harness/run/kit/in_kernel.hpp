@@ -27,11 +27,39 @@ float gpu_ms(GpuSession& s, Work work) {
   return ms;
 }
 
-// The in-kernel loop: as many rounds per launch as the budget needs, `iterations` launches, each with a
-// fresh placement of the testing CTAs' instances and values of its own (round r of launch i writes
-// i * rounds + r + 1), timed on the GPU. `args` is the kernel's parameter block (rounds, value_base,
-// placement, stress); `launch(args)` launches it, all of `shape`, on s.work(). Fills r's histogram,
-// instances and GPU time.
+// The one in-kernel launch loop (every in-kernel runner goes through it): `plan.launches` launches on
+// s.work(), each timed on the GPU, each with a fresh co-prime placement of `plan.placed` items seeded by
+// the case and the launch. For launch i: prepare(i, placement) sets the kernel's parameters and queues
+// what must precede it untimed (zeroing its words, say), then launch() is timed, then after(i) queues
+// what follows it untimed (counting). Fills r's GPU time, histogram, and instances
+// (plan.instances_per_launch per launch).
+struct LoopPlan {
+  std::uint32_t placed = 0;                 // items a placement spreads (instances of one round)
+  std::uint64_t launches = 0;
+  std::uint64_t instances_per_launch = 0;
+};
+template <typename Prepare, typename Launch, typename After>
+void launch_loop(GpuSession& s, const model::Case& c, CaseResult& r, const LoopPlan& plan, Prepare prepare, Launch launch,
+                 After after) {
+  const Budget& b = s.budget();
+  float total_ms = 0;
+  for (std::uint64_t it = 0; it < plan.launches; ++it) {
+    kernels::Placement placement = placement_for(case_seed(b, c.name, it), plan.placed);
+    placement.shuffle = b.stress.shuffle;
+    prepare(it, placement);
+    total_ms += gpu_ms(s, launch);
+    after(it);
+  }
+  r.gpu_seconds = total_ms / 1000.0;
+  s.read_histogram(r.histogram);
+  r.instances = plan.instances_per_launch * plan.launches;
+}
+
+// The litmus shape of launch_loop (alias.same_thread, alias.mp): as many rounds per launch as the budget
+// needs, `iterations` launches, each with a fresh placement of the testing CTAs' instances and values of
+// its own (round r of launch i writes i * rounds + r + 1), under the budget's stress. `args` is the
+// kernel's parameter block (rounds, value_base, placement, stress); `launch(args)` launches it, all of
+// `shape`, on s.work().
 template <typename Args, typename Launch>
 void run_litmus(GpuSession& s, const model::Case& c, CaseResult& r, Args& args, kernels::LaunchShape shape,
                 Launch launch) {
@@ -39,18 +67,16 @@ void run_litmus(GpuSession& s, const model::Case& c, CaseResult& r, Args& args, 
   args.stress = s.stress_for(shape);
   const std::uint32_t n = kernels::testing_shape(shape, args.stress).instances();
   args.rounds = rounds_for(b, n);
-  float total_ms = 0;
-  for (std::uint32_t it = 0; it < b.iterations; ++it) {
-    args.value_base = it * args.rounds;
-    args.placement = placement_for(case_seed(b, c.name, it), n);
-    args.placement.shuffle = b.stress.shuffle;
-    // The memory-stress CTAs run until the testing CTAs have counted themselves done.
-    if (args.stress.done) CUDA_CHECK(cudaMemsetAsync(args.stress.done, 0, sizeof(std::uint32_t), s.work()));
-    total_ms += gpu_ms(s, [&] { launch(args); });
-  }
-  r.gpu_seconds = total_ms / 1000.0;
-  s.read_histogram(r.histogram);
-  r.instances = static_cast<std::uint64_t>(n) * args.rounds * b.iterations;
+  const LoopPlan plan{n, b.iterations, static_cast<std::uint64_t>(n) * args.rounds};
+  launch_loop(
+      s, c, r, plan,
+      [&](std::uint64_t it, const kernels::Placement& placement) {
+        args.value_base = static_cast<std::uint32_t>(it) * args.rounds;
+        args.placement = placement;
+        // The memory-stress CTAs run until the testing CTAs have counted themselves done.
+        if (args.stress.done) CUDA_CHECK(cudaMemsetAsync(args.stress.done, 0, sizeof(std::uint32_t), s.work()));
+      },
+      [&] { launch(args); }, [](std::uint64_t) {});
 }
 
 }  // namespace vmmcheck::run
