@@ -30,7 +30,7 @@ class GpuSession {
   int device() const { return device_; }
   const Budget& budget() const { return budget_; }
 
-  // --- For the pattern runners (harness/run/patterns/) ---
+  // --- For the pattern runners (patterns/<name>/runner.cpp) ---
   std::uint32_t* words(patterns::View v) const;  // the test region, seen through view v, in the current memory
   // Makes the alias set of `kind` the current one (made on first use; NotSupportedError where this
   // device lacks the kind). run() does it for each case from its `memory` axis.
