@@ -76,7 +76,11 @@ TEST_P(CaseTest, Run) {
 INSTANTIATE_TEST_SUITE_P(Cases, CaseTest, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<const Case*>& info) { return gtest_name(info.param->name); });
 
-// Writes a CTest script with one test per case: its dotted name, its labels, one GPU (two for multigpu).
+// Writes a CTest script with one test per case: its dotted name, its labels, one GPU (two for multigpu),
+// and one GPU test at a time even under `ctest -j` (RESOURCE_LOCK gpu): a case's bounded spins read the
+// GPU's wall clock, and the contexts of concurrent test processes time-slice the GPU, so a reader swapped
+// out past its bound would time out without any reordering (seen under -j4 on an H200: 10 timeouts in
+// 10.8M instances of a required message-passing case). CPU tests still run beside them.
 int write_ctest_script(const std::string& path, const std::string& self) {
   std::ofstream out(path);
   for (const Case& c : table().cases) {
@@ -89,7 +93,8 @@ int write_ctest_script(const std::string& path, const std::string& self) {
     out << "add_test([==[" << c.name << "]==] [==[" << self << "]==] [==[--gtest_filter=Cases/CaseTest.Run/"
         << gtest_name(c.name) << "]==])\n"
         << "set_tests_properties([==[" << c.name << "]==] PROPERTIES LABELS [==[" << labels
-        << "]==] RESOURCE_GROUPS " << (two_gpus ? "gpus:2" : "gpus:1") << " TIMEOUT 300 SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
+        << "]==] RESOURCE_GROUPS " << (two_gpus ? "gpus:2" : "gpus:1")
+        << " RESOURCE_LOCK gpu TIMEOUT 300 SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
   }
   return out ? 0 : 1;
 }
