@@ -8,7 +8,6 @@
 #include "device/placement.cuh"
 #include "device/wait.cuh"
 #include "kernels/operations.hpp"
-#include "kernels/resident.hpp"
 #include "patterns/kernel_pair/definition.hpp"
 
 namespace vmmcheck::kernels {
@@ -65,8 +64,9 @@ void preload_operation_kernels() {
   preload(mark, "cudaFuncGetAttributes(mark)");
   preload(count_words<Load::Weak>, "cudaFuncGetAttributes(count_words)");
   preload(count_words<Load::NonCoherent>, "cudaFuncGetAttributes(count_words)");
-  preload_resident_kernels();
 }
+
+int resident_blocks() { return sm_count(); }
 
 void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream) {
   launch(VMMCHECK_HERE, "fill_words", fill_words, grid_for(count), kStrideThreads, stream, words, count, value);

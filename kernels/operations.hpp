@@ -14,6 +14,9 @@ namespace vmmcheck::kernels {
 // signal kernel launched beside a spinning resident grid would then stall until the grid's bound.
 void preload_operation_kernels();
 
+// Blocks of a grid that is to stay resident beside other work (the resident orders of alias.resident,
+// proxy.texture and proxy.surface): one per SM, so the writer still finds room.
+int resident_blocks();
 // words[i] = value for i < count (st.global).
 void launch_fill(std::uint32_t* words, std::uint64_t count, std::uint32_t value, cudaStream_t stream);
 // Reads every word once (through the view under test), so caches hold the old value.

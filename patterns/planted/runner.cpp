@@ -6,7 +6,7 @@
 
 #include "run/kit/support.hpp"
 #include "common/error.hpp"
-#include "kernels/contract.hpp"
+#include "patterns/planted/kernels.hpp"
 #include "run/kit/session.hpp"
 
 namespace vmmcheck::run {

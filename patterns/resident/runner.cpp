@@ -7,7 +7,7 @@
 #include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
-#include "kernels/resident.hpp"
+#include "patterns/resident/kernels.hpp"
 #include "run/kit/mutants.hpp"
 #include "run/kit/operations.hpp"
 
@@ -17,6 +17,7 @@ void run_pattern(GpuSession& s, const patterns::Resident& def, const model::Case
   const Budget& b = s.budget();
   const std::uint64_t n = b.op_words;
   const int blocks = kernels::resident_blocks();
+  kernels::preload_resident_kernels();  // before the grid is resident (patterns/resident/kernels.hpp)
 
   for (std::uint32_t it = 0; it < b.iterations; ++it) {
     const Values v = values_for(b, c.name, it);

@@ -9,6 +9,7 @@
 #include "common/driver.hpp"  // driver_error_name
 #include "common/error.hpp"
 #include "kernels/contract.hpp"
+#include "patterns/unmap_in_use/kernels.hpp"
 #include "run/kit/checked_words.hpp"
 #include "run/kit/session.hpp"
 #include "vmm/owners.hpp"

@@ -3,7 +3,6 @@
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
-#include "kernels/resident.hpp"
 #include "patterns/texture/definition.hpp"  // kernel_order
 #include "run/kit/checked_words.hpp"
 #include "run/kit/mutants.hpp"

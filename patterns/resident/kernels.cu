@@ -1,12 +1,12 @@
 // alias.resident: the resident-grid clause. The reader grid is running before the writer starts; it
 // primes its words, reports itself ready, and waits (bounded) for a flag raised only after the writing
 // operation completed. Guide 4.17.5.3: through other aliases, such a grid is still incoherent.
-#include "device/histogram.cuh"
-#include "device/launch.cuh"
-#include "device/memory_ops.cuh"
-#include "device/placement.cuh"
-#include "device/wait.cuh"
-#include "kernels/resident.hpp"
+#include "kernels/device/histogram.cuh"
+#include "kernels/device/launch.cuh"
+#include "kernels/device/memory_ops.cuh"
+#include "kernels/device/placement.cuh"
+#include "kernels/device/wait.cuh"
+#include "patterns/resident/kernels.hpp"
 
 namespace vmmcheck::kernels {
 namespace {
@@ -81,8 +81,6 @@ void preload_resident_kernels() {
       check_call(cudaFuncGetAttributes(&attributes, select(load, acquire)), "cudaFuncGetAttributes(resident_reader)",
                  VMMCHECK_HERE);
 }
-
-int resident_blocks() { return sm_count(); }
 
 void launch_resident_reader(const ResidentArgs& args, int blocks, cudaStream_t stream) {
   launch(VMMCHECK_HERE, "resident_reader", select(args.load, args.acquire), blocks, kThreads, stream, args);

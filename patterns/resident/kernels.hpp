@@ -1,5 +1,6 @@
 #pragma once
-// Host-side interface of the alias.resident kernels (patterns/resident/definition.hpp).
+// Host-side interface of the alias.resident kernels (patterns/resident/definition.hpp). How many blocks
+// a resident grid has: kernels::resident_blocks() (kernels/operations.hpp).
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -24,8 +25,9 @@ struct ResidentArgs {
   unsigned long long* histogram = nullptr;  // patterns::Resident::kBins counters
   std::uint32_t* sink = nullptr;
 };
+// Loads these kernels now: the runner calls it before its grid becomes resident, since with lazy module
+// loading a kernel's first launch beside a spinning grid could wait for that grid's bound.
 void preload_resident_kernels();
-int resident_blocks();  // one block per SM: resident, and leaves room for the writer
 void launch_resident_reader(const ResidentArgs& args, int blocks, cudaStream_t stream);
 // st.release.sys [flag] = 1 from the GPU.
 void launch_signal(std::uint32_t* flag, cudaStream_t stream);
