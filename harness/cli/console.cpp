@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "run/records/baseline.hpp"
+
 namespace vmmcheck::cli {
 
 std::string human_count(std::uint64_t n) {
@@ -122,7 +124,7 @@ Tally tally(const std::vector<run::CaseResult>& results) {
       case run::Status::Skip: ++t.skipped; break;
       case run::Status::ExpectedFail:
       case run::Status::Flake: ++t.tolerated; break;
-      default: ++t.failed;  // Fail, Crash, Timeout, Error, UnexpectedPass
+      default: t.failed += run::is_failure(r.status, false);  // Fail, Crash, Timeout, Error, UnexpectedPass
     }
   }
   return t;

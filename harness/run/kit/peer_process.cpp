@@ -21,14 +21,6 @@ namespace {
 using nlohmann::json;
 constexpr auto kExitGrace = std::chrono::seconds(5);
 
-json parse(const std::string& text, const char* from) {
-  try {
-    return json::parse(text);
-  } catch (const json::exception& e) {
-    throw ipc::TransportError(std::string(from) + " sent something that is not JSON: " + e.what());
-  }
-}
-
 PeerProcess::Connector& connector() {
   static PeerProcess::Connector c;
   return c;
@@ -91,7 +83,12 @@ json PeerProcess::reply(std::chrono::milliseconds timeout) {
   } catch (const ipc::TransportTimeout& e) {
     throw ipc::TransportTimeout(std::string("the other process did not answer: ") + e.what());
   }
-  json body = parse(m.text, "the other process");
+  json body;
+  try {
+    body = PeerChannel::parse(m.text);
+  } catch (const peer::ProtocolError& e) {
+    throw ipc::TransportError(std::string("the other process sent something that is ") + e.what());
+  }
   last_not_supported_ = body.value("not_supported", false);
   if (body.contains("error")) throw ipc::TransportError("in the other process: " + body.at("error").get<std::string>());
   return body;
