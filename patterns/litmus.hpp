@@ -26,11 +26,16 @@ enum class Sem : int {
 enum class OpKind : int {
   Load,        // reg = [address]
   Store,       // [address] = value
-  AtomAdd,     // reg = [address]; [address] = reg + value (one read-modify-write)
+  AtomAdd,     // reg = [address]; [address] = reg + value (one read-modify-write); red: no reg
   FenceSc,     // fence.sc.<scope>
   FenceAcqRel, // fence.acq_rel.<scope>
-  AliasFence,  // fence.proxy.alias
+  AliasFence,  // fence.proxy.alias (fence.alias)
+  ProxyFence,  // fence.proxy.<proxy>: Op::proxy says which
 };
+
+// The path a memory operation takes (PTX ISA, "Proxies"): ld/st/atom/red the generic proxy, tld the
+// texture proxy, suld/sust/suatom/sured the surface proxy, ldc the constant proxy.
+enum class Proxy : int { Generic, Texture, Surface, Constant };
 
 struct Op {
   OpKind kind = OpKind::Load;
@@ -41,6 +46,11 @@ struct Op {
   std::string reg;              // Load, AtomAdd: the register it sets
   // Load, AtomAdd: a precondition on the value read ("ld.acquire r0, [flag] == 1"); -1: none.
   std::int64_t must_read = -1;
+  // Memory operations: the proxy they go through. ProxyFence: the proxy it fences.
+  Proxy proxy = Proxy::Generic;
+  // Store, AtomAdd: the operand is this register's value (a data dependency on the load that set it)
+  // instead of `value`; empty: `value`.
+  std::string value_reg;
 };
 
 struct Thread {
@@ -51,12 +61,18 @@ struct Thread {
   // Part of a grid already resident on the GPU before the operations the boundaries order: the
   // resident-grid clause (guide 4.17.5.3) -- an operation boundary does not make aliases coherent for it.
   bool resident = false;
+  int lane = 0;  // litmus files: N of dD.bB.tN (thread within its CTA)
 };
 
 // A virtual address and the physical location it maps (aliases share a location).
 struct Address {
   std::string name;  // e.g. "data_A"
   int location = 0;
+  // A virtual synonym: the same virtual address as addresses[same_as] under another name (litmus
+  // files: ".texref t virtually aliases x"); -1: an address of its own.
+  int same_as = -1;
+  Proxy declared = Proxy::Generic;  // .texref: Texture, .surfref: Surface
+  bool shared = false;              // .shared (CTA shared memory); .global otherwise
 };
 
 // An outcome: every listed register holds (or, with `equal` false, does not hold) its value.
@@ -64,6 +80,18 @@ struct Condition {
   std::string reg;
   std::uint32_t value = 0;
   bool equal = true;
+};
+
+// A litmus file's condition: comparisons of registers and integers joined by &&, || and not.
+struct Term {
+  std::string reg;           // a register; empty: the integer `value`
+  std::uint32_t value = 0;
+};
+struct Expr {
+  enum class Kind : int { Eq, Ne, And, Or, Not };
+  Kind kind = Kind::Eq;
+  Term lhs, rhs;                // Eq, Ne
+  std::vector<Expr> operands;   // And, Or: two; Not: one
 };
 
 struct Litmus {

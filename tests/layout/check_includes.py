@@ -20,6 +20,7 @@ LAYERS = [
     ("platform: VMM owners, devices, processes, MPI", ["harness/vmm/*", "harness/device/*", "harness/ipc/*",
                                                      "harness/mpi/*"]),
     ("the model", ["harness/model/*"]),
+    ("litmus files: parser, kernel generator, NVRTC", ["harness/litmus/*"]),
     ("records", ["harness/run/records/*"]),
     ("the runners' kit", ["harness/run/kit/*"]),
     ("execution", ["harness/run/execution/*"]),

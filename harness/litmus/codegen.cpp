@@ -1,0 +1,1 @@
+#include "litmus/codegen.hpp"

@@ -1,0 +1,27 @@
+#pragma once
+// A litmus test as a CUDA kernel (docs/litmus.md, "Running a row"): one generated source per test, its
+// threads placed, its addresses reached, its results written as harness/litmus/kernel_abi.h says.
+#include <string>
+#include <vector>
+
+#include "patterns/litmus.hpp"
+
+namespace vmmcheck::litmus {
+
+struct Kernel {
+  std::string name;                    // the extern "C" __global__ function's name
+  std::string source;                  // CUDA C++ for NVRTC; includes "litmus_abi.h"
+  std::vector<std::string> registers;  // the order of a result's words (VmmcheckLitmusLaunch::registers)
+  unsigned file_ctas = 0;              // distinct CTAs the test names
+  unsigned threads_per_file_cta = 0;   // the most threads any one of them has
+  unsigned locations = 0;              // physical locations in global memory (region count)
+};
+
+// Why `test` cannot run as a generated kernel on a GPU (empty: it can), e.g. a thread on a second GPU,
+// the constant proxy, a proxy fence PTX has no instruction for.
+std::string why_not_generated(const patterns::litmus::Litmus& test);
+
+// The kernel for `test` (why_not_generated(test) must be empty; throws std::invalid_argument otherwise).
+Kernel generate(const patterns::litmus::Litmus& test);
+
+}  // namespace vmmcheck::litmus

@@ -1,0 +1,50 @@
+/* What a generated litmus kernel (harness/litmus/codegen.hpp) and the host that launches it share. Plain
+ * C types only: NVRTC compiles this file into every generated program (as "litmus_abi.h") without the
+ * standard library, and the host includes it as it is.
+ *
+ * Geometry (docs/litmus.md, "Running a row"): the file's CTAs (b0, b1, ...) are `file_ctas`; the launch
+ * has `ctas` CTAs, a multiple of it, of `block_threads` threads. Each CTA holds `slots` slots; a slot is
+ * one file CTA's threads of one instance. Instance m (0 <= m < instances, instances = ctas / file_ctas
+ * * slots) puts file CTA b in CTA  cta_perm((m % (ctas / file_ctas)) + b * (ctas / file_ctas)),  slot
+ * m / (ctas / file_ctas); its file thread t sits at lane  ((t * slots + slot) * lane_stride) %
+ * block_threads.  cta_perm(c) = (c * cta_stride + cta_offset) % ctas.
+ *
+ * Memory: location L's word of instance m in round r is  L * region_words + r * instances +
+ * (m * memory_stride + memory_offset) % instances;  an address reaches it through view[address] (its
+ * own virtual mapping of the one allocation), texture[address] (a texture object over that view, for a
+ * .texref), or shared memory (.shared, one word per slot and location, zeroed every round).
+ *
+ * Results: register k of instance m in round r goes to  registers[(r * instances + m) * register_count
+ * + k]  (register order: harness/litmus/codegen.hpp, Kernel::registers). */
+#ifndef VMMCHECK_LITMUS_KERNEL_ABI_H
+#define VMMCHECK_LITMUS_KERNEL_ABI_H
+
+#define VMMCHECK_LITMUS_MAX_ADDRESSES 8
+
+struct VmmcheckLitmusLaunch {
+  unsigned int* view[VMMCHECK_LITMUS_MAX_ADDRESSES];           /* per declared address */
+  unsigned long long texture[VMMCHECK_LITMUS_MAX_ADDRESSES];   /* cudaTextureObject_t, .texref only */
+  unsigned long long surface[VMMCHECK_LITMUS_MAX_ADDRESSES];   /* cudaSurfaceObject_t, .surfref only */
+  unsigned int* registers;
+  unsigned int register_count;
+  unsigned int instances;      /* per round */
+  unsigned int rounds;
+  unsigned int region_words;   /* words per location: >= rounds * instances */
+  unsigned int file_ctas;
+  unsigned int ctas;
+  unsigned int block_threads;
+  unsigned int slots;          /* per CTA: slots * threads_per_file_cta <= block_threads */
+  unsigned int cta_stride, cta_offset;        /* cta_stride co-prime with ctas */
+  unsigned int memory_stride, memory_offset;  /* memory_stride co-prime with instances */
+  unsigned int lane_stride;                   /* odd */
+  /* Stress: before each round every testing thread makes pre_accesses stores to scratch lines
+   * (line_words words each; 0 lines: none); with round_barrier, a CTA barrier then starts the round. */
+  unsigned int* scratch;
+  unsigned int scratch_lines;
+  unsigned int line_words;
+  unsigned int pre_accesses;
+  unsigned int round_barrier;
+  unsigned int seed;
+};
+
+#endif

@@ -1,0 +1,1 @@
+#include "litmus/nvrtc.hpp"

@@ -1,0 +1,33 @@
+#pragma once
+// Generated kernels compiled at run time with NVRTC, cached by source hash: in the process, and on disk
+// under $XDG_CACHE_HOME/vmmcheck/nvrtc (or ~/.cache/...), so a second run compiles nothing.
+#include <stdexcept>
+#include <string>
+
+#include "litmus/codegen.hpp"
+
+namespace vmmcheck::litmus {
+
+// A program NVRTC refused: the log says why.
+class CompileError : public std::runtime_error {
+ public:
+  CompileError(const std::string& what, std::string log) : std::runtime_error(what), log_(std::move(log)) {}
+  const std::string& log() const { return log_; }
+
+ private:
+  std::string log_;
+};
+
+struct Compiled {
+  std::string cubin;     // machine code for sm_<arch>
+  std::string log;       // NVRTC's log (warnings)
+  bool from_cache = false;
+};
+
+// Compiles `kernel` for sm_<arch> (e.g. 90). Needs no GPU. Throws CompileError.
+Compiled compile(const Kernel& kernel, int arch);
+
+// The text of harness/litmus/kernel_abi.h as the generated programs include it.
+const char* kernel_abi_text();
+
+}  // namespace vmmcheck::litmus
