@@ -1,1 +1,96 @@
+// The litmus file parser: templates expanded (parse_template), each test read by recursive descent
+// (parse_test over parse_source's tokens), one Row per command.
+//
+// Where this parser decides what the artifact (NVlabs/mixedproxy) leaves open or does otherwise:
+// - Templates: the template ends at a line holding only "$$" (blanks around it allowed); a second such
+//   line is an error. A row line whose first non-blank character is '#' is a comment. "$10" is
+//   parameter ten (the longest number), never "$1" then '0'; substitution is one pass, so a parameter's
+//   own text is never substituted again. A row may have more parameters than the template uses.
+// - An error in a template instance names the file position of the offending character -- in the
+//   template, or in the $$ row for a substituted parameter -- and ends "(template row N)", N counted
+//   from 0 as in the row names "<stem>.<N>.<command>".
+// - Conditions: && binds tighter than ||, both group to the left; `not` applies to the comparison or
+//   parenthesised condition right after it ("not r0 == 1 && r1 == 1" is "(not r0 == 1) && r1 == 1").
+//   Parentheses inside a condition are an extension. At most 100 levels of not/parentheses.
+// - atom/red without sem are .relaxed, without scope .gpu (the PTX ISA defaults); ld/st without sem
+//   are .weak; .volatile is .relaxed at .sys.
+// - A register operand of st/atom/red must be set by an earlier load or atom of the same thread; a
+//   register in a condition by some load or atom of the test; each register is set once. Registers
+//   go by number (r01 is r1).
+// - .texref/.surfref synonyms take the location and the space (.global/.shared) of the address they
+//   alias. Integers are 32-bit unsigned values.
+// - Row names: a command's name alone ("<stem>.<command>"), for check as for permit and assert.
 #include "litmus/parser.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "litmus/parse_source.hpp"
+#include "litmus/parse_template.hpp"
+#include "litmus/parse_test.hpp"
+
+namespace vmmcheck::litmus {
+namespace {
+
+// The file name without its directory and its ".test".
+std::string stem_of(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  const std::string suffix = ".test";
+  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
+    name.resize(name.size() - suffix.size());
+  return name;
+}
+
+// One Row per command of the test in `source`, named "<prefix>.<command>"; `row_line` is the $$ row's
+// line for a template instance, 0 for a plain file (whose rows carry their command's line).
+void add_rows(File& file, const syntax::Source& source, const std::string& prefix, int row_line) {
+  syntax::Test test = syntax::parse_test(source);
+  for (syntax::Command& c : test.commands) {
+    Row row;
+    row.name = prefix + "." + c.name;
+    row.file = file.path;
+    row.line = source.instance >= 0 ? row_line : source.lines->line(source.origin[c.at]);
+    row.instance = source.instance;
+    row.test = test.litmus;
+    row.test.name = row.name;
+    row.condition = std::move(c.condition);
+    row.expect = c.expect;
+    row.source = source.text;
+    file.rows.push_back(std::move(row));
+  }
+}
+
+}  // namespace
+
+File parse_text(const std::string& text, const std::string& path) {
+  const syntax::Lines lines(text);
+  const std::string stem = stem_of(path);
+  File file;
+  file.path = path;
+  const auto templ = syntax::split_template(text, lines, path);
+  if (!templ) {
+    add_rows(file, syntax::whole_file(text, lines, path), stem, 0);
+    return file;
+  }
+  for (std::size_t i = 0; i < templ->rows.size(); ++i) {
+    const int index = static_cast<int>(i);
+    add_rows(file, syntax::instantiate(text, *templ, index, lines, path), stem + "." + std::to_string(index),
+             lines.line(templ->rows[i].start));
+  }
+  return file;
+}
+
+File parse_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw std::runtime_error("cannot read litmus file " + path + ": a directory");
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  if (in) text << in.rdbuf();
+  if (!in || in.bad()) throw std::runtime_error("cannot read litmus file " + path);
+  return parse_text(text.str(), path);
+}
+
+}  // namespace vmmcheck::litmus

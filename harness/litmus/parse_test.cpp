@@ -1,0 +1,632 @@
+#include "litmus/parse_test.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+
+namespace vmmcheck::litmus::syntax {
+namespace {
+
+namespace lt = patterns::litmus;
+using lt::Level;
+using lt::OpKind;
+using lt::Proxy;
+using lt::Sem;
+
+// The memory orders each instruction takes (PTX ISA, ld/st/atom/red): loads .weak, .volatile,
+// .relaxed, .acquire; stores .weak, .volatile, .relaxed, .release; tld and ldc only .weak (and no
+// scope); atom and red .relaxed, .acquire, .release, .acq_rel.
+using Sems = std::vector<std::string>;
+const Sems kLoadSems = {"weak", "volatile", "relaxed", "acquire"};
+const Sems kStoreSems = {"weak", "volatile", "relaxed", "release"};
+const Sems kWeakOnly = {"weak"};
+const Sems kAtomicSems = {"relaxed", "acquire", "release", "acq_rel"};
+
+// The shape of an instruction's operands (the grammar's load, store, atom, red and fence rules).
+enum class Form { Load, Store, Atom, Red, Fence };
+
+struct Opcode {
+  const char* name;
+  Form form;
+  Proxy proxy;  // the proxy a memory operation goes through
+  const Sems* sems;
+};
+
+const Opcode kOpcodes[] = {
+    {"ld", Form::Load, Proxy::Generic, &kLoadSems},      {"tld", Form::Load, Proxy::Texture, &kWeakOnly},
+    {"suld", Form::Load, Proxy::Surface, &kLoadSems},    {"ldc", Form::Load, Proxy::Constant, &kWeakOnly},
+    {"st", Form::Store, Proxy::Generic, &kStoreSems},    {"sust", Form::Store, Proxy::Surface, &kStoreSems},
+    {"atom", Form::Atom, Proxy::Generic, &kAtomicSems},  {"suatom", Form::Atom, Proxy::Surface, &kAtomicSems},
+    {"red", Form::Red, Proxy::Generic, &kAtomicSems},    {"sured", Form::Red, Proxy::Surface, &kAtomicSems},
+    {"fence", Form::Fence, Proxy::Generic, nullptr},
+};
+
+const Opcode* opcode_named(const std::string& word) {
+  for (const Opcode& code : kOpcodes)
+    if (word == code.name) return &code;
+  return nullptr;
+}
+
+bool is_word(const Token& t, const char* word) { return t.kind == TokenKind::Word && t.text == word; }
+
+// A word made of `letter` and digits: d<N>, b<N>, t<N> of a thread, r<N> of a register.
+bool numbered(const Token& t, char letter) {
+  if (t.kind != TokenKind::Word || t.text.size() < 2 || t.text[0] != letter) return false;
+  return t.text.find_first_not_of("0123456789", 1) == std::string::npos;
+}
+
+bool starts_command(const Token& t) { return is_word(t, "permit") || is_word(t, "assert") || is_word(t, "check"); }
+
+// Decimal digits as a number, or nothing when it exceeds `limit` (checked digit by digit: no overflow).
+std::optional<std::uint64_t> decimal(const std::string& digits, std::uint64_t limit) {
+  std::uint64_t v = 0;
+  for (char c : digits) {
+    v = v * 10 + static_cast<std::uint64_t>(c - '0');
+    if (v > limit) return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<Level> level_named(const Token& t) {
+  if (is_word(t, "cta")) return Level::Cta;
+  if (is_word(t, "gpu")) return Level::Gpu;
+  if (is_word(t, "sys")) return Level::Sys;
+  return std::nullopt;
+}
+
+Sem sem_named(const std::string& word) {
+  if (word == "acquire") return Sem::Acquire;
+  if (word == "release") return Sem::Release;
+  if (word == "acq_rel") return Sem::AcqRel;
+  return Sem::Relaxed;
+}
+
+std::string one_of(const Sems& sems) {
+  std::string out = sems.size() > 1 ? "one of " : "";
+  for (std::size_t i = 0; i < sems.size(); ++i) out += (i ? ", ." : ".") + sems[i];
+  return out;
+}
+
+lt::Expr joined(lt::Expr::Kind kind, lt::Expr lhs, lt::Expr rhs) {
+  lt::Expr e;
+  e.kind = kind;
+  e.operands.reserve(2);
+  e.operands.push_back(std::move(lhs));
+  e.operands.push_back(std::move(rhs));
+  return e;
+}
+
+// `not` and parentheses nest by recursion; a bound keeps hostile input from exhausting the stack.
+constexpr int kMaxNesting = 100;
+
+// An instruction's .sem and .scope as written (the grammar's `sem scope`), kept as tokens so that a
+// rule they break is reported where they stand.
+struct Qualifiers {
+  std::optional<Token> sem, scope;
+};
+
+struct Order {
+  Sem sem;
+  Level scope;
+};
+
+class Parser {
+ public:
+  explicit Parser(const Source& source) : src_(source), tokens_(tokenize(source)) {}
+  Test run();
+
+ private:
+  const Token& peek(std::size_t ahead = 0) const;
+  Token take();
+  bool at_symbol(const char* symbol) const;
+  bool accept(const char* symbol);
+  void expect(const char* symbol);
+  void expect_keyword(const char* word);
+  Token expect_word(const std::string& what);
+  [[noreturn]] void fail_expected(const Token& found, const std::string& what) const;
+  std::string described(const Token& t) const;
+  int index_in(const Token& numbered_word) const;
+  std::uint32_t integer(const Token& number) const;
+
+  void address_declaration();
+  lt::Address virtual_alias(const std::string& name, Proxy proxy);
+  lt::Address physical(const std::string& name, bool shared);
+  int known_address(const Token& name) const;
+
+  void thread();
+  int thread_part(char letter);
+  lt::Op instruction();
+  lt::Op load(const Opcode& code);
+  lt::Op store(const Opcode& code);
+  lt::Op atomic(const Opcode& code);
+  lt::Op fence();
+  lt::Op proxy_fence();
+  Qualifiers qualifiers(const std::string& op, const Sems& sems);
+  Order access_order(const Qualifiers& q) const;
+  Level scope_after(const std::string& what);
+  Level scope_word();
+  int address();
+  Token register_token();
+  std::string register_name(const Token& reg) const;
+  std::string sets(const Token& reg);
+  void value(lt::Op& op);
+  std::int64_t must_read();
+
+  void command();
+  lt::Expr disjunction(int depth);
+  lt::Expr conjunction(int depth);
+  lt::Expr unary(int depth);
+  lt::Expr comparison();
+  lt::Term term();
+
+  const Source& src_;
+  std::vector<Token> tokens_;
+  std::size_t next_ = 0;
+  Test test_;
+  std::map<std::string, int> addresses_;
+  int locations_ = 0;
+  std::set<std::string> threads_;
+  std::set<std::string> registers_;         // set by some load or atom so far
+  std::set<std::string> thread_registers_;  // ... of the thread being read
+  std::set<std::string> command_names_;
+};
+
+// --- Tokens ---
+
+const Token& Parser::peek(std::size_t ahead) const { return tokens_[std::min(next_ + ahead, tokens_.size() - 1)]; }
+
+Token Parser::take() {
+  Token t = peek();
+  if (next_ + 1 < tokens_.size()) ++next_;
+  return t;
+}
+
+bool Parser::at_symbol(const char* symbol) const {
+  const Token& t = peek();
+  return t.kind == TokenKind::Symbol && t.text == symbol;
+}
+
+bool Parser::accept(const char* symbol) {
+  if (!at_symbol(symbol)) return false;
+  take();
+  return true;
+}
+
+void Parser::expect(const char* symbol) {
+  if (!accept(symbol)) fail_expected(peek(), std::string("'") + symbol + "'");
+}
+
+void Parser::expect_keyword(const char* word) {
+  if (!is_word(peek(), word)) fail_expected(peek(), std::string("'") + word + "'");
+  take();
+}
+
+Token Parser::expect_word(const std::string& what) {
+  if (peek().kind != TokenKind::Word) fail_expected(peek(), what);
+  return take();
+}
+
+void Parser::fail_expected(const Token& found, const std::string& what) const {
+  src_.fail(found.at, "expected " + what + ", found " + described(found));
+}
+
+std::string Parser::described(const Token& t) const {
+  if (t.kind == TokenKind::End) return src_.instance >= 0 ? "the end of the template" : "the end of the file";
+  constexpr std::size_t kShown = 32;  // enough to recognise a token; a fuzzer's megabyte word is cut
+  return "'" + (t.text.size() > kShown ? t.text.substr(0, kShown) + "..." : t.text) + "'";
+}
+
+// The N of d<N>, b<N>, t<N> or r<N>.
+int Parser::index_in(const Token& word) const {
+  const auto n = decimal(word.text.substr(1), INT_MAX);
+  if (!n)
+    src_.fail(word.at, "number too big in '" + word.text.substr(0, 32) + "' (at most " + std::to_string(INT_MAX) + ")");
+  return static_cast<int>(*n);
+}
+
+// Values are the 32-bit words the test's loads and stores move.
+std::uint32_t Parser::integer(const Token& number) const {
+  const auto n = decimal(number.text, UINT32_MAX);
+  if (!n) src_.fail(number.at, "integer too big for 32 bits (at most " + std::to_string(UINT32_MAX) + ")");
+  return static_cast<std::uint32_t>(*n);
+}
+
+// --- The test: addresses, then threads, then commands (the grammar's `start`) ---
+
+Test Parser::run() {
+  while (at_symbol(".")) address_declaration();
+  if (!numbered(peek(), 'd'))
+    fail_expected(peek(), "an address declaration (.global, .shared, .texref, .surfref) or a thread dD.bB.tT");
+  while (numbered(peek(), 'd')) thread();
+  if (!starts_command(peek())) fail_expected(peek(), "a thread dD.bB.tT or a command (permit, assert, check)");
+  while (starts_command(peek())) command();
+  if (peek().kind != TokenKind::End)
+    fail_expected(peek(), "a command (permit, assert, check) or " + described(Token{}));
+  return std::move(test_);
+}
+
+// --- Addresses ---
+
+// .global x;  .shared x;  .global y physically aliases x;  .texref t virtually aliases x;
+// .surfref s virtually aliases x;
+void Parser::address_declaration() {
+  take();  // '.'
+  const Token space = peek();
+  const bool synonym = is_word(space, "texref") || is_word(space, "surfref");
+  if (!synonym && !is_word(space, "global") && !is_word(space, "shared"))
+    fail_expected(space, "one of .global, .shared, .texref, .surfref");
+  take();
+  const Token name = expect_word("an address name");
+  if (addresses_.count(name.text)) src_.fail(name.at, "address '" + name.text + "' is declared twice");
+  lt::Address a = synonym ? virtual_alias(name.text, space.text == "texref" ? Proxy::Texture : Proxy::Surface)
+                          : physical(name.text, space.text == "shared");
+  expect(";");
+  addresses_[name.text] = static_cast<int>(test_.litmus.addresses.size());
+  test_.litmus.addresses.push_back(std::move(a));
+}
+
+// A synonym: the very virtual address of another, named for the texture or surface proxy -- so its
+// location and its space (.global or .shared) are that address's.
+lt::Address Parser::virtual_alias(const std::string& name, Proxy proxy) {
+  expect_keyword("virtually");
+  expect_keyword("aliases");
+  const int of = known_address(expect_word("an address name"));
+  lt::Address a = test_.litmus.addresses[static_cast<std::size_t>(of)];
+  a.name = name;
+  a.same_as = of;
+  a.declared = proxy;
+  return a;
+}
+
+// A virtual address of its own: on a new physical location, or on the location of the address it
+// physically aliases.
+lt::Address Parser::physical(const std::string& name, bool shared) {
+  lt::Address a;
+  a.name = name;
+  a.shared = shared;
+  if (at_symbol(";")) {
+    a.location = locations_++;
+    return a;
+  }
+  if (!is_word(peek(), "physically")) fail_expected(peek(), "';' or 'physically aliases'");
+  take();
+  expect_keyword("aliases");
+  const int of = known_address(expect_word("an address name"));
+  a.location = test_.litmus.addresses[static_cast<std::size_t>(of)].location;
+  return a;
+}
+
+int Parser::known_address(const Token& name) const {
+  auto it = addresses_.find(name.text);
+  if (it == addresses_.end()) src_.fail(name.at, "unknown address '" + name.text + "'");
+  return it->second;
+}
+
+// --- Threads ---
+
+// dD.bB.tT { instruction+ }
+void Parser::thread() {
+  const Token d = take();
+  lt::Thread th;
+  th.gpu = index_in(d);
+  th.cta = thread_part('b');
+  th.lane = thread_part('t');
+  th.name = "d" + std::to_string(th.gpu) + ".b" + std::to_string(th.cta) + ".t" + std::to_string(th.lane);
+  if (!threads_.insert(th.name).second) src_.fail(d.at, "thread " + th.name + " appears twice");
+  expect("{");
+  if (at_symbol("}")) fail_expected(peek(), "an instruction");
+  thread_registers_.clear();
+  while (!accept("}")) th.ops.push_back(instruction());
+  test_.litmus.threads.push_back(std::move(th));
+}
+
+// ".b<N>", then ".t<N>": a thread is placed by all three parts of dD.bB.tT.
+int Parser::thread_part(char letter) {
+  const std::string what = std::string(".") + letter + "<N> (a thread is dD.bB.tT)";
+  if (!at_symbol(".")) fail_expected(peek(), what);
+  if (!numbered(peek(1), letter)) fail_expected(peek(1), what);
+  take();
+  return index_in(take());
+}
+
+lt::Op Parser::instruction() {
+  const Opcode* code = peek().kind == TokenKind::Word ? opcode_named(peek().text) : nullptr;
+  if (!code)
+    fail_expected(peek(), "an instruction (ld, tld, suld, ldc, st, sust, atom, suatom, red, sured, fence) or '}'");
+  take();
+  if (code->form == Form::Load) return load(*code);
+  if (code->form == Form::Store) return store(*code);
+  if (code->form == Form::Fence) return fence();
+  return atomic(*code);
+}
+
+// ld|tld|suld|ldc[.sem][.scope] rN, [address] (== INT)?;
+lt::Op Parser::load(const Opcode& code) {
+  lt::Op o;
+  o.kind = OpKind::Load;
+  o.proxy = code.proxy;
+  const Order order = access_order(qualifiers(code.name, *code.sems));
+  o.sem = order.sem;
+  o.scope = order.scope;
+  const Token reg = register_token();
+  expect(",");
+  o.address = address();
+  o.must_read = must_read();
+  expect(";");
+  o.reg = sets(reg);
+  return o;
+}
+
+// st|sust[.sem][.scope] [address], VALUE;
+lt::Op Parser::store(const Opcode& code) {
+  lt::Op o;
+  o.kind = OpKind::Store;
+  o.proxy = code.proxy;
+  const Order order = access_order(qualifiers(code.name, *code.sems));
+  o.sem = order.sem;
+  o.scope = order.scope;
+  o.address = address();
+  expect(",");
+  value(o);
+  expect(";");
+  return o;
+}
+
+// atom|suatom.add[.sem][.scope] rD, [address], VALUE (== INT)?;   red|sured.add[.sem][.scope] [address], VALUE;
+// No sem is .relaxed and no scope .gpu: the PTX ISA's defaults for atom and red.
+lt::Op Parser::atomic(const Opcode& code) {
+  const std::string op = std::string(code.name) + ".add";
+  if (!at_symbol(".") || !is_word(peek(1), "add"))
+    fail_expected(at_symbol(".") ? peek(1) : peek(), ".add (the one atomic operation)");
+  take();
+  take();
+  const Qualifiers q = qualifiers(op, kAtomicSems);
+  lt::Op o;
+  o.kind = OpKind::AtomAdd;
+  o.proxy = code.proxy;
+  o.sem = q.sem ? sem_named(q.sem->text) : Sem::Relaxed;
+  o.scope = q.scope ? *level_named(*q.scope) : Level::Gpu;
+  std::optional<Token> reg;
+  if (code.form == Form::Atom) {
+    reg = register_token();
+    expect(",");
+  }
+  o.address = address();
+  expect(",");
+  value(o);
+  if (reg) o.must_read = must_read();
+  expect(";");
+  if (reg) o.reg = sets(*reg);
+  return o;
+}
+
+// fence.sc.<scope>;  fence.acq_rel.<scope>;  fence.proxy.<proxy>;  fence.alias;
+lt::Op Parser::fence() {
+  const char* kinds = "one of .sc, .acq_rel, .proxy, .alias after 'fence'";
+  if (!at_symbol(".")) fail_expected(peek(), kinds);
+  take();
+  const Token kind = peek();
+  lt::Op o;
+  if (is_word(kind, "sc") || is_word(kind, "acq_rel")) {
+    take();
+    o = lt::fence(kind.text == "sc" ? OpKind::FenceSc : OpKind::FenceAcqRel, scope_after("fence." + kind.text));
+  } else if (is_word(kind, "proxy")) {
+    take();
+    o = proxy_fence();
+  } else if (is_word(kind, "alias")) {
+    take();
+    o = lt::alias_fence();
+  } else {
+    fail_expected(kind, kinds);
+  }
+  expect(";");
+  return o;
+}
+
+// fence.proxy.alias is the alias fence (as fence.alias); the other kinds fence one proxy.
+lt::Op Parser::proxy_fence() {
+  static const std::map<std::string, Proxy> kProxies = {
+      {"texture", Proxy::Texture},
+      {"surface", Proxy::Surface},
+      {"constant", Proxy::Constant},
+      {"generic", Proxy::Generic}};
+  const char* kinds = "one of .alias, .texture, .surface, .constant, .generic after 'fence.proxy'";
+  if (!at_symbol(".")) fail_expected(peek(), kinds);
+  take();
+  const Token kind = peek();
+  if (is_word(kind, "alias")) {
+    take();
+    return lt::alias_fence();
+  }
+  auto it = kind.kind == TokenKind::Word ? kProxies.find(kind.text) : kProxies.end();
+  if (it == kProxies.end()) fail_expected(kind, kinds);
+  take();
+  lt::Op o = lt::fence(OpKind::ProxyFence);
+  o.proxy = it->second;
+  return o;
+}
+
+// The optional .sem (one of `sems`) and optional .scope after `op`.
+Qualifiers Parser::qualifiers(const std::string& op, const Sems& sems) {
+  Qualifiers q;
+  if (!at_symbol(".")) return q;
+  take();
+  if (level_named(peek())) {
+    q.scope = take();
+    return q;
+  }
+  const Token& sem = peek();
+  bool known = false;
+  for (const std::string& s : sems) known = known || is_word(sem, s.c_str());
+  if (!known) fail_expected(sem, one_of(sems) + " after '" + op + "'");
+  q.sem = take();
+  if (accept(".")) {
+    if (!level_named(peek())) fail_expected(peek(), "one of .cta, .gpu, .sys");
+    q.scope = take();
+  }
+  return q;
+}
+
+// A load or store: no sem is .weak; .weak and .volatile take no scope (.volatile is .relaxed at .sys,
+// PTX ISA "Volatile operations"); .relaxed, .acquire and .release need one.
+Order Parser::access_order(const Qualifiers& q) const {
+  const std::string sem = q.sem ? q.sem->text : "weak";
+  if (sem == "weak" || sem == "volatile") {
+    if (q.scope) src_.fail(q.scope->at, "illegal: ." + sem + " accesses have no scope");
+    return sem == "weak" ? Order{Sem::Weak, Level::Thread} : Order{Sem::Relaxed, Level::Sys};
+  }
+  if (!q.scope) fail_expected(peek(), ".cta, .gpu or .sys (." + sem + " needs a scope)");
+  return {sem_named(sem), *level_named(*q.scope)};
+}
+
+// The scope a fence must name: ".cta", ".gpu" or ".sys" after `what`.
+Level Parser::scope_after(const std::string& what) {
+  if (!accept(".")) fail_expected(peek(), ".cta, .gpu or .sys (" + what + " needs a scope)");
+  return scope_word();
+}
+
+Level Parser::scope_word() {
+  const auto level = level_named(peek());
+  if (!level) fail_expected(peek(), "one of .cta, .gpu, .sys");
+  take();
+  return *level;
+}
+
+// [name]: a declared address.
+int Parser::address() {
+  if (!accept("[")) fail_expected(peek(), "an address in brackets");
+  const int index = known_address(expect_word("an address name"));
+  expect("]");
+  return index;
+}
+
+Token Parser::register_token() {
+  if (!numbered(peek(), 'r')) fail_expected(peek(), "a register r<N>");
+  return take();
+}
+
+// A register by its number, as the artifact reads it (r01 is r1).
+std::string Parser::register_name(const Token& reg) const { return "r" + std::to_string(index_in(reg)); }
+
+// Records that a load or atom sets `reg`: each register holds one value read, so it is set once.
+std::string Parser::sets(const Token& reg) {
+  std::string name = register_name(reg);
+  if (!registers_.insert(name).second) src_.fail(reg.at, "register " + name + " is set twice");
+  thread_registers_.insert(name);
+  return name;
+}
+
+// A store's or atomic's operand: an integer, or a register an earlier load or atom of the same thread
+// set (a data dependency: a register of another thread is no value this thread has).
+void Parser::value(lt::Op& op) {
+  const Token t = peek();
+  if (t.kind == TokenKind::Number) {
+    op.value = integer(take());
+    return;
+  }
+  if (!numbered(t, 'r')) fail_expected(t, "a value (an integer or a register r<N>)");
+  take();
+  op.value_reg = register_name(t);
+  if (!thread_registers_.count(op.value_reg))
+    src_.fail(t.at, "register " + op.value_reg + " is read but no earlier load or atom of this thread sets it");
+}
+
+// "== INT" after a load or atom: the value it must read.
+std::int64_t Parser::must_read() {
+  if (!accept("==")) return -1;
+  if (peek().kind != TokenKind::Number) fail_expected(peek(), "an integer");
+  return integer(take());
+}
+
+// --- Commands ---
+
+// permit|assert|check (condition) as name;
+void Parser::command() {
+  const Token keyword = take();
+  Command c;
+  c.at = keyword.at;
+  c.expect = keyword.text == "permit" ? Expect::Permit : keyword.text == "assert" ? Expect::Assert : Expect::Check;
+  expect("(");
+  c.condition = disjunction(0);
+  if (!accept(")")) fail_expected(peek(), "'&&', '||' or ')'");
+  expect_keyword("as");
+  const Token name = expect_word("a name for the command");
+  if (!command_names_.insert(name.text).second) src_.fail(name.at, "command name '" + name.text + "' is used twice");
+  c.name = name.text;
+  expect(";");
+  test_.commands.push_back(std::move(c));
+}
+
+// condition := and ('||' and)*;  and := unary ('&&' unary)*;  unary := 'not' unary | '(' condition ')'
+// | comparison. So && binds tighter than ||, both group to the left, and `not` takes the one comparison
+// (or parenthesised condition) after it. Parentheses inside a condition are our extension: the
+// artifact's grammar has none.
+lt::Expr Parser::disjunction(int depth) {
+  lt::Expr e = conjunction(depth);
+  while (accept("||")) e = joined(lt::Expr::Kind::Or, std::move(e), conjunction(depth));
+  return e;
+}
+
+lt::Expr Parser::conjunction(int depth) {
+  lt::Expr e = unary(depth);
+  while (accept("&&")) e = joined(lt::Expr::Kind::And, std::move(e), unary(depth));
+  return e;
+}
+
+lt::Expr Parser::unary(int depth) {
+  if (depth > kMaxNesting)
+    src_.fail(peek().at, "condition nested too deeply (at most " + std::to_string(kMaxNesting) +
+                             " levels of not and parentheses)");
+  if (is_word(peek(), "not")) {
+    take();
+    lt::Expr e;
+    e.kind = lt::Expr::Kind::Not;
+    e.operands.push_back(unary(depth + 1));
+    return e;
+  }
+  if (accept("(")) {
+    lt::Expr e = disjunction(depth + 1);
+    if (!accept(")")) fail_expected(peek(), "'&&', '||' or ')'");
+    return e;
+  }
+  return comparison();
+}
+
+// VALUE == VALUE or VALUE != VALUE
+lt::Expr Parser::comparison() {
+  lt::Expr e;
+  e.lhs = term();
+  if (accept("=="))
+    e.kind = lt::Expr::Kind::Eq;
+  else if (accept("!="))
+    e.kind = lt::Expr::Kind::Ne;
+  else
+    fail_expected(peek(), "'==' or '!='");
+  e.rhs = term();
+  return e;
+}
+
+// An integer, or a register some load or atom of the test sets (all threads precede the commands).
+lt::Term Parser::term() {
+  const Token t = peek();
+  lt::Term term;
+  if (t.kind == TokenKind::Number) {
+    term.value = integer(take());
+    return term;
+  }
+  if (!numbered(t, 'r')) fail_expected(t, "a register r<N> or an integer");
+  take();
+  term.reg = register_name(t);
+  if (!registers_.count(term.reg)) src_.fail(t.at, "register " + term.reg + " is read but no load or atom sets it");
+  return term;
+}
+
+}  // namespace
+
+Test parse_test(const Source& source) { return Parser(source).run(); }
+
+}  // namespace vmmcheck::litmus::syntax

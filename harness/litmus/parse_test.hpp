@@ -1,0 +1,31 @@
+#pragma once
+// The litmus parser's grammar: one test (a plain file or one template instance) -- address
+// declarations, threads, commands -- by recursive descent over its tokens (the artifact's
+// src/grammar.lark, with the rules of docs/litmus.md).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "litmus/file.hpp"
+#include "litmus/parse_source.hpp"
+#include "patterns/litmus.hpp"
+
+namespace vmmcheck::litmus::syntax {
+
+// `permit (condition) as name;` and its kin.
+struct Command {
+  Expect expect = Expect::Permit;
+  patterns::litmus::Expr condition;
+  std::string name;
+  std::size_t at = 0;  // the keyword's offset in Source::text
+};
+
+struct Test {
+  patterns::litmus::Litmus litmus;  // unnamed: each command's Row names it
+  std::vector<Command> commands;    // at least one
+};
+
+// Parses `source` as one test. Throws ParseError.
+Test parse_test(const Source& source);
+
+}  // namespace vmmcheck::litmus::syntax
