@@ -7,12 +7,18 @@
  * one file CTA's threads of one instance. Instance m (0 <= m < instances, instances = ctas / file_ctas
  * * slots) puts file CTA b in CTA  cta_perm((m % (ctas / file_ctas)) + b * (ctas / file_ctas)),  slot
  * m / (ctas / file_ctas); its file thread t sits at lane  ((t * slots + slot) * lane_stride) %
- * block_threads.  cta_perm(c) = (c * cta_stride + cta_offset) % ctas.
+ * block_threads.  cta_perm(c) = (c * cta_stride + cta_offset) % ctas.  File CTA b is the b-th distinct
+ * Thread::cta in increasing order; file thread t is the t-th thread of its CTA by (lane, declaration
+ * order). The kernel inverts both formulas itself (blockDim.x must be block_threads, the grid `ctas`
+ * CTAs); a thread or CTA they do not map back to holds no instance and only joins the barriers.
  *
  * Memory: location L's word of instance m in round r is  L * region_words + r * instances +
- * (m * memory_stride + memory_offset) % instances;  an address reaches it through view[address] (its
- * own virtual mapping of the one allocation), texture[address] (a texture object over that view, for a
- * .texref), or shared memory (.shared, one word per slot and location, zeroed every round).
+ * (m * memory_stride + memory_offset) % instances  (L: the rank of the address's location among the
+ * test's global locations, 0 .. Kernel::locations - 1; a synonym has its target's);  an address
+ * reaches it through view[address] (its own virtual mapping of the one allocation; a synonym's
+ * generic accesses use its target's view), texture[address] (a texture object over that view from its
+ * start, 32-bit unsigned elements, for a .texref), or shared memory (.shared, one word per slot and
+ * location, zeroed every round).
  *
  * Results: register k of instance m in round r goes to  registers[(r * instances + m) * register_count
  * + k]  (register order: harness/litmus/codegen.hpp, Kernel::registers). */
@@ -36,7 +42,7 @@ struct VmmcheckLitmusLaunch {
   unsigned int slots;          /* per CTA: slots * threads_per_file_cta <= block_threads */
   unsigned int cta_stride, cta_offset;        /* cta_stride co-prime with ctas */
   unsigned int memory_stride, memory_offset;  /* memory_stride co-prime with instances */
-  unsigned int lane_stride;                   /* odd */
+  unsigned int lane_stride;                   /* odd; co-prime with block_threads */
   /* Stress: before each round every testing thread makes pre_accesses stores to scratch lines
    * (line_words words each; 0 lines: none); with round_barrier, a CTA barrier then starts the round. */
   unsigned int* scratch;

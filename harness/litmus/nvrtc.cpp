@@ -1,1 +1,215 @@
 #include "litmus/nvrtc.hpp"
+
+#include <nvrtc.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+// Compiling a generated kernel with NVRTC, and the two caches in front of it. The cache key covers
+// everything the CUBIN depends on: the source, the ABI header it includes, the options, the arch and
+// NVRTC's version -- so a changed header or a new toolkit compiles afresh.
+namespace vmmcheck::litmus {
+namespace {
+
+namespace fs = std::filesystem;
+
+// nvrtcProgram, destroyed on every path out.
+class Program {
+ public:
+  Program(const Kernel& kernel) {
+    const char* headers[] = {kernel_abi_text()};
+    const char* names[] = {"litmus_abi.h"};
+    const std::string file = kernel.name + ".cu";
+    check(nvrtcCreateProgram(&program_, kernel.source.c_str(), file.c_str(), 1, headers, names), "creating", "");
+  }
+  ~Program() {
+    if (program_) nvrtcDestroyProgram(&program_);
+  }
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+
+  nvrtcProgram get() const { return program_; }
+
+  std::string log() const {
+    std::size_t size = 0;
+    if (nvrtcGetProgramLogSize(program_, &size) != NVRTC_SUCCESS || size == 0) return {};
+    std::string log(size, '\0');
+    if (nvrtcGetProgramLog(program_, log.data()) != NVRTC_SUCCESS) return {};
+    while (!log.empty() && log.back() == '\0') log.pop_back();  // the size counts the terminator
+    return log;
+  }
+
+  std::string cubin() const {
+    std::size_t size = 0;
+    check(nvrtcGetCUBINSize(program_, &size), "getting the CUBIN of", log());
+    std::string cubin(size, '\0');
+    check(nvrtcGetCUBIN(program_, cubin.data()), "getting the CUBIN of", log());
+    return cubin;
+  }
+
+  static void check(nvrtcResult status, const char* doing, const std::string& log) {
+    if (status != NVRTC_SUCCESS)
+      throw CompileError(std::string("NVRTC: ") + nvrtcGetErrorString(status) + " " + doing + " a generated litmus kernel", log);
+  }
+
+ private:
+  nvrtcProgram program_ = nullptr;
+};
+
+std::vector<std::string> options_for(int arch) {
+  return {"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++17"};
+}
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+// 128 bits of FNV-1a (two bases): a cache key, not a defence against crafted collisions.
+std::string key_of(const Kernel& kernel, int arch) {
+  std::string material = kernel.source;
+  material += '\0';
+  material += kernel_abi_text();
+  material += '\0';
+  for (const std::string& o : options_for(arch)) material += o + '\0';
+  material += nvrtc_version();
+  const auto fnv = [&](std::uint64_t h) {
+    for (unsigned char c : material) h = (h ^ c) * 0x100000001b3ull;
+    return h;
+  };
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(fnv(0xcbf29ce484222325ull)),
+                static_cast<unsigned long long>(fnv(0x84222325cbf29ce4ull)));
+  return buf;
+}
+
+Compiled compile_now(const Kernel& kernel, int arch) {
+  Program program(kernel);
+  const std::vector<std::string> options = options_for(arch);
+  std::vector<const char*> argv;
+  for (const std::string& o : options) argv.push_back(o.c_str());
+  const nvrtcResult status = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+  Compiled out;
+  out.log = program.log();
+  if (status != NVRTC_SUCCESS)
+    throw CompileError(std::string("NVRTC: ") + nvrtcGetErrorString(status) + " compiling " + kernel.name + " for sm_" +
+                           std::to_string(arch),
+                       out.log);
+  out.cubin = program.cubin();
+  return out;
+}
+
+// --- The disk cache: one file per key, "<magic>\n<log bytes>\n<log><cubin>", written atomically. ---
+
+constexpr const char* kMagic = "vmmcheck-nvrtc-cache 1";
+
+// $VMMCHECK_NVRTC_CACHE ("off": none), else $XDG_CACHE_HOME/vmmcheck/nvrtc, else ~/.cache/vmmcheck/nvrtc.
+std::optional<fs::path> cache_dir() {
+  const auto env = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v ? v : "";
+  };
+  const std::string chosen = env("VMMCHECK_NVRTC_CACHE");
+  if (chosen == "off") return std::nullopt;
+  if (!chosen.empty()) return fs::path(chosen);
+  const std::string xdg = env("XDG_CACHE_HOME");
+  if (!xdg.empty() && fs::path(xdg).is_absolute()) return fs::path(xdg) / "vmmcheck" / "nvrtc";  // XDG: relative is invalid
+  const std::string home = env("HOME");
+  if (!home.empty()) return fs::path(home) / ".cache" / "vmmcheck" / "nvrtc";
+  return std::nullopt;
+}
+
+bool looks_like_elf(const std::string& cubin) { return cubin.size() > 4 && cubin.compare(0, 4, "\x7f" "ELF") == 0; }
+
+std::optional<Compiled> read_cached(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string magic;
+  std::size_t log_size = 0;
+  if (!std::getline(in, magic) || magic != kMagic || !(in >> log_size) || in.get() != '\n') return std::nullopt;
+  Compiled c;
+  c.log.resize(log_size);
+  if (log_size > 0 && !in.read(c.log.data(), static_cast<std::streamsize>(log_size))) return std::nullopt;
+  c.cubin.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (!looks_like_elf(c.cubin)) return std::nullopt;  // damaged: compile again (and overwrite it)
+  c.from_cache = true;
+  return c;
+}
+
+// Best effort: a directory that cannot be made or written only means no disk cache.
+void write_cached(const fs::path& dir, const fs::path& file, const Compiled& c) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return;
+  static std::atomic<unsigned> counter{0};
+  const fs::path tmp = dir / (file.filename().string() + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter++));
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return;
+    out << kMagic << '\n' << c.log.size() << '\n';
+    out.write(c.log.data(), static_cast<std::streamsize>(c.log.size()));
+    out.write(c.cubin.data(), static_cast<std::streamsize>(c.cubin.size()));
+    out.close();
+    if (!out) {
+      fs::remove(tmp, ec);
+      return;
+    }
+  }
+  fs::rename(tmp, file, ec);  // atomic on one file system: readers see the old file or the whole new one
+  if (ec) fs::remove(tmp, ec);
+}
+
+// --- The in-process cache ---
+
+std::mutex memory_mutex;
+std::map<std::string, Compiled>& memory_cache() {
+  static std::map<std::string, Compiled> cache;
+  return cache;
+}
+
+std::optional<Compiled> from_memory(const std::string& key) {
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  const auto it = memory_cache().find(key);
+  if (it == memory_cache().end()) return std::nullopt;
+  Compiled c = it->second;
+  c.from_cache = true;
+  return c;
+}
+
+void remember(const std::string& key, Compiled c) {
+  c.from_cache = false;
+  std::lock_guard<std::mutex> lock(memory_mutex);
+  memory_cache().emplace(key, std::move(c));
+}
+
+}  // namespace
+
+Compiled compile(const Kernel& kernel, int arch) {
+  const std::string key = key_of(kernel, arch);
+  if (auto hit = from_memory(key)) return *hit;
+  const std::optional<fs::path> dir = cache_dir();
+  const std::optional<fs::path> file = dir ? std::optional<fs::path>(*dir / (key + ".cubin")) : std::nullopt;
+  if (file)
+    if (auto hit = read_cached(*file)) {
+      remember(key, *hit);
+      return *hit;
+    }
+  Compiled fresh = compile_now(kernel, arch);  // outside the lock: compiles of different kernels overlap
+  if (file) write_cached(*dir, *file, fresh);
+  remember(key, fresh);
+  return fresh;
+}
+
+}  // namespace vmmcheck::litmus

@@ -1,1 +1,562 @@
+// The litmus kernel generator (harness/litmus/codegen.hpp) and its NVRTC compiler (harness/litmus/nvrtc.hpp):
+// hand-built shapes become sources with the exact PTX each operation asks for, every one compiles for sm_90
+// with no GPU, the tests a kernel cannot run say why, and a second compile comes from the cache.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
 #include <gtest/gtest.h>
+
+#include "litmus/codegen.hpp"
+#include "litmus/kernel_abi.h"
+#include "litmus/nvrtc.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace vmmcheck::patterns::litmus;
+using vmmcheck::litmus::compile;
+using vmmcheck::litmus::CompileError;
+using vmmcheck::litmus::Compiled;
+using vmmcheck::litmus::generate;
+using vmmcheck::litmus::Kernel;
+using vmmcheck::litmus::why_not_generated;
+
+constexpr int kArch = 90;
+
+// Sets an environment variable for one scope and puts back what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::optional<std::string>& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value) setenv(name, value->c_str(), 1);
+    else unsetenv(name);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// A fresh directory under the system temp dir, removed at the end of the scope.
+class TempDir {
+ public:
+  TempDir() {
+    const auto stamp = std::chrono::steady_clock::now().time_since_epoch().count();
+    path_ = fs::temp_directory_path() / ("vmmcheck-codegen-" + std::to_string(::getpid()) + "-" + std::to_string(stamp));
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+// A name no other compile of this process has used: the in-process cache cannot answer for it.
+std::string unique_name(const std::string& stem) {
+  static int counter = 0;
+  return stem + "_" + std::to_string(::getpid()) + "_" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()) +
+         "_" + std::to_string(counter++);
+}
+
+Thread thread(std::string name, int cta, int lane, std::vector<Op> ops) {
+  Thread t;
+  t.name = std::move(name);
+  t.cta = cta;
+  t.lane = lane;
+  t.ops = std::move(ops);
+  return t;
+}
+
+Address global(std::string name, int location) {
+  Address a;
+  a.name = std::move(name);
+  a.location = location;
+  return a;
+}
+
+Op stored_from(int address, std::string reg, Sem sem, Level scope) {
+  Op o = store(address, 0, sem, scope);
+  o.value_reg = std::move(reg);
+  return o;
+}
+
+Op red(int address, std::uint32_t operand, Sem sem, Level scope) { return atom_add("", address, operand, sem, scope); }
+
+Op proxy_load(std::string reg, int address, Proxy proxy) {
+  Op o = load(std::move(reg), address);
+  o.proxy = proxy;
+  return o;
+}
+
+Op proxy_fence(Proxy proxy) {
+  Op o = fence(OpKind::ProxyFence);
+  o.proxy = proxy;
+  return o;
+}
+
+// MP: writer (b0) st data; st.release.gpu flag | reader (b1) ld.acquire.gpu flag; ld data.
+Litmus message_passing() {
+  Litmus l;
+  l.name = "MP.release_acquire";
+  l.addresses = {global("data", 0), global("flag", 1)};
+  l.threads = {thread("writer", 0, 0, {store(0, 1), store(1, 1, Sem::Release, Level::Gpu)}),
+               thread("reader", 1, 0, {load("r0", 1, Sem::Acquire, Level::Gpu, 1), load("r1", 0)})};
+  l.weak = {equal("r0", 1), equal("r1", 0)};
+  return l;
+}
+
+// SB: each thread stores its location, fence.sc.gpu, loads the other's.
+Litmus store_buffering() {
+  Litmus l;
+  l.name = "SB.fence_sc";
+  l.addresses = {global("x", 0), global("y", 1)};
+  l.threads = {thread("t0", 0, 0, {store(0, 1, Sem::Relaxed, Level::Gpu), fence(OpKind::FenceSc, Level::Gpu), load("r0", 1, Sem::Relaxed, Level::Gpu)}),
+               thread("t1", 1, 0, {store(1, 1, Sem::Relaxed, Level::Gpu), fence(OpKind::FenceSc, Level::Gpu), load("r1", 0, Sem::Relaxed, Level::Gpu)})};
+  l.weak = {equal("r0", 0), equal("r1", 0)};
+  return l;
+}
+
+// IRIW: two writers in b0, two readers in b1 (declared reader first, so the lanes decide t).
+Litmus iriw() {
+  Litmus l;
+  l.name = "IRIW.acquire";
+  l.addresses = {global("x", 0), global("y", 1)};
+  l.threads = {thread("w0", 0, 0, {store(0, 1, Sem::Relaxed, Level::Sys)}),
+               thread("r1", 1, 1, {load("b", 1, Sem::Acquire, Level::Sys), load("c", 0, Sem::Acquire, Level::Sys)}),
+               thread("w1", 0, 1, {store(1, 1, Sem::Relaxed, Level::Sys)}),
+               thread("r0", 1, 0, {load("a", 0, Sem::Acquire, Level::Sys), load("d", 1, Sem::Acquire, Level::Sys)})};
+  return l;
+}
+
+// LB with data dependencies: each thread loads one location and stores what it read to the other.
+Litmus load_buffering() {
+  Litmus l;
+  l.name = "LB+deps";
+  l.addresses = {global("x", 0), global("y", 1)};
+  l.threads = {thread("t0", 0, 0, {load("r0", 0, Sem::Relaxed, Level::Gpu), stored_from(1, "r0", Sem::Relaxed, Level::Gpu)}),
+               thread("t1", 1, 0, {load("r1", 1, Sem::Relaxed, Level::Gpu), stored_from(0, "r1", Sem::Relaxed, Level::Gpu)})};
+  return l;
+}
+
+// CoRR through two virtual aliases of one location, with fence.proxy.alias between the reads.
+Litmus corr_alias() {
+  Litmus l;
+  l.name = "CoRR.alias";
+  l.addresses = {global("x", 0), global("x_alias", 0)};
+  l.threads = {thread("writer", 0, 0, {store(0, 1, Sem::Relaxed, Level::Gpu)}),
+               thread("reader", 1, 0, {load("r0", 0, Sem::Relaxed, Level::Gpu), alias_fence(), load("r1", 1, Sem::Relaxed, Level::Gpu)})};
+  return l;
+}
+
+Litmus atoms() {
+  Litmus l;
+  l.name = "atom+red";
+  l.addresses = {global("counter", 0)};
+  l.threads = {thread("adder", 0, 0, {atom_add("r0", 0, 2, Sem::AcqRel, Level::Gpu)}),
+               thread("reducer", 0, 1, {red(0, 5, Sem::Release, Level::Cta), red(0, 1, Sem::Relaxed, Level::Sys)})};
+  return l;
+}
+
+// A texture read of a .texref synonym of x, after a generic store through the synonym itself.
+Litmus texture_read() {
+  Litmus l;
+  l.name = "tex.synonym";
+  Address t = global("t", 0);
+  t.same_as = 0;
+  t.declared = Proxy::Texture;
+  l.addresses = {global("x", 0), t};
+  l.threads = {thread("writer", 0, 0, {store(1, 7), alias_fence(), proxy_load("r0", 1, Proxy::Texture)})};
+  return l;
+}
+
+// MP inside one CTA through .shared memory.
+Litmus shared_mp() {
+  Litmus l;
+  l.name = "MP.shared";
+  Address data = global("data", 0), flag = global("flag", 1);
+  data.shared = flag.shared = true;
+  l.addresses = {data, flag};
+  l.threads = {thread("writer", 0, 0, {store(0, 1), store(1, 1, Sem::Release, Level::Cta)}),
+               thread("reader", 0, 1, {load("r0", 1, Sem::Acquire, Level::Cta), load("r1", 0)})};
+  return l;
+}
+
+void expect_contains(const std::string& source, const std::string& text) {
+  EXPECT_NE(source.find(text), std::string::npos) << "missing: " << text << "\n--- source ---\n" << source;
+}
+
+bool is_elf(const std::string& cubin) { return cubin.size() > 4 && cubin.compare(0, 4, "\x7f" "ELF") == 0; }
+
+void expect_compiles(const Kernel& k) {
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));  // a real compile, nothing left in $HOME
+  try {
+    const Compiled c = compile(k, kArch);
+    EXPECT_TRUE(is_elf(c.cubin)) << k.name;
+    EXPECT_EQ(c.log.find("warning"), std::string::npos) << c.log << "\n--- source ---\n" << k.source;
+  } catch (const CompileError& e) {
+    ADD_FAILURE() << e.what() << "\n" << e.log() << "\n--- source ---\n" << k.source;
+  }
+}
+
+// --- The sources ---
+
+TEST(LitmusCodegen, MessagePassingReleaseAcquire) {
+  const Litmus l = message_passing();
+  ASSERT_EQ(why_not_generated(l), "");
+  const Kernel k = generate(l);
+  EXPECT_EQ(k.name.rfind("vmmcheck_litmus_MP_release_acquire_", 0), 0u) << k.name;
+  expect_contains(k.source, "#include \"litmus_abi.h\"");
+  expect_contains(k.source, "extern \"C\" __global__ void " + k.name + "(VmmcheckLitmusLaunch p)");
+  expect_contains(k.source, "\"st.u32 [%0], %1;\"");
+  expect_contains(k.source, "\"st.release.gpu.u32 [%0], %1;\"");
+  expect_contains(k.source, "\"ld.acquire.gpu.u32 %0, [%1];\"");
+  expect_contains(k.source, "\"ld.u32 %0, [%1];\"");
+  expect_contains(k.source, "// ld.acquire.gpu r0, flag == 1");
+  expect_contains(k.source, "p.view[1] + (1ull * p.region_words + word)");
+  EXPECT_EQ(k.source.find("#include <"), std::string::npos) << "NVRTC has no standard headers here";
+  EXPECT_EQ(k.source.find(".global"), std::string::npos) << "generic addressing only";
+  EXPECT_EQ(k.registers, (std::vector<std::string>{"r0", "r1"}));
+  EXPECT_EQ(k.file_ctas, 2u);
+  EXPECT_EQ(k.threads_per_file_cta, 1u);
+  EXPECT_EQ(k.locations, 2u);
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegen, StoreBufferingFenceSc) {
+  const Kernel k = generate(store_buffering());
+  expect_contains(k.source, "\"st.relaxed.gpu.u32 [%0], %1;\"");
+  expect_contains(k.source, "\"fence.sc.gpu;\"");
+  expect_contains(k.source, "\"ld.relaxed.gpu.u32 %0, [%1];\"");
+  expect_contains(k.source, "if (p.round_barrier) __syncthreads();");
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegen, IriwPlacesFourThreadsInTwoCtas) {
+  const Kernel k = generate(iriw());
+  EXPECT_EQ(k.file_ctas, 2u);
+  EXPECT_EQ(k.threads_per_file_cta, 2u);
+  EXPECT_EQ(k.registers, (std::vector<std::string>{"b", "c", "a", "d"}));  // thread order, program order
+  expect_contains(k.source, "\"ld.acquire.sys.u32 %0, [%1];\"");
+  expect_contains(k.source, "\"st.relaxed.sys.u32 [%0], %1;\"");
+  // b * kThreadsPerFileCta + t: r0 (lane 0) is t = 0 of b1, r1 (lane 1) t = 1.
+  expect_contains(k.source, "case 2u: who = 3;");
+  expect_contains(k.source, "case 3u: who = 1;");
+  expect_contains(k.source, "case 1u: who = 2;");
+  expect_contains(k.source, "out[0] = v0;");
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegen, LoadBufferingStoresWhatItRead) {
+  const Kernel k = generate(load_buffering());
+  // The store's operand is the load's register: a real data dependency.
+  expect_contains(k.source, "\"st.relaxed.gpu.u32 [%0], %1;\" :: \"l\"(a1), \"r\"(v0)");
+  expect_contains(k.source, "// st.relaxed.gpu y, r0");
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegen, CoRRThroughAliasesWithAliasFence) {
+  const Kernel k = generate(corr_alias());
+  EXPECT_EQ(k.locations, 1u);
+  expect_contains(k.source, "\"fence.proxy.alias;\"");
+  expect_contains(k.source, "p.view[0] + (0ull * p.region_words + word)");
+  expect_contains(k.source, "p.view[1] + (0ull * p.region_words + word)");  // its own mapping, same word
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegen, AtomAndRed) {
+  const Kernel k = generate(atoms());
+  EXPECT_EQ(k.registers, (std::vector<std::string>{"r0"}));  // red sets none
+  expect_contains(k.source, "\"atom.acq_rel.gpu.add.u32 %0, [%1], %2;\"");
+  expect_contains(k.source, "\"red.release.cta.add.u32 [%0], %1;\"");
+  expect_contains(k.source, "\"red.relaxed.sys.add.u32 [%0], %1;\"");
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegen, TextureReadOfTexrefSynonym) {
+  const Kernel k = generate(texture_read());
+  EXPECT_EQ(k.locations, 1u);
+  expect_contains(k.source, "tex.1d.v4.u32.s32 {%0, tld_y, tld_z, tld_w}, [%1, {%2}];");
+  expect_contains(k.source, "\"l\"(p.texture[1])");
+  // The generic store through the .texref name goes to the synonym's target view.
+  expect_contains(k.source, "unsigned int* const a1 = p.view[0] + (0ull * p.region_words + word);");
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegen, SharedMessagePassingInOneCta) {
+  const Kernel k = generate(shared_mp());
+  EXPECT_EQ(k.locations, 0u);
+  EXPECT_EQ(k.file_ctas, 1u);
+  EXPECT_EQ(k.threads_per_file_cta, 2u);
+  expect_contains(k.source, "__shared__ unsigned int vmmcheck_shared[1024];");
+  expect_contains(k.source, "&vmmcheck_shared[slot * 2u + 1u]");
+  expect_contains(k.source, "vmmcheck_shared[i] = 0u;");
+  expect_contains(k.source, "\"st.release.cta.u32 [%0], %1;\"");
+  EXPECT_EQ(k.source.find("if (p.round_barrier)"), std::string::npos) << "shared memory always has its barriers";
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegen, NamesAreStablePerTestAndDifferAcrossTests) {
+  EXPECT_EQ(generate(message_passing()).name, generate(message_passing()).name);
+  EXPECT_EQ(generate(message_passing()).source, generate(message_passing()).source);
+  Litmus other = message_passing();
+  other.threads[1].ops[1].sem = Sem::Relaxed;
+  other.threads[1].ops[1].scope = Level::Gpu;
+  EXPECT_NE(generate(other).name, generate(message_passing()).name);
+  Litmus renamed = message_passing();
+  renamed.name = "MP.release_acquire.2";
+  EXPECT_NE(generate(renamed).name, generate(message_passing()).name);
+}
+
+// --- What is not generated, and why ---
+
+std::string reason_for(Litmus l) {
+  const std::string why = why_not_generated(l);
+  EXPECT_THROW(generate(l), std::invalid_argument);
+  return why;
+}
+
+TEST(LitmusCodegenNotSupported, SecondGpu) {
+  Litmus l = message_passing();
+  l.threads[1].gpu = 1;
+  EXPECT_EQ(reason_for(l), "needs a second GPU: generated kernels run on one GPU in this version");
+}
+
+TEST(LitmusCodegenNotSupported, ConstantProxy) {
+  Litmus l = message_passing();
+  l.threads[1].ops[1] = proxy_load("r1", 0, Proxy::Constant);
+  EXPECT_EQ(reason_for(l), "ldc: the constant state space cannot view global (VMM) memory");
+}
+
+TEST(LitmusCodegenNotSupported, SurfaceOperationsAndSurfrefAddresses) {
+  Litmus op = message_passing();
+  op.threads[1].ops[1] = proxy_load("r1", 0, Proxy::Surface);
+  EXPECT_NE(reason_for(op).find("surface operations and .surfref addresses are not in this version"), std::string::npos);
+
+  Litmus address = message_passing();
+  Address s = global("s", 0);
+  s.same_as = 0;
+  s.declared = Proxy::Surface;
+  address.addresses.push_back(s);
+  EXPECT_EQ(why_not_generated(address), "") << "declared but unused";
+  address.threads[1].ops[1] = load("r1", 2);  // a generic load through the .surfref name
+  EXPECT_NE(reason_for(address).find(".surfref"), std::string::npos);
+}
+
+TEST(LitmusCodegenNotSupported, ProxyFencesPtxDoesNotHave) {
+  for (const auto& [proxy, name] : {std::pair{Proxy::Texture, "texture"}, std::pair{Proxy::Surface, "surface"},
+                                    std::pair{Proxy::Constant, "constant"}, std::pair{Proxy::Generic, "generic"}}) {
+    Litmus l = texture_read();
+    l.threads[0].ops[1] = proxy_fence(proxy);
+    EXPECT_EQ(reason_for(l), std::string("PTX has no fence.proxy.") + name + " instruction");
+  }
+}
+
+TEST(LitmusCodegenNotSupported, StrongTextureRead) {
+  Litmus l = texture_read();
+  l.threads[0].ops[2].sem = Sem::Acquire;
+  l.threads[0].ops[2].scope = Level::Gpu;
+  EXPECT_EQ(reason_for(l), "tld is a weak read: PTX has no .acquire texture fetch");
+}
+
+TEST(LitmusCodegenNotSupported, TextureReadOfAnAddressThatIsNoTexref) {
+  Litmus l = texture_read();
+  l.threads[0].ops[2].address = 0;
+  EXPECT_NE(reason_for(l).find("not a .texref"), std::string::npos);
+}
+
+TEST(LitmusCodegenNotSupported, AcquiringRed) {
+  for (Sem sem : {Sem::Acquire, Sem::AcqRel}) {
+    Litmus l = atoms();
+    l.threads[1].ops[0].sem = sem;
+    EXPECT_NE(reason_for(l).find("PTX red takes .relaxed or .release only"), std::string::npos);
+  }
+}
+
+TEST(LitmusCodegenNotSupported, TooManyAddresses) {
+  Litmus l = message_passing();
+  while (l.addresses.size() <= VMMCHECK_LITMUS_MAX_ADDRESSES)
+    l.addresses.push_back(global("extra" + std::to_string(l.addresses.size()), 0));
+  EXPECT_NE(reason_for(l).find("the kernel ABI has room for 8"), std::string::npos);
+}
+
+TEST(LitmusCodegenNotSupported, MoreThan1024ThreadsInOneCta) {
+  Litmus l = message_passing();
+  for (int lane = 1; lane <= 1024; ++lane) l.threads.push_back(thread("t" + std::to_string(lane), 1, lane, {}));
+  EXPECT_NE(reason_for(l).find("more than 1024 threads"), std::string::npos);
+  l.threads.pop_back();  // 1024 in b1: fine
+  EXPECT_EQ(why_not_generated(l), "");
+}
+
+TEST(LitmusCodegenNotSupported, HarnessExtensions) {
+  Litmus resident = message_passing();
+  resident.threads[1].resident = true;
+  EXPECT_NE(reason_for(resident).find("resident threads"), std::string::npos);
+  Litmus ordered = message_passing();
+  ordered.boundaries = {{0, 1}};
+  EXPECT_NE(reason_for(ordered).find("operation boundaries"), std::string::npos);
+}
+
+TEST(LitmusCodegenNotSupported, NoThreads) {
+  Litmus l = message_passing();
+  l.threads.clear();
+  EXPECT_EQ(reason_for(l), "the test has no threads");
+}
+
+TEST(LitmusCodegenNotSupported, SharedAddressAcrossCtas) {
+  Litmus l = shared_mp();
+  l.threads[1].cta = 1;
+  EXPECT_NE(reason_for(l).find("touched by threads of two CTAs"), std::string::npos);
+}
+
+TEST(LitmusCodegenNotSupported, RegistersOfOneThreadEach) {
+  Litmus twice = message_passing();
+  twice.threads[0].ops.push_back(load("r1", 0));
+  EXPECT_NE(reason_for(twice).find("register r1 is set by two threads"), std::string::npos);
+  Litmus unset = load_buffering();
+  unset.threads[0].ops[1].value_reg = "r1";  // t1's register
+  EXPECT_NE(reason_for(unset).find("which no earlier operation of the thread sets"), std::string::npos);
+}
+
+TEST(LitmusCodegenNotSupported, MissingScopesAndSemsPtxLacks) {
+  Litmus unscoped = message_passing();
+  unscoped.threads[0].ops[1].scope = Level::Thread;
+  EXPECT_NE(reason_for(unscoped).find("a strong access needs a scope"), std::string::npos);
+  Litmus fence_without_scope = store_buffering();
+  fence_without_scope.threads[0].ops[1].scope = Level::Thread;
+  EXPECT_NE(reason_for(fence_without_scope).find("a fence needs a scope"), std::string::npos);
+  Litmus acquiring_store = message_passing();
+  acquiring_store.threads[0].ops[1].sem = Sem::Acquire;
+  EXPECT_NE(reason_for(acquiring_store).find("PTX st has no .acquire"), std::string::npos);
+}
+
+// --- NVRTC ---
+
+TEST(LitmusCodegenNvrtc, AbiTextIsTheHeader) {
+  EXPECT_NE(std::string(vmmcheck::litmus::kernel_abi_text()).find("struct VmmcheckLitmusLaunch"), std::string::npos);
+}
+
+TEST(LitmusCodegenNvrtc, SecondCompileComesFromTheCache) {
+  TempDir dir;
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", dir.path().string());
+  Litmus l = message_passing();
+  l.name = unique_name("cache");
+  const Kernel k = generate(l);
+  const Compiled first = compile(k, kArch);
+  EXPECT_FALSE(first.from_cache);
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    ++files;
+    EXPECT_EQ(entry.path().extension(), ".cubin") << entry.path() << ": no temporary file left behind";
+  }
+  EXPECT_EQ(files, 1);
+  const Compiled second = compile(k, kArch);
+  EXPECT_TRUE(second.from_cache);
+  EXPECT_EQ(second.cubin, first.cubin);
+}
+
+// A fresh process (this binary, one test) finds the CUBIN the first one left on disk.
+TEST(LitmusCodegenNvrtc, DiskCacheServesAnotherProcess) {
+  TempDir dir;
+  const std::string name = unique_name("disk");
+  {
+    const ScopedEnv env("VMMCHECK_NVRTC_CACHE", dir.path().string());
+    Litmus l = message_passing();
+    l.name = name;
+    ASSERT_FALSE(compile(generate(l), kArch).from_cache);
+  }
+  const fs::path self = fs::read_symlink("/proc/self/exe");
+  const fs::path log = dir.path() / "child.log";
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", dir.path().string());
+  const ScopedEnv child("VMMCHECK_TEST_CACHED_KERNEL", name);
+  const std::string command =
+      "'" + self.string() + "' --gtest_filter=LitmusCodegenNvrtcChild.CompilesFromDisk > '" + log.string() + "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(status, 0) << text.str();
+  EXPECT_NE(text.str().find("[  PASSED  ] 1 test"), std::string::npos) << text.str();
+}
+
+// Runs only as the child of DiskCacheServesAnotherProcess.
+TEST(LitmusCodegenNvrtcChild, CompilesFromDisk) {
+  const char* name = std::getenv("VMMCHECK_TEST_CACHED_KERNEL");
+  if (!name) GTEST_SKIP() << "the child of LitmusCodegenNvrtc.DiskCacheServesAnotherProcess";
+  Litmus l = message_passing();
+  l.name = name;
+  const Compiled c = compile(generate(l), kArch);
+  EXPECT_TRUE(c.from_cache);
+  EXPECT_TRUE(is_elf(c.cubin));
+}
+
+TEST(LitmusCodegenNvrtc, UnwritableCacheDirStillCompiles) {
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("/proc/vmmcheck-no-such-dir/nvrtc"));
+  Litmus l = store_buffering();
+  l.name = unique_name("unwritable");
+  const Compiled c = compile(generate(l), kArch);
+  EXPECT_FALSE(c.from_cache);
+  EXPECT_TRUE(is_elf(c.cubin));
+}
+
+TEST(LitmusCodegenNvrtc, CacheOffWritesNothing) {
+  TempDir home;
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));
+  const ScopedEnv xdg("XDG_CACHE_HOME", home.path().string());
+  Litmus l = store_buffering();
+  l.name = unique_name("off");
+  EXPECT_FALSE(compile(generate(l), kArch).from_cache);
+  EXPECT_FALSE(fs::exists(home.path() / "vmmcheck")) << "VMMCHECK_NVRTC_CACHE=off: no disk cache";
+}
+
+TEST(LitmusCodegenNvrtc, XdgCacheHomeIsTheDefault) {
+  TempDir home;
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::nullopt);
+  const ScopedEnv xdg("XDG_CACHE_HOME", home.path().string());
+  Litmus l = store_buffering();
+  l.name = unique_name("xdg");
+  EXPECT_FALSE(compile(generate(l), kArch).from_cache);
+  EXPECT_FALSE(fs::is_empty(home.path() / "vmmcheck" / "nvrtc"));
+}
+
+TEST(LitmusCodegenNvrtc, BrokenSourceGivesCompileErrorWithLog) {
+  Kernel k;
+  k.name = unique_name("broken");
+  k.source = "#include \"litmus_abi.h\"\nextern \"C\" __global__ void " + k.name + "(VmmcheckLitmusLaunch p) { this is not C++; }\n";
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));
+  try {
+    compile(k, kArch);
+    ADD_FAILURE() << "compiled";
+  } catch (const CompileError& e) {
+    EXPECT_FALSE(e.log().empty());
+    EXPECT_NE(std::string(e.what()).find("NVRTC_ERROR_COMPILATION"), std::string::npos) << e.what();
+  }
+}
+
+TEST(LitmusCodegenNvrtc, BadPtxGivesCompileError) {
+  // ptxas refuses what PTX does not have, e.g. the texture proxy fence why_not_generated rules out.
+  Kernel k;
+  k.name = unique_name("bad_ptx");
+  k.source = "extern \"C\" __global__ void " + k.name + "() { asm volatile(\"fence.proxy.texture;\" ::: \"memory\"); }\n";
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));
+  EXPECT_THROW(compile(k, kArch), CompileError);
+}
+
+}  // namespace
