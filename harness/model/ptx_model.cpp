@@ -1,5 +1,6 @@
 #include "model/ptx_model.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
@@ -7,6 +8,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace vmmcheck::model::ptx {
 namespace {
@@ -82,25 +84,28 @@ Rel restrict(Rel r, std::uint64_t from, std::uint64_t to) {
   for (int i = 0; i < r.n; ++i) r.row[i] = ((from >> i) & 1u) ? (r.row[i] & to) : 0;
   return r;
 }
-Rel pairs_where(int n, const std::function<bool(int, int)>& holds) {
+Rel pairs_where(int n, const std::function<bool(int, int)>& related) {
   Rel out(n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
-      if (holds(i, j)) out.add(i, j);
+      if (related(i, j)) out.add(i, j);
   return out;
 }
 
-enum class Kind { Read, Write, FenceSc, FenceAcqRel, AliasFence };
+enum class Kind { Read, Write, FenceSc, FenceAcqRel, AliasFence, ProxyFence };
 
 struct Event {
   Kind kind = Kind::Read;
   int thread = 0;
   Sem sem = Sem::Weak;
   Level scope = Level::Thread;
-  int address = -1;   // virtual address (memory events)
-  int location = -1;  // the physical location it aliases
+  Proxy proxy = Proxy::Generic;  // memory events: the path they take; ProxyFence: the proxy it fences
+  int address = -1;   // the virtual address (memory events; see Places)
+  int location = -1;  // the physical location behind it
   std::uint32_t value = 0;  // Write: the value stored (an RMW's write: the operand, added to what it read)
   int rmw_read = -1;        // an RMW's write: its read
+  int operand_read = -1;    // a Write whose operand is a register: the read that set it
+  bool reduction = false;   // a red's read: it sets no register and forms no acquire pattern
   std::string reg;          // Read: the register
   std::int64_t must_read = -1;
   std::string text;         // for witnesses
@@ -108,6 +113,9 @@ struct Event {
 };
 
 bool is_memory(const Event& e) { return e.kind == Kind::Read || e.kind == Kind::Write; }
+// fence.sc and fence.acq_rel: the ISA's memory fence operations (ptx.als: sig Fence).
+bool is_memory_fence(const Event& e) { return e.kind == Kind::FenceSc || e.kind == Kind::FenceAcqRel; }
+bool is_access(const Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomAdd; }
 
 // A scope instance: a thread, a CTA, a GPU or the system (ptx.als: sig Scope and subscope).
 struct Instance {
@@ -115,14 +123,62 @@ struct Instance {
   int gpu, cta, thread;
 };
 
+// Where memory operations go (ptx.als: address, aliases). A synonym (Address::same_as) is its target
+// itself -- the artifact writes `.texref t virtually aliases x` as `fun t : Address { x }` -- so accesses
+// through either are to one virtual address; physical aliases are distinct addresses of one location. A
+// .shared variable has one instance per CTA (PTX ISA, "State spaces"): an access reaches its own CTA's.
+class Places {
+ public:
+  explicit Places(const Litmus& l) : l_(l) {
+    const int n = static_cast<int>(l.addresses.size());
+    for (int a = 0; a < n; ++a) root_.push_back(resolve(a));
+    for (int a = 0; a < n; ++a)
+      for (int b = 0; b < n; ++b)
+        if (address(a).location == address(b).location && address(a).shared != address(b).shared)
+          throw std::invalid_argument(l.name + ": " + l.addresses[static_cast<std::size_t>(a)].name + " and " +
+                                      l.addresses[static_cast<std::size_t>(b)].name + " share a location, one .shared and one global");
+  }
+  // The (virtual address, location) ids an access to addresses[a] by thread t reaches.
+  std::pair<int, int> of(int a, const Thread& t) {
+    const int root = root_[static_cast<std::size_t>(a)];
+    const bool per_cta = address(a).shared;
+    const int gpu = per_cta ? t.gpu : -1, cta = per_cta ? t.cta : -1;
+    return {id(addresses_, {root, gpu, cta}), id(locations_, {address(a).location, gpu, cta})};
+  }
+  int locations() const { return static_cast<int>(locations_.size()); }
+
+ private:
+  using Key = std::array<int, 3>;
+  static int id(std::map<Key, int>& ids, const Key& key) { return ids.emplace(key, static_cast<int>(ids.size())).first->second; }
+  // The address a synonym chain ends at.
+  int resolve(int a) const {
+    const std::string& name = l_.addresses[static_cast<std::size_t>(a)].name;
+    for (std::size_t hops = 0; l_.addresses[static_cast<std::size_t>(a)].same_as >= 0; ++hops) {
+      a = l_.addresses[static_cast<std::size_t>(a)].same_as;
+      if (a >= static_cast<int>(l_.addresses.size())) throw std::invalid_argument(l_.name + ": " + name + " is a synonym of no address");
+      if (hops == l_.addresses.size()) throw std::invalid_argument(l_.name + ": " + name + " is in a cycle of synonyms");
+    }
+    return a;
+  }
+  // What addresses[a] names: its synonym chain's end.
+  const Address& address(int a) const { return l_.addresses[static_cast<std::size_t>(root_[static_cast<std::size_t>(a)])]; }
+
+  const Litmus& l_;
+  std::vector<int> root_;
+  std::map<Key, int> addresses_, locations_;
+};
+
 struct Shape {
   const Litmus* litmus = nullptr;
   std::vector<Event> events;
-  std::uint64_t reads = 0, writes = 0, release_writes = 0, acquire_reads = 0, sc_fences = 0, fences = 0,
-                alias_fences = 0, boundary_fences = 0, resident = 0, generic = 0;
-  Rel po_plus, rmw, dep, api, same_alias, same_location, strong;
+  std::uint64_t reads = 0, writes = 0, strong_reads = 0, strong_writes = 0, reductions = 0, release_writes = 0, acquire_reads = 0,
+                sc_fences = 0, fences = 0, alias_fences = 0, boundary_fences = 0, resident = 0, generic = 0;
+  Rel po_plus, rmw, dep, api, same_alias, same_location, same_block, same_proxy, strong, proxy_fence_ops;
+  Rel release_sequence, acquire_sequence;  // fixed by the program, not by the execution
   std::vector<std::vector<int>> writes_at;  // per location
   std::vector<Instance> instances;
+  std::vector<std::string> registers;  // each register a load sets ...
+  std::vector<int> register_reads;     // ... and the read whose value it ends with
 
   int n() const { return static_cast<int>(events.size()); }
   const Thread& thread_of(const Event& e) const { return litmus->threads[static_cast<std::size_t>(e.thread)]; }
@@ -149,24 +205,229 @@ Instance thread_instance(const Litmus& l, int t) {
   return {Level::Thread, th.gpu, th.cta, t};
 }
 
+// Each operation's scope includes the other's thread (ptx.als: symmetric[scope.~scopes]).
+bool mutually_scoped(const Shape& s, const Event& a, const Event& b) {
+  return contains(s.instance_of(a), thread_instance(*s.litmus, b.thread)) &&
+         contains(s.instance_of(b), thread_instance(*s.litmus, a.thread));
+}
+
+const char* proxy_name(Proxy p) {
+  switch (p) {
+    case Proxy::Generic: return "generic";
+    case Proxy::Texture: return "texture";
+    case Proxy::Surface: return "surface";
+    case Proxy::Constant: return "constant";
+  }
+  return "?";
+}
+
+// The instruction a memory operation is, by its proxy (the artifact's parser: ld/tld/suld/ldc, st/sust,
+// atom/suatom, red/sured).
+std::string mnemonic(const Op& op) {
+  const bool surface = op.proxy == Proxy::Surface;
+  switch (op.kind) {
+    case OpKind::Load:
+      switch (op.proxy) {
+        case Proxy::Generic: return "ld";
+        case Proxy::Texture: return "tld";
+        case Proxy::Surface: return "suld";
+        case Proxy::Constant: return "ldc";
+      }
+      break;
+    case OpKind::Store: return surface ? "sust" : "st";
+    case OpKind::AtomAdd: return std::string(op.reg.empty() ? (surface ? "sured" : "red") : (surface ? "suatom" : "atom")) + ".add";
+    default: break;
+  }
+  return "?";
+}
+
 std::string op_text(const Thread& t, const Op& op, const Litmus& l) {
   std::ostringstream o;
-  const auto addr = [&] { return l.addresses.at(static_cast<std::size_t>(op.address)).name; };
+  const auto addr = [&] { return "[" + l.addresses.at(static_cast<std::size_t>(op.address)).name + "]"; };
+  const auto operand = [&] { return op.value_reg.empty() ? std::to_string(op.value) : op.value_reg; };
   o << t.name << ": ";
   switch (op.kind) {
-    case OpKind::Load: o << "ld " << op.reg << " = [" << addr() << "]"; break;
-    case OpKind::Store: o << "st [" << addr() << "] = " << op.value; break;
-    case OpKind::AtomAdd: o << "atom.add " << op.reg << " = [" << addr() << "] += " << op.value; break;
+    case OpKind::Load: o << mnemonic(op) << " " << op.reg << " = " << addr(); break;
+    case OpKind::Store: o << mnemonic(op) << " " << addr() << " = " << operand(); break;
+    case OpKind::AtomAdd: o << mnemonic(op) << " " << (op.reg.empty() ? "" : op.reg + " = ") << addr() << " += " << operand(); break;
     case OpKind::FenceSc: o << "fence.sc"; break;
     case OpKind::FenceAcqRel: o << "fence.acq_rel"; break;
     case OpKind::AliasFence: o << "fence.proxy.alias"; break;
+    case OpKind::ProxyFence: o << "fence.proxy." << proxy_name(op.proxy); break;
   }
   return o.str();
+}
+
+// Refuses an operation the model does not take.
+void check_op(const Litmus& l, const Thread& th, const Op& op) {
+  const auto refuse = [&](const std::string& why) { throw std::invalid_argument(l.name + ": " + op_text(th, op, l) + ": " + why); };
+  if (is_access(op) && (op.address < 0 || op.address >= static_cast<int>(l.addresses.size())))
+    throw std::invalid_argument(l.name + ": " + th.name + " accesses an unknown address");
+  if (is_access(op) && op.sem != Sem::Weak && op.scope == Level::Thread) refuse("a strong access needs a scope");
+  // Only the generic and surface proxies write (the artifact's grammar: st, sust, atom, suatom, red, sured).
+  if ((op.kind == OpKind::Store || op.kind == OpKind::AtomAdd) && (op.proxy == Proxy::Texture || op.proxy == Proxy::Constant))
+    refuse("the texture and constant proxies only read");
+  if (op.kind == OpKind::AtomAdd && op.reg.empty() && (op.sem == Sem::Acquire || op.sem == Sem::AcqRel))
+    refuse("a red has no acquire semantics");
+  if (!op.value_reg.empty() && op.kind != OpKind::Store && op.kind != OpKind::AtomAdd) refuse("only a store or an atom takes a register operand");
+  // ptx.als: sig Fence { } { scope not in Thread }
+  if ((op.kind == OpKind::FenceSc || op.kind == OpKind::FenceAcqRel) && op.scope == Level::Thread) refuse("a fence needs a scope");
+}
+
+// Appends the events of one operation of thread t. set_by: each register's latest read in this thread.
+void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::string, int>& set_by) {
+  const Litmus& l = *s.litmus;
+  const Thread& th = l.threads[static_cast<std::size_t>(t)];
+  check_op(l, th, op);
+  Event e;
+  e.thread = t;
+  e.sem = op.sem;
+  e.scope = op.scope;
+  e.proxy = op.proxy;
+  e.text = op_text(th, op, l);
+  if (is_access(op)) std::tie(e.address, e.location) = places.of(op.address, th);
+  // A register operand is a data dependency on the load that set the register (ptx.als: dep in ^po).
+  int operand_read = -1;
+  if (!op.value_reg.empty()) {
+    const auto it = set_by.find(op.value_reg);
+    if (it == set_by.end()) throw std::invalid_argument(l.name + ": " + e.text + ": no earlier load of " + th.name + " sets " + op.value_reg);
+    operand_read = it->second;
+  }
+  const auto push_read = [&](Event r) {
+    if (!r.reg.empty()) set_by[r.reg] = s.n();
+    s.events.push_back(std::move(r));
+  };
+  switch (op.kind) {
+    case OpKind::Load:
+      e.kind = Kind::Read;
+      e.reg = op.reg;
+      e.must_read = op.must_read;
+      push_read(e);
+      break;
+    case OpKind::Store:
+      e.kind = Kind::Write;
+      e.value = op.value;
+      e.operand_read = operand_read;
+      s.events.push_back(e);
+      break;
+    case OpKind::AtomAdd: {
+      // ptx.als / alloy_emitter: an atom is a read and a write joined by rmw (and dep); acq_rel makes
+      // the read an acquire and the write a release. A red is an atom that sets no register.
+      Event r = e, w = e;
+      r.kind = Kind::Read;
+      r.reg = op.reg;
+      r.reduction = op.reg.empty();
+      r.must_read = op.must_read;
+      r.sem = (op.sem == Sem::Acquire || op.sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
+      w.kind = Kind::Write;
+      w.value = op.value;
+      w.operand_read = operand_read;
+      w.sem = (op.sem == Sem::Release || op.sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
+      w.rmw_read = s.n();
+      push_read(r);
+      s.events.push_back(w);
+      break;
+    }
+    case OpKind::FenceSc:
+    case OpKind::FenceAcqRel:
+      e.kind = op.kind == OpKind::FenceSc ? Kind::FenceSc : Kind::FenceAcqRel;
+      s.events.push_back(e);
+      break;
+    case OpKind::AliasFence:
+      e.kind = Kind::AliasFence;
+      s.events.push_back(e);
+      break;
+    case OpKind::ProxyFence:
+      e.kind = Kind::ProxyFence;
+      s.events.push_back(e);
+      break;
+  }
+}
+
+// Each register's final read; a name set in two threads is refused (the artifact: one sig per register).
+void collect_registers(Shape& s, const std::map<std::string, int>& set_by) {
+  for (const auto& [reg, read] : set_by) {
+    if (std::find(s.registers.begin(), s.registers.end(), reg) != s.registers.end())
+      throw std::invalid_argument(s.litmus->name + ": two threads set " + reg);
+    s.registers.push_back(reg);
+    s.register_reads.push_back(read);
+  }
+}
+
+// The event sets the relations below are restricted to (ptx.als's sigs, and the ISA's strong operations).
+void classify(Shape& s) {
+  const Litmus& l = *s.litmus;
+  for (int i = 0; i < s.n(); ++i) {
+    const Event& e = s.events[static_cast<std::size_t>(i)];
+    const std::uint64_t bit = std::uint64_t{1} << i;
+    if (e.kind == Kind::Read) s.reads |= bit;
+    if (e.kind == Kind::Write) s.writes |= bit;
+    if (is_memory(e) && e.proxy == Proxy::Generic) s.generic |= bit;  // GenericOps
+    if (e.kind == Kind::Read && e.sem != Sem::Weak) s.strong_reads |= bit;
+    if (e.kind == Kind::Write && e.sem != Sem::Weak) s.strong_writes |= bit;
+    if (e.reduction) s.reductions |= bit;
+    if (e.kind == Kind::Write && e.sem == Sem::Release) s.release_writes |= bit;   // sig WriteRelease
+    if (e.kind == Kind::Read && e.sem == Sem::Acquire) s.acquire_reads |= bit;     // sig ReadAcquire
+    if (e.kind == Kind::FenceSc) s.sc_fences |= bit;
+    if (is_memory_fence(e)) s.fences |= bit;  // ReleaseFences, AcquireFences
+    if (e.kind == Kind::AliasFence) s.alias_fences |= bit;
+    if (e.kind == Kind::AliasFence && e.boundary) s.boundary_fences |= bit;
+    if (l.threads[static_cast<std::size_t>(e.thread)].resident) s.resident |= bit;
+  }
+}
+
+// The relations fixed by the program (ptx.als, "Basic Derived Relations" and "Basic model constraints").
+void relate(Shape& s, const std::vector<int>& first, const std::vector<int>& last) {
+  const Litmus& l = *s.litmus;
+  const int n = s.n();
+  const auto& ev = s.events;
+  const auto same_cta = [&](const Event& a, const Event& b) {
+    return s.thread_of(a).gpu == s.thread_of(b).gpu && s.thread_of(a).cta == s.thread_of(b).cta;
+  };
+  s.po_plus = pairs_where(n, [&](int a, int b) { return ev[a].thread == ev[b].thread && a < b; });
+  s.rmw = pairs_where(n, [&](int a, int b) { return ev[b].rmw_read == a; });
+  // fact { dep in ^po }: an RMW's read to its write, and a register operand's load to the write using it.
+  s.dep = s.rmw | pairs_where(n, [&](int a, int b) { return ev[b].operand_read == a; });
+  s.same_alias = pairs_where(n, [&](int a, int b) { return is_memory(ev[a]) && is_memory(ev[b]) && ev[a].address == ev[b].address; });
+  s.same_location =
+      pairs_where(n, [&](int a, int b) { return is_memory(ev[a]) && is_memory(ev[b]) && ev[a].location == ev[b].location; });
+  s.same_block = pairs_where(n, [&](int a, int b) { return same_cta(ev[a], ev[b]); });  // same_block_r
+  s.same_proxy = pairs_where(n, [&](int a, int b) { return is_memory(ev[a]) && is_memory(ev[b]) && ev[a].proxy == ev[b].proxy; });
+  // strong_r: symmetric[scope.~scopes] & proxy.~proxy -- each in the other's scope, one proxy. In ptx.als
+  // only memory operations have a proxy, so a fence is never strong with anything; departure (a)
+  // (docs/litmus-model.md) follows the ISA: fences are morally strong with fences and memory operations
+  // whose scope includes their thread, and theirs the fence's.
+  s.strong = pairs_where(n, [&](int a, int b) {
+    const Event &x = ev[a], &y = ev[b];
+    if (is_memory(x) && is_memory(y)) return x.proxy == y.proxy && mutually_scoped(s, x, y);
+    const bool fence_pair = (is_memory_fence(x) || is_memory_fence(y)) && (is_memory(x) || is_memory_fence(x)) &&
+                            (is_memory(y) || is_memory_fence(y));
+    return fence_pair && mutually_scoped(s, x, y);
+  });
+  // proxy_fence_ops: proxy_fence_proxy.~proxy & same_block_r -- the operations of the fence's proxy in its CTA.
+  s.proxy_fence_ops = pairs_where(n, [&](int f, int o) {
+    return ev[f].kind == Kind::ProxyFence && is_memory(ev[o]) && ev[o].proxy == ev[f].proxy && same_cta(ev[f], ev[o]);
+  });
+  s.api = Rel(n);
+  for (const auto& [a, b] : l.boundaries) s.api.add(last[static_cast<std::size_t>(a)], first[static_cast<std::size_t>(b)]);
+
+  const Rel po_loc = s.po_plus & s.same_alias;  // program order, same virtual address
+  // release_sequence: strong[WriteRelease <: optional[po_loc] :> Write] + strong[ReleaseFences <: ^po :> Write]
+  // acquire_sequence: strong[Read <: optional[po_loc] :> ReadAcquire] + strong[Read <: ^po :> AcquireFences]
+  // as the ISA's release and acquire patterns (departure (a)): the write after a fence and the read before
+  // one are strong, and a red's read is in no acquire pattern ("this strong read does not form an acquire
+  // pattern").
+  const std::uint64_t acquiring = s.reads & ~s.reductions;
+  s.release_sequence =
+      (restrict(optional(po_loc), s.release_writes, s.writes) | restrict(s.po_plus, s.fences, s.strong_writes)) & s.strong;
+  s.acquire_sequence =
+      (restrict(optional(po_loc), acquiring, s.acquire_reads) | restrict(s.po_plus, acquiring & s.strong_reads, s.fences)) & s.strong;
 }
 
 Shape build(const Litmus& l) {
   Shape s;
   s.litmus = &l;
+  Places places(l);
   const int threads = static_cast<int>(l.threads.size());
   // Operation boundaries (our extension): the earlier operation ends with an alias fence, the later
   // begins with one, and the boundary orders the first before the second (api, below).
@@ -179,7 +440,7 @@ Shape build(const Litmus& l) {
   std::vector<int> first(static_cast<std::size_t>(threads)), last(static_cast<std::size_t>(threads));
   for (int t = 0; t < threads; ++t) {
     const Thread& th = l.threads[static_cast<std::size_t>(t)];
-    first[static_cast<std::size_t>(t)] = static_cast<int>(s.events.size());
+    first[static_cast<std::size_t>(t)] = s.n();
     const auto boundary_fence = [&](const char* where) {
       Event e;
       e.kind = Kind::AliasFence;
@@ -189,104 +450,23 @@ Shape build(const Litmus& l) {
       s.events.push_back(e);
     };
     if (starts_operation[static_cast<std::size_t>(t)]) boundary_fence("start");
-    for (const Op& op : th.ops) {
-      const bool access = op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomAdd;
-      if (access && (op.address < 0 || op.address >= static_cast<int>(l.addresses.size())))
-        throw std::invalid_argument(l.name + ": " + th.name + " accesses an unknown address");
-      Event e;
-      e.thread = t;
-      e.sem = op.sem;
-      e.scope = op.scope;
-      e.text = op_text(th, op, l);
-      if (access) {
-        e.address = op.address;
-        e.location = l.addresses[static_cast<std::size_t>(op.address)].location;
-        if (op.sem != Sem::Weak && op.scope == Level::Thread)
-          throw std::invalid_argument(l.name + ": a strong access needs a scope (" + e.text + ")");
-      }
-      switch (op.kind) {
-        case OpKind::Load:
-          e.kind = Kind::Read;
-          e.reg = op.reg;
-          e.must_read = op.must_read;
-          s.events.push_back(e);
-          break;
-        case OpKind::Store:
-          e.kind = Kind::Write;
-          e.value = op.value;
-          s.events.push_back(e);
-          break;
-        case OpKind::AtomAdd: {
-          // ptx.als / alloy_emitter: an atom is a read and a write joined by rmw (and dep); acq_rel makes
-          // the read an acquire and the write a release.
-          Event r = e, w = e;
-          r.kind = Kind::Read;
-          r.reg = op.reg;
-          r.must_read = op.must_read;
-          r.sem = (op.sem == Sem::Acquire || op.sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
-          w.kind = Kind::Write;
-          w.value = op.value;
-          w.sem = (op.sem == Sem::Release || op.sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
-          w.rmw_read = static_cast<int>(s.events.size());
-          s.events.push_back(r);
-          s.events.push_back(w);
-          break;
-        }
-        case OpKind::FenceSc:
-        case OpKind::FenceAcqRel:
-          // ptx.als: sig Fence { } { scope not in Thread }
-          if (op.scope == Level::Thread) throw std::invalid_argument(l.name + ": a fence needs a scope");
-          e.kind = op.kind == OpKind::FenceSc ? Kind::FenceSc : Kind::FenceAcqRel;
-          s.events.push_back(e);
-          break;
-        case OpKind::AliasFence:
-          e.kind = Kind::AliasFence;
-          s.events.push_back(e);
-          break;
-      }
-    }
+    std::map<std::string, int> set_by;
+    for (const Op& op : th.ops) add_events(s, places, t, op, set_by);
     if (ends_operation[static_cast<std::size_t>(t)]) boundary_fence("end");
-    last[static_cast<std::size_t>(t)] = static_cast<int>(s.events.size()) - 1;
+    last[static_cast<std::size_t>(t)] = s.n() - 1;
+    collect_registers(s, set_by);
   }
-  const int n = s.n();
-  if (n > kMaxEvents) throw std::invalid_argument(l.name + ": more than 64 events");
+  if (s.n() > kMaxEvents) throw std::invalid_argument(l.name + ": more than 64 events");
+  classify(s);
+  // A boundary stands for an alias fence only; what it does for the other proxies is not modelled.
+  if (!l.boundaries.empty() && ((s.reads | s.writes) & ~s.generic))
+    throw std::invalid_argument(l.name + ": operation boundaries with texture, surface or constant accesses");
+  relate(s, first, last);
 
-  for (int i = 0; i < n; ++i) {
-    const Event& e = s.events[static_cast<std::size_t>(i)];
-    const std::uint64_t bit = std::uint64_t{1} << i;
-    if (e.kind == Kind::Read) s.reads |= bit;
-    if (e.kind == Kind::Write) s.writes |= bit;
-    if (is_memory(e)) s.generic |= bit;  // every memory access here is through the generic proxy
-    if (e.kind == Kind::Write && e.sem == Sem::Release) s.release_writes |= bit;   // sig WriteRelease
-    if (e.kind == Kind::Read && e.sem == Sem::Acquire) s.acquire_reads |= bit;     // sig ReadAcquire
-    if (e.kind == Kind::FenceSc) s.sc_fences |= bit;
-    if (e.kind == Kind::FenceSc || e.kind == Kind::FenceAcqRel) s.fences |= bit;  // Release/AcquireFences
-    if (e.kind == Kind::AliasFence) s.alias_fences |= bit;
-    if (e.kind == Kind::AliasFence && e.boundary) s.boundary_fences |= bit;
-    if (l.threads[static_cast<std::size_t>(e.thread)].resident) s.resident |= bit;
-  }
-  const auto& ev = s.events;
-  s.po_plus = pairs_where(n, [&](int a, int b) { return ev[a].thread == ev[b].thread && a < b; });
-  s.rmw = pairs_where(n, [&](int a, int b) { return ev[b].rmw_read == a; });
-  s.dep = s.rmw;  // fact { dep in ^po }: the only dependencies here are an RMW's read to its write
-  s.same_alias = pairs_where(n, [&](int a, int b) { return is_memory(ev[a]) && is_memory(ev[b]) && ev[a].address == ev[b].address; });
-  s.same_location =
-      pairs_where(n, [&](int a, int b) { return is_memory(ev[a]) && is_memory(ev[b]) && ev[a].location == ev[b].location; });
-  // strong_r: symmetric[scope.~scopes] & proxy.~proxy -- each in the other's scope, one proxy. Only
-  // memory operations have a proxy in ptx.als, so fences are never "strong" with anything.
-  s.strong = pairs_where(n, [&](int a, int b) {
-    if (!is_memory(ev[a]) || !is_memory(ev[b])) return false;
-    return contains(s.instance_of(ev[a]), thread_instance(l, ev[b].thread)) &&
-           contains(s.instance_of(ev[b]), thread_instance(l, ev[a].thread));
-  });
-  s.api = Rel(n);
-  for (const auto& [a, b] : l.boundaries) s.api.add(last[static_cast<std::size_t>(a)], first[static_cast<std::size_t>(b)]);
-
-  int locations = 0;
-  for (const Address& a : l.addresses) locations = std::max(locations, a.location + 1);
-  s.writes_at.resize(static_cast<std::size_t>(locations));
-  for (int i = 0; i < n; ++i)
-    if (ev[i].kind == Kind::Write) s.writes_at[static_cast<std::size_t>(ev[i].location)].push_back(i);
+  s.writes_at.resize(static_cast<std::size_t>(places.locations()));
+  for (int i = 0; i < s.n(); ++i)
+    if (s.events[static_cast<std::size_t>(i)].kind == Kind::Write)
+      s.writes_at[static_cast<std::size_t>(s.events[static_cast<std::size_t>(i)].location)].push_back(i);
   for (int t = 0; t < threads; ++t) {
     const Thread& th = l.threads[static_cast<std::size_t>(t)];
     for (Level lv : {Level::Thread, Level::Cta, Level::Gpu, Level::Sys}) s.instances.push_back({lv, th.gpu, th.cta, t});
@@ -295,7 +475,8 @@ Shape build(const Litmus& l) {
 }
 
 // Every strict partial order (transitive, irreflexive) over `items`, as relations over all events, in
-// which each of `bags` is totally ordered (ptx.als: fact co / fact sc, "total[...]").
+// which each of `bags` is totally ordered (ptx.als: fact co / fact sc, "total[...]"). Only transitive
+// orders: departure (b), docs/litmus-model.md.
 std::vector<Rel> partial_orders(int n, const std::vector<int>& items, const std::vector<std::vector<int>>& bags) {
   std::vector<std::pair<int, int>> pairs;
   for (int a : items)
@@ -320,17 +501,16 @@ std::vector<Rel> partial_orders(int n, const std::vector<int>& items, const std:
 }
 
 // The bags a relation must be total on: for each scope instance s, the events of `set` whose scope
-// contains s and whose thread is inside s, optionally split by virtual address (co) or not (sc).
-std::vector<std::vector<int>> bags_of(const Shape& s, const std::vector<int>& set, bool by_address) {
+// contains s and whose thread is inside s (scoped[s] & inside[s]), split by `key`.
+std::vector<std::vector<int>> bags_of(const Shape& s, const std::vector<int>& set, const std::function<int(const Event&)>& key) {
   std::vector<std::vector<int>> bags;
   for (const Instance& inst : s.instances) {
     std::map<int, std::vector<int>> by;
     for (int e : set) {
       const Event& ev = s.events[static_cast<std::size_t>(e)];
-      if (contains(s.instance_of(ev), inst) && contains(inst, thread_instance(*s.litmus, ev.thread)))
-        by[by_address ? ev.address : 0].push_back(e);
+      if (contains(s.instance_of(ev), inst) && contains(inst, thread_instance(*s.litmus, ev.thread))) by[key(ev)].push_back(e);
     }
-    for (auto& [key, bag] : by)
+    for (auto& [k, bag] : by)
       if (bag.size() > 1) bags.push_back(bag);
   }
   return bags;
@@ -341,6 +521,34 @@ struct Execution {
   Rel co, sc;
   std::vector<std::uint32_t> value;  // per event: the value read or written
 };
+
+// proxy_preserved_cause_base over the cause_base `cb`: its nine terms in ptx.als, grouped by the path
+// they follow -- cb itself on one virtual address (same_alias), or cb through an alias fence on one
+// location (same_location) -- and by which ends a proxy fence carries into or out of the generic proxy:
+//   neither:  same_alias[GenericOps <: cb :> GenericOps]
+//             same_location[GenericOps <: cb.(AliasFence <: cb) :> GenericOps]
+//   src:      same_alias[(cb & ~proxy_fence_ops).cb :> GenericOps]
+//             same_location[(cb & ~proxy_fence_ops).(cb :> AliasFence).cb :> GenericOps]
+//   dst:      same_alias[GenericOps <: cb.(cb & proxy_fence_ops)]
+//             same_location[GenericOps <: cb.(AliasFence <: cb).(cb & proxy_fence_ops)]
+//   both:     same_alias[(cb & ~proxy_fence_ops).cb.(cb & proxy_fence_ops)]
+//             same_location[(cb & ~proxy_fence_ops).(cb :> AliasFence).cb.(cb & proxy_fence_ops)]
+// and the ninth, one proxy inside one CTA: same_alias[cb & same_block_r & same_proxy_r].
+// The resident-grid clause (our extension, guide 4.17.5.3): the alias fence an operation boundary
+// stands for does not reach a grid that was already resident before the boundary.
+Rel proxy_preserved(const Shape& s, const Rel& cb) {
+  const std::uint64_t all = ~std::uint64_t{0};
+  const Rel src_fenced = cb & transpose(s.proxy_fence_ops);  // cb & ~proxy_fence_ops: op -> its proxy fence
+  const Rel dst_fenced = cb & s.proxy_fence_ops;             // proxy fence -> op of its proxy
+  const auto fenced = [&](const Rel& path) {
+    return restrict(path, s.generic, s.generic) | restrict(join(src_fenced, path), all, s.generic) |
+           join(restrict(path, s.generic, all), dst_fenced) | join(join(src_fenced, path), dst_fenced);
+  };
+  const Rel after_alias_fence =
+      restrict(cb, s.alias_fences & ~s.boundary_fences, all) | restrict(cb, s.boundary_fences, ~s.resident);
+  const Rel through_alias_fence = join(cb, after_alias_fence);
+  return ((fenced(cb) | (cb & s.same_block & s.same_proxy)) & s.same_alias) | (fenced(through_alias_fence) & s.same_location);
+}
 
 // Checks the axioms in the order of pred ptx_mm; returns the first one broken, or none.
 std::optional<Axiom> broken_axiom(const Shape& s, const Execution& x) {
@@ -360,34 +568,16 @@ std::optional<Axiom> broken_axiom(const Shape& s, const Execution& x) {
       for (int w : s.writes_at[static_cast<std::size_t>(ev[r].location)]) fr.add(r, w);
   const Rel com = rf | co | fr;
 
-  const Rel po_loc = s.po_plus & s.same_alias;  // program order, same virtual address
   const Rel observation = (rf & s.strong) | s.rmw;
-  const Rel release_sequence = (restrict(optional(po_loc), s.release_writes, s.writes) & s.strong) |
-                               (restrict(s.po_plus, s.fences, s.writes) & s.strong);
-  const Rel acquire_sequence = (restrict(optional(po_loc), s.reads, s.acquire_reads) & s.strong) |
-                               (restrict(s.po_plus, s.reads, s.fences) & s.strong);
-  const Rel sync = join(join(release_sequence, plus(observation)), acquire_sequence) & s.strong;
-
+  const Rel sync = join(join(s.release_sequence, plus(observation)), s.acquire_sequence) & s.strong;
   // cause_base: ^po + *po.^((sc + sync).*po); operation boundaries (api) order like sync.
   const Rel po_star = optional(s.po_plus);
   const Rel cause_base = s.po_plus | join(po_star, plus(join(x.sc | sync | s.api, po_star)));
-  // proxy_preserved_cause_base, generic proxy only (no surface, texture or constant proxy fences):
-  //   same_alias[GenericOps <: cause_base :> GenericOps]                  (one virtual address)
-  //   + same_location[GenericOps <: cause_base.(AliasFence <: cause_base) :> GenericOps]
-  //                                                   (an alias fence on the path: any alias of the location)
-  // The term same_alias[cause_base & same_block_r & same_proxy_r] adds nothing with one proxy.
-  // The resident-grid clause (our extension, guide 4.17.5.3): the alias fence an operation boundary
-  // stands for does not reach a grid that was already resident before the boundary.
-  const Rel through_alias_fence =
-      join(cause_base, restrict(cause_base, s.alias_fences & ~s.boundary_fences, ~std::uint64_t{0})) |
-      join(cause_base, restrict(cause_base, s.boundary_fences, ~s.resident));
-  const Rel preserved = (restrict(cause_base, s.generic, s.generic) & s.same_alias) |
-                        (restrict(through_alias_fence, s.generic, s.generic) & s.same_location);
-  const Rel cause = join(optional(observation), preserved);
+  const Rel cause = join(optional(observation), proxy_preserved(s, cause_base));
 
   // causality: irreflexive[optional[com].cause]
   if (!irreflexive(join(optional(com), cause))) return Axiom::Causality;
-  // atomicity: no strong[fr].(strong[co]) & rmw
+  // atomicity: no strong[fr].(strong[co]) & rmw -- co transitive (departure (b))
   if (!(join(fr & s.strong, co & s.strong) & s.rmw).empty()) return Axiom::Atomicity;
   // coherence: same_location[Write <: cause :> Write] in ^co
   if (!subset(restrict(cause, s.writes, s.writes) & s.same_location, co)) return Axiom::Coherence;
@@ -396,7 +586,8 @@ std::optional<Axiom> broken_axiom(const Shape& s, const Execution& x) {
   return std::nullopt;
 }
 
-// Values read and written, from the reads-from choice (rf + dep is acyclic when this is called).
+// Values read and written, from the reads-from choice: a read has its source's value, a write its
+// operand (a register's load's value, or the constant), an RMW's write that plus what its read read.
 bool evaluate(const Shape& s, Execution& x) {
   const int n = s.n();
   x.value.assign(static_cast<std::size_t>(n), 0);
@@ -408,16 +599,12 @@ bool evaluate(const Shape& s, Execution& x) {
       const Event& ev = s.events[static_cast<std::size_t>(e)];
       if (ev.kind == Kind::Read) {
         const int src = x.source[e];
-        if (src < 0) x.value[e] = 0;
-        else if (known[src]) x.value[e] = x.value[src];
-        else continue;
+        if (src >= 0 && !known[src]) continue;
+        x.value[e] = src < 0 ? 0 : x.value[src];
       } else if (ev.kind == Kind::Write) {
-        if (ev.rmw_read >= 0) {
-          if (!known[ev.rmw_read]) continue;
-          x.value[e] = x.value[ev.rmw_read] + ev.value;
-        } else {
-          x.value[e] = ev.value;
-        }
+        if ((ev.rmw_read >= 0 && !known[ev.rmw_read]) || (ev.operand_read >= 0 && !known[ev.operand_read])) continue;
+        const std::uint32_t operand = ev.operand_read >= 0 ? x.value[ev.operand_read] : ev.value;
+        x.value[e] = ev.rmw_read >= 0 ? x.value[ev.rmw_read] + operand : operand;
       }
       known[e] = true;
       progress = true;
@@ -429,15 +616,10 @@ bool evaluate(const Shape& s, Execution& x) {
   return true;
 }
 
-std::uint32_t reg_value(const Shape& s, const Execution& x, const std::string& reg) {
-  for (int e = 0; e < s.n(); ++e)
-    if (s.events[static_cast<std::size_t>(e)].kind == Kind::Read && s.events[static_cast<std::size_t>(e)].reg == reg)
-      return x.value[e];
-  throw std::invalid_argument(s.litmus->name + ": no register " + reg);
-}
-
-bool holds(const Shape& s, const Execution& x, const Condition& c) {
-  return (reg_value(s, x, c.reg) == c.value) == c.equal;
+std::vector<std::uint32_t> register_values(const Shape& s, const Execution& x) {
+  std::vector<std::uint32_t> values;
+  for (int e : s.register_reads) values.push_back(x.value[e]);
+  return values;
 }
 
 bool preconditions_hold(const Shape& s, const Execution& x) {
@@ -462,17 +644,18 @@ void for_each_execution(const Shape& s, const Visit& visit) {
       for (int w : s.writes_at[static_cast<std::size_t>(s.events[static_cast<std::size_t>(e)].location)]) o.push_back(w);
       options.push_back(o);
     }
-  // co per location: partial orders total on each (virtual address, scope instance) bag.
+  // co per location: partial orders total on each (virtual address, scope instance, proxy) bag.
+  const auto address_and_proxy = [](const Event& e) { return e.address * 4 + static_cast<int>(e.proxy); };
   std::vector<std::vector<Rel>> co_choices;
-  for (const auto& writes : s.writes_at) co_choices.push_back(partial_orders(n, writes, bags_of(s, writes, true)));
+  for (const auto& writes : s.writes_at) co_choices.push_back(partial_orders(n, writes, bags_of(s, writes, address_and_proxy)));
   std::vector<int> sc_fences;
   for (int e = 0; e < n; ++e)
     if (s.events[static_cast<std::size_t>(e)].kind == Kind::FenceSc) sc_fences.push_back(e);
-  const std::vector<Rel> sc_choices = partial_orders(n, sc_fences, bags_of(s, sc_fences, false));
+  const std::vector<Rel> sc_choices = partial_orders(n, sc_fences, bags_of(s, sc_fences, [](const Event&) { return 0; }));
 
   Execution x;
   x.source.assign(static_cast<std::size_t>(n), -1);
-  std::vector<std::size_t> pick(read_events.size(), 0), co_pick(co_choices.size(), 0);
+  std::vector<std::size_t> co_pick(co_choices.size(), 0);
   std::function<void(std::size_t)> choose_co;
   const auto run_all = [&] {
     for (const Rel& sc : sc_choices) {
@@ -519,11 +702,30 @@ std::vector<std::string> describe(const Shape& s, const Execution& x) {
   return lines;
 }
 
-std::string condition_text(const std::vector<Condition>& cs, const char* join_word) {
-  std::string out;
-  for (const Condition& c : cs)
-    out += (out.empty() ? "" : std::string(" ") + join_word + " ") + c.reg + (c.equal ? " == " : " != ") + std::to_string(c.value);
-  return out;
+std::string reason_of(const Decision& d, const std::string& outcome) {
+  if (d.allowed) return "the model allows " + outcome + ": an execution that shows it breaks no axiom";
+  if (d.showing == 0) return "no candidate execution shows " + outcome;
+  std::string axioms;
+  for (const auto& [axiom, count] : d.ruled_out)
+    axioms += (axioms.empty() ? "" : ", ") + std::string(name_of(axiom)) + " (" + std::to_string(count) + ")";
+  return "the model forbids " + outcome + ": every candidate execution showing it breaks an axiom: " + axioms;
+}
+
+Expr comparison(const Condition& c) {
+  Expr e;
+  e.kind = c.equal ? Expr::Kind::Eq : Expr::Kind::Ne;
+  e.lhs = Term{c.reg, 0};
+  e.rhs = Term{"", c.value};
+  return e;
+}
+
+// The conditions joined by And or Or; one condition is itself (so that messages read "r1 != 1").
+Expr joined(const std::vector<Condition>& cs, Expr::Kind kind) {
+  if (cs.size() == 1) return comparison(cs.front());
+  Expr e;
+  e.kind = kind;
+  for (const Condition& c : cs) e.operands.push_back(comparison(c));
+  return e;
 }
 
 }  // namespace
@@ -539,16 +741,16 @@ const char* name_of(Axiom a) {
   return "?";
 }
 
-Decision decide(const Litmus& shape) {
+Decision decide(const Litmus& shape, const Expr& outcome) {
   const Shape s = build(shape);
+  // A register no load sets throws here, whatever the executions.
+  holds(outcome, s.registers, std::vector<std::uint32_t>(s.registers.size(), 0));
   Decision d;
   for_each_execution(s, [&](const Execution& x, std::optional<Axiom> broken) {
     ++d.candidates;
     if (broken == Axiom::NoThinAir) return;  // no values: it shows no outcome
     if (!broken) ++d.consistent;
-    if (!preconditions_hold(s, x)) return;
-    for (const Condition& c : shape.weak)
-      if (!holds(s, x, c)) return;
+    if (!preconditions_hold(s, x) || !holds(outcome, s.registers, register_values(s, x))) return;
     ++d.showing;
     if (broken) {
       ++d.ruled_out[*broken];
@@ -557,37 +759,20 @@ Decision decide(const Litmus& shape) {
       d.witness = describe(s, x);
     }
   });
-  const std::string outcome = condition_text(shape.weak, "and");
-  if (d.allowed) {
-    d.reason = "the model allows " + outcome + ": an execution that shows it breaks no axiom";
-  } else if (d.showing == 0) {
-    d.reason = "no candidate execution shows " + outcome;
-  } else {
-    std::string axioms;
-    for (const auto& [axiom, count] : d.ruled_out)
-      axioms += (axioms.empty() ? "" : ", ") + std::string(name_of(axiom)) + " (" + std::to_string(count) + ")";
-    d.reason = "the model forbids " + outcome + ": every candidate execution showing it breaks an axiom: " + axioms;
-  }
+  d.reason = reason_of(d, to_string(outcome));
   return d;
 }
 
-bool permits(const Litmus& shape, const std::vector<Condition>& all_of) {
-  Litmus l = shape;
-  l.weak = all_of;
-  return decide(l).allowed;
-}
+Decision decide(const Litmus& shape) { return decide(shape, joined(shape.weak, Expr::Kind::And)); }
+
+bool permits(const Litmus& shape, const std::vector<Condition>& all_of) { return decide(shape, joined(all_of, Expr::Kind::And)).allowed; }
 
 bool asserts(const Litmus& shape, const std::vector<Condition>& any_of) {
-  // Every allowed execution satisfies some condition = no allowed execution violates them all.
-  const Shape s = build(shape);
-  bool counterexample = false;
-  for_each_execution(s, [&](const Execution& x, std::optional<Axiom> broken) {
-    if (broken || counterexample || !preconditions_hold(s, x)) return;
-    bool any = false;
-    for (const Condition& c : any_of) any = any || holds(s, x, c);
-    if (!any) counterexample = true;
-  });
-  return !counterexample;
+  // Every allowed execution satisfies some condition = no allowed execution satisfies none.
+  Expr none;
+  none.kind = Expr::Kind::Not;
+  none.operands = {joined(any_of, Expr::Kind::Or)};
+  return !decide(shape, none).allowed;
 }
 
 }  // namespace vmmcheck::model::ptx

@@ -1,14 +1,18 @@
 #pragma once
-// The PTX memory consistency model with proxies, as an executable axiomatic model (docs/design.md, "The
-// memory model"). Transcribed from NVlabs/mixedproxy (alloy/ptx.als, the formalisation of "Mixed-Proxy
-// Extensions for the NVIDIA PTX Memory Model", ISCA 2023) and the PTX ISA chapter "Memory Consistency
-// Model", restricted to the generic proxy and fence.proxy.alias -- what the litmus shapes of vmmcheck
-// need -- plus one extension of ours: operation boundaries (see decide()).
+// The PTX memory consistency model with proxies, as an executable axiomatic model (docs/litmus-model.md).
+// Transcribed from NVlabs/mixedproxy (alloy/ptx.als, the formalisation of "Mixed-Proxy Extensions for the
+// NVIDIA PTX Memory Model", ISCA 2023) for the whole litmus language of patterns/litmus.hpp: the generic,
+// texture, surface and constant proxies, fence.proxy.<proxy>, fence.proxy.alias, virtual synonyms and
+// physical aliases, fence.sc / fence.acq_rel, atom / red, register operands. Two departures follow the
+// PTX ISA where the artifact does not (fence-based release and acquire patterns synchronize; atomicity
+// uses the transitive coherence order), and one extension is ours: operation boundaries with the
+// resident-grid clause (Litmus::boundaries, Thread::resident).
 //
 // For a litmus shape it enumerates every candidate execution (a reads-from source for each read, a
 // coherence order per location, an order of fence.sc), keeps those the axioms allow, and says whether
-// the shape's weak outcome is among them: with a witness if it is, with the axioms that rule out every
-// candidate showing it if it is not.
+// an outcome is among them: with a witness if it is, with the axioms that rule out every candidate
+// showing it if it is not.
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,18 +26,28 @@ enum class Axiom { Causality, Atomicity, Coherence, SeqCst, NoThinAir };
 const char* name_of(Axiom a);
 
 struct Decision {
-  bool allowed = false;                 // some execution the model allows shows the weak outcome
+  bool allowed = false;                 // some execution the model allows shows the outcome
   std::size_t candidates = 0;           // candidate executions enumerated
   std::size_t consistent = 0;           // ... that the axioms allow
-  std::size_t showing = 0;              // ... that meet the preconditions and show the weak outcome
+  std::size_t showing = 0;              // ... that meet the preconditions and show the outcome
   std::vector<std::string> witness;     // allowed: one such execution, one line per read
   std::map<Axiom, std::size_t> ruled_out;  // forbidden: how many candidates showing it each axiom ruled out
                                            // (a candidate counts under the first axiom it breaks)
   std::string reason;                   // one sentence for people
 };
 
-// Decides `shape`. Throws std::invalid_argument for a shape outside what the model takes (more than 64
-// events, an unknown address, a fence with thread scope, ...).
+// Decides whether some execution the model allows, meeting every precondition (Op::must_read), satisfies
+// `outcome`. Throws std::invalid_argument for a shape outside what the model takes (more than 64 events,
+// an unknown address, a fence with thread scope, a store through the texture or constant proxy, a
+// register operand no earlier load of its thread sets, operation boundaries with accesses through other
+// proxies than the generic one, ...) and for an outcome naming a register no load sets.
+//
+// Addresses: a synonym (Address::same_as) is the very address it names, so its own `location` is not
+// read; a .shared address has one instance per CTA and cannot share a location with a global address.
+// A register's value is the one its last load in program order read; two threads may not set one name.
+Decision decide(const patterns::litmus::Litmus& shape, const patterns::litmus::Expr& outcome);
+
+// The shape's own weak outcome: the conjunction shape.weak.
 Decision decide(const patterns::litmus::Litmus& shape);
 
 // Does the model allow an execution meeting every precondition in which `condition` holds (the
@@ -41,5 +55,14 @@ Decision decide(const patterns::litmus::Litmus& shape);
 // conjunction (all) or a disjunction (any) of register tests.
 bool permits(const patterns::litmus::Litmus& shape, const std::vector<patterns::litmus::Condition>& all_of);
 bool asserts(const patterns::litmus::Litmus& shape, const std::vector<patterns::litmus::Condition>& any_of);
+
+// A condition as the litmus files write it ("r0 == 1 && r1 != 2"), for messages.
+std::string to_string(const patterns::litmus::Expr& condition);
+
+// The condition's value when registers[k] holds values[k]. Every operand is evaluated, so a register
+// that is not listed throws std::invalid_argument whatever the values; so does a `not` without exactly
+// one operand. And/Or of no operands are true/false.
+bool holds(const patterns::litmus::Expr& condition, const std::vector<std::string>& registers,
+           const std::vector<std::uint32_t>& values);
 
 }  // namespace vmmcheck::model::ptx

@@ -26,16 +26,28 @@ bool glob(const std::string& pattern, const std::string& name) {
 
 }  // namespace
 
-std::vector<const Case*> select_cases(const std::vector<Case>& cases, const std::string& filter) {
-  std::vector<std::string> include, exclude;
-  for (const std::string& g : split(filter, ',')) (g[0] == '-' ? exclude : include).push_back(g[0] == '-' ? g.substr(1) : g);
-  std::vector<const Case*> out;
-  for (const Case& c : cases) {
-    bool in = include.empty();
-    for (const std::string& g : include) in = in || glob(g, c.name);
-    for (const std::string& g : exclude) in = in && !glob(g, c.name);
-    if (in) out.push_back(&c);
+bool filter_selects(const std::string& filter, const std::string& name) {
+  bool included = false, any_include = false;
+  for (const std::string& g : split(filter, ',')) {
+    if (g[0] == '-') {
+      if (glob(g.substr(1), name)) return false;
+    } else {
+      any_include = true;
+      included = included || glob(g, name);
+    }
   }
+  return included || !any_include;
+}
+
+std::vector<const Case*> select_cases_or_none(const std::vector<Case>& cases, const std::string& filter) {
+  std::vector<const Case*> out;
+  for (const Case& c : cases)
+    if (filter_selects(filter, c.name)) out.push_back(&c);
+  return out;
+}
+
+std::vector<const Case*> select_cases(const std::vector<Case>& cases, const std::string& filter) {
+  std::vector<const Case*> out = select_cases_or_none(cases, filter);
   if (out.empty() && !cases.empty()) throw InputError("no case matches the filter '" + filter + "'");
   return out;
 }
