@@ -12,6 +12,7 @@
 #include "cli/console.hpp"
 #include "cli/explain.hpp"
 #include "cli/list_json.hpp"
+#include "cli/model_cmd.hpp"
 #include "cli/mpi_run.hpp"
 #include "cli/options.hpp"
 #include "cli/selftest.hpp"
@@ -112,7 +113,11 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("run --json needs a FILE (results are written case by case)");
   const model::CaseTable table = load(o);
-  const auto selected = model::select_cases(table.cases, o.filter);
+  // --litmus runs those files alone; otherwise the cases and the shipped litmus rows (docs/litmus.md).
+  const auto selected = o.litmus.empty() ? model::select_cases_or_none(table.cases, o.filter) : std::vector<const model::Case*>{};
+  const std::vector<litmus::Row> rows = litmus_rows(o);
+  if (selected.empty() && rows.empty()) throw InputError("no case or litmus row matches the filter '" + o.filter + "'");
+  const std::size_t total = selected.size() + rows.size();
 
   run::SuiteOptions so;
   for (const auto& p : case_paths(o)) so.cases_paths.push_back(std::filesystem::absolute(p).string());
@@ -132,7 +137,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   run::Suite suite(std::move(so), table.cases);
 
   const run::RunContext& ctx = suite.context();
-  out << header(ctx, selected.size(), table.cases.size(), suite.no_gpu_reason()) << std::flush;
+  out << header(ctx, total, table.cases.size() + rows.size(), suite.no_gpu_reason()) << std::flush;
   for (const auto& [kind, path] : ctx.expectations) out << "baseline " << kind << ": " << (path.empty() ? "(none)" : path) << "\n";
   bool told_lost = false;
   // Without a GPU every GPU case is skipped for the same reason: say it once, not once per case (the
@@ -145,11 +150,17 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
     const bool skipped_for_no_gpu = quiet_skips && !step.resumed && c.pattern().needs_gpu &&
                                     step.result.status == run::Status::NotSupported;
     if (skipped_for_no_gpu) ++quietly_skipped;
-    else out << case_line(i + 1, selected.size(), step.result) << (step.resumed ? "  (resumed)" : "") << "\n" << std::flush;
+    else out << case_line(i + 1, total, step.result) << (step.resumed ? "  (resumed)" : "") << "\n" << std::flush;
     if (!suite.device_lost().empty() && !told_lost) {
       err << "vmmcheck: " << suite.device_lost() << "; the remaining cases are recorded as not run\n";
       told_lost = true;
     }
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const run::Suite::Step step = suite.run(rows[i]);
+    const bool skipped_for_no_gpu = quiet_skips && !step.resumed && step.result.status == run::Status::NotSupported;
+    if (skipped_for_no_gpu) ++quietly_skipped;
+    else out << case_line(selected.size() + i + 1, total, step.result) << (step.resumed ? "  (resumed)" : "") << "\n" << std::flush;
   }
   const std::vector<run::CaseResult>& results = suite.results();
   const Tally t = tally(results);
@@ -192,6 +203,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::Probe: return cmd_probe(o, out);
       case Command::Tune: return cmd_tune(o, out);
       case Command::Selftest: return cmd_selftest(o, out, err);
+      case Command::Model: return cmd_model(o, out);
       case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
       case Command::IpcPeer: run::run_ipc_peer(o.device);
       case Command::Run:

@@ -94,6 +94,9 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
                       "beside it too): listed results become ExpectedFail, Flake or Skip")
       ->envname("VMMCHECK_BASELINE")
       ->check(CLI::ExistingFile);
+  run_cmd->add_option("--litmus", o.litmus,
+                      "run these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus")
+      ->envname("VMMCHECK_LITMUS");
   run_cmd->add_flag("!--no-power", o.power,
                     "do not run the controls that show each required or fault case can fail on this GPU")
       ->envname("VMMCHECK_NO_POWER");
@@ -118,6 +121,12 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
       ->envname("VMMCHECK_TIMEOUT")->check(CLI::Range(0.1, 86400.0));
   selftest_cmd->add_option("--mutant", o.mutants, "only these mutants (repeatable; default: all)")->allow_extra_args(false);
   selftest_cmd->add_flag("--verbose,-v", o.verbose, "list every case that caught each mutant");
+
+  CLI::App* model_cmd = app.add_subcommand(
+      "model", "decide every row of litmus files with the PTX proxy model (no GPU); exit 1 if a row's permit/assert disagrees");
+  model_cmd->add_option("files", o.litmus, "litmus files (.test) or folders of them")->required();
+  add_json(*model_cmd, o, "print the verdicts as JSON (to FILE, or stdout)");
+  model_cmd->add_flag("--verbose,-v", o.verbose, "show every row's witness execution or the axioms that rule it out");
 
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);
@@ -168,6 +177,7 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
     if (tune_cmd->get_option("--iterations")->count() == 0) o.budget.iterations = 2;
   }
   else if (selftest_cmd->parsed()) o.command = Command::Selftest;
+  else if (model_cmd->parsed()) o.command = Command::Model;
   else if (child->parsed()) o.command = Command::IsolatedCase;
   else if (ipc_peer->parsed()) o.command = Command::IpcPeer;
   else o.command = Command::Run;

@@ -8,7 +8,7 @@
 
 namespace vmmcheck::cli {
 
-enum class Command { List, Run, Explain, Probe, Tune, Selftest, IsolatedCase, IpcPeer };
+enum class Command { List, Run, Explain, Probe, Tune, Selftest, Model, IsolatedCase, IpcPeer };
 
 struct Options {
   Command command = Command::Run;
@@ -38,6 +38,9 @@ struct Options {
   double tune_seconds = 600;               // tune: no new trial after this many seconds
   std::string tune_out = "stress-params.json";
   std::vector<std::string> mutants;        // selftest: which (default: all)
+  // model: the litmus files or folders to decide; run --litmus: the ones to run instead of the shipped
+  // cases/litmus (and then no case table)
+  std::vector<std::string> litmus;
 };
 
 }  // namespace vmmcheck::cli

@@ -12,7 +12,9 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "litmus/folder.hpp"
 #include "model/loader.hpp"
+#include "run/litmus/row_result.hpp"
 #include "run/execution/suite.hpp"
 
 namespace {
@@ -27,6 +29,19 @@ const vmmcheck::model::CaseTable& table() {
 std::vector<const Case*> all_cases() {
   std::vector<const Case*> out;
   for (const Case& c : table().cases) out.push_back(&c);
+  return out;
+}
+
+// The shipped litmus rows (cases/litmus, docs/litmus.md): one test each, as `vmmcheck run` runs them.
+const std::vector<vmmcheck::litmus::Row>& litmus_rows() {
+  static const std::vector<vmmcheck::litmus::Row> rows =
+      vmmcheck::litmus::rows_of(vmmcheck::litmus::parse_paths({vmmcheck::model::default_cases_path() / "litmus"}));
+  return rows;
+}
+
+std::vector<const vmmcheck::litmus::Row*> all_rows() {
+  std::vector<const vmmcheck::litmus::Row*> out;
+  for (const auto& r : litmus_rows()) out.push_back(&r);
   return out;
 }
 
@@ -76,6 +91,29 @@ TEST_P(CaseTest, Run) {
 INSTANTIATE_TEST_SUITE_P(Cases, CaseTest, ::testing::ValuesIn(all_cases()),
                          [](const ::testing::TestParamInfo<const Case*>& info) { return gtest_name(info.param->name); });
 
+class LitmusRowTest : public ::testing::TestWithParam<const vmmcheck::litmus::Row*> {};
+
+TEST_P(LitmusRowTest, Run) {
+  using vmmcheck::run::Status;
+  const vmmcheck::litmus::Row& row = *GetParam();
+  vmmcheck::run::Suite& s = suite();
+  if (!s.gpu_present()) GTEST_SKIP() << s.no_gpu_reason();
+  const vmmcheck::run::CaseResult r = s.run(row).result;
+  std::string histogram;
+  for (const auto& [outcome, count] : r.histogram) histogram += " [" + outcome + "]=" + std::to_string(count);
+  RecordProperty("histogram", histogram);
+  RecordProperty("instances", std::to_string(r.instances));
+  if (r.status == Status::NotSupported || r.status == Status::Skip) GTEST_SKIP() << (r.note.empty() ? r.reason : r.note);
+  std::cout << r.name << ": " << to_string(r.status) << histogram << " of " << r.instances << " instances\n  " << r.reason << "\n";
+  EXPECT_FALSE(vmmcheck::run::is_failure(r.status, VMMCHECK_CTEST_STRICT != 0))
+      << to_string(r.status) << ": " << r.reason << "\nhistogram:" << histogram;
+}
+
+INSTANTIATE_TEST_SUITE_P(Litmus, LitmusRowTest, ::testing::ValuesIn(all_rows()),
+                         [](const ::testing::TestParamInfo<const vmmcheck::litmus::Row*>& info) {
+                           return gtest_name(vmmcheck::run::case_name_of(*info.param));
+                         });
+
 // Writes a CTest script with one test per case: its dotted name, its labels, one GPU (two for multigpu),
 // and one GPU test at a time even under `ctest -j` (RESOURCE_LOCK gpu): a case's bounded spins read the
 // GPU's wall clock, and the contexts of concurrent test processes time-slice the GPU, so a reader swapped
@@ -96,6 +134,14 @@ int write_ctest_script(const std::string& path, const std::string& self) {
         << "]==] RESOURCE_GROUPS " << (two_gpus ? "gpus:2" : "gpus:1")
         << " RESOURCE_LOCK gpu TIMEOUT 300 SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
   }
+  for (const vmmcheck::litmus::Row& row : litmus_rows()) {
+    const std::string name = vmmcheck::run::case_name_of(row);
+    const std::string test = gtest_name(name);
+    out << "add_test([==[" << name << "]==] [==[" << self << "]==] [==[--gtest_filter=Litmus/LitmusRowTest.Run/" << test
+        << "]==])\n"
+        << "set_tests_properties([==[" << name << "]==] PROPERTIES LABELS [==[gpu;litmus]==] RESOURCE_GROUPS gpus:1"
+        << " RESOURCE_LOCK gpu TIMEOUT 300 SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
+  }
   return out ? 0 : 1;
 }
 
@@ -110,7 +156,8 @@ int main(int argc, char** argv) {
       const std::string arg = argv[i];
       if (arg.rfind(script_flag, 0) == 0) return write_ctest_script(arg.substr(script_flag.size()), argv[0]);
     }
-    table();  // a broken case table fails loudly here, not as a missing test
+    table();  // a broken case table or litmus file fails loudly here, not as a missing test
+    litmus_rows();
   } catch (const std::exception& e) {
     std::cerr << "vmmcheck_case_tests: " << e.what() << "\n";
     return 2;

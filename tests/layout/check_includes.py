@@ -23,6 +23,7 @@ LAYERS = [
     ("litmus files: parser, kernel generator, NVRTC", ["harness/litmus/*"]),
     ("records", ["harness/run/records/*"]),
     ("the runners' kit", ["harness/run/kit/*"]),
+    ("litmus rows on the GPU", ["harness/run/litmus/*"]),
     ("execution", ["harness/run/execution/*"]),
     ("the patterns' host code", ["patterns/*/*.cpp", "patterns/*/*.hpp"]),
     ("the program", ["harness/cli/*"]),

@@ -111,7 +111,7 @@ TEST(Cli, BadInputExitsTwoAndNamesTheProblem) {
 
   o = cli({"run", "--filter", "no.such.*"});
   EXPECT_EQ(o.code, kExitUsage);
-  EXPECT_NE(o.err.find("no case matches the filter 'no.such.*'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("no case or litmus row matches the filter 'no.such.*'"), std::string::npos) << o.err;
 
   const auto bad = temp_file("vmmcheck-bad.toml", "family = \"x\"\npattern = \"same_thread\"\ntitle = [\n");
   o = cli({"list", "--cases", bad.string()});

@@ -6,6 +6,7 @@
 #include "device/machine.hpp"
 #include "run/kit/session.hpp"
 #include "run/kit/support.hpp"
+#include "run/litmus/launcher.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -93,6 +94,51 @@ Suite::Suite(SuiteOptions options, const std::vector<model::Case>& table) : opti
   eo.no_gpu_reason = no_gpu_reason_;
   executor_ = std::make_unique<Executor>(std::move(eo), std::move(session));
   power_ = std::make_unique<PowerCheck>(table, *executor_);
+}
+
+Suite::~Suite() = default;
+
+Suite::Step Suite::run(const litmus::Row& row) {
+  const std::string name = case_name_of(row);
+  const auto earlier = kept_.find(name);
+  const bool resumed = earlier != kept_.end();
+  const std::optional<std::string> skip = options_.baseline ? options_.baseline->skipped_by(name) : std::nullopt;
+  CaseResult r = begin_row_result(row);
+  const auto not_run_because = [&](const std::string& why) {
+    r.status = Status::NotSupported;
+    r.reason = why;
+  };
+  if (resumed) {
+    r = earlier->second;
+    Baseline::reset(r);
+  } else if (skip) {
+    not_run_because("not run: skipped by the baseline, " + *skip);
+  } else if (!gpu_present_) {
+    not_run_because(no_gpu_reason_);
+  } else if (!device_lost().empty()) {
+    not_run_because("not run: " + device_lost());
+  } else {
+    try {
+      if (!launcher_) launcher_ = std::make_unique<LitmusLauncher>(options_.device, options_.budget);
+      if (const std::string why = launcher_->why_not_here(row.test); !why.empty()) {
+        not_run_because(why);
+      } else {
+        const auto started = std::chrono::steady_clock::now();
+        judge_row(row, launcher_->run(row.test, row.source), r);
+        r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      }
+    } catch (const NotSupportedError& e) {
+      not_run_because(e.what());
+    } catch (const std::exception& e) {
+      r.status = Status::Error;
+      r.reason = e.what();
+    }
+  }
+  results_.push_back(std::move(r));
+  CaseResult& recorded = results_.back();
+  if (options_.baseline) options_.baseline->apply(recorded);
+  if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_, results_));
+  return {recorded, resumed};
 }
 
 Suite::Step Suite::run(const model::Case& c) {

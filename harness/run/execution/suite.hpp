@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "device/probe.hpp"
+#include "litmus/file.hpp"
 #include "model/case.hpp"
 #include "run/execution/executor.hpp"
 #include "run/execution/power.hpp"
@@ -25,6 +26,8 @@
 #include "run/records/result.hpp"
 
 namespace vmmcheck::run {
+
+class LitmusLauncher;  // run/litmus/launcher.hpp
 
 struct SuiteOptions {
   std::vector<std::string> cases_paths;  // the case tables, as a child process loads them again
@@ -47,6 +50,7 @@ class Suite {
   // `table`: every case loaded (controls are found among them). Throws InputError for a results file
   // to resume that is of another run.
   Suite(SuiteOptions options, const std::vector<model::Case>& table);
+  ~Suite();
 
   const RunContext& context() const { return context_; }
   // Whether cases that need a GPU can run here, and why not.
@@ -59,6 +63,9 @@ class Suite {
   };
   // Runs (or keeps) case `c` and records it; see the top of this file.
   Step run(const model::Case& c);
+  // Runs (or keeps) one litmus row (docs/litmus.md) in this process, on the suite's device, and records
+  // it as a case named litmus.<row>: the same resume, baseline and JSON as a case.
+  Step run(const litmus::Row& row);
 
   const std::vector<CaseResult>& results() const { return results_; }
   // Empty while the GPU answers; after a crash it did not survive, the reason (the rest is not run).
@@ -73,6 +80,7 @@ class Suite {
   std::optional<device::ProbeReport> machine_;  // the support stage's description of this machine
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<PowerCheck> power_;
+  std::unique_ptr<LitmusLauncher> launcher_;  // made for the first litmus row
   std::map<std::string, CaseResult> kept_;  // from the run being resumed
   std::vector<CaseResult> results_;
 };

@@ -1,0 +1,75 @@
+#include "cli/model_cmd.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "cli/app.hpp"
+#include "common/error.hpp"
+#include "litmus/folder.hpp"
+#include "model/ptx_model.hpp"
+#include "run/litmus/row_result.hpp"
+#include "run/records/report_json.hpp"
+
+namespace vmmcheck::cli {
+namespace {
+
+std::vector<litmus::Row> rows_named(const Options& o) {
+  std::vector<std::filesystem::path> paths(o.litmus.begin(), o.litmus.end());
+  try {
+    return litmus::rows_of(litmus::parse_paths(paths));
+  } catch (const litmus::ParseError& e) {
+    throw InputError(e.what());
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
+}
+
+// "forbidden", "allowed": what the model says of the outcome the row asks about.
+std::string answer(const litmus::Row& row, const run::RowVerdict& v) {
+  if (row.expect == litmus::Expect::Assert) return v.model_allows ? "violable" : "holds";
+  return v.model_allows ? "allowed" : "forbidden";
+}
+
+}  // namespace
+
+int cmd_model(const Options& o, std::ostream& out) {
+  if (o.litmus.empty()) throw InputError("model needs litmus files or folders");
+  const std::vector<litmus::Row> rows = rows_named(o);
+  std::size_t width = 0, against = 0;
+  for (const litmus::Row& r : rows) width = std::max(width, r.name.size());
+  nlohmann::ordered_json doc{{"schema", "vmmcheck-model/1"}, {"rows", nlohmann::ordered_json::array()}};
+  for (const litmus::Row& row : rows) {
+    run::RowVerdict v;
+    try {
+      v = run::model_verdict(row);
+    } catch (const std::invalid_argument& e) {
+      throw InputError(row.file + ":" + std::to_string(row.line) + ": " + row.name + ": the model cannot take it: " + e.what());
+    }
+    against += !v.matches;
+    const std::string asked = std::string(litmus::name_of(row.expect)) + " (" + model::ptx::to_string(row.condition) + ")";
+    if (!o.json_given) {
+      out << row.name << std::string(width + 2 - row.name.size(), ' ') << asked << ": " << answer(row, v)
+          << (v.matches ? "" : "   AGAINST THE FILE (" + row.file + ":" + std::to_string(row.line) + ")") << "\n";
+      if (o.verbose || !v.matches) out << "    " << v.explanation << "\n";
+    }
+    doc["rows"].push_back({{"name", row.name},
+                           {"file", row.file},
+                           {"line", row.line},
+                           {"expect", litmus::name_of(row.expect)},
+                           {"condition", model::ptx::to_string(row.condition)},
+                           {"model", answer(row, v)},
+                           {"matches", v.matches},
+                           {"explanation", v.explanation}});
+  }
+  if (o.json_given) {
+    if (o.json.empty() || o.json == "-") out << doc.dump(2) << "\n";
+    else run::write_results(o.json, doc);
+  } else {
+    out << rows.size() << " rows: " << rows.size() - against << " as the files say, " << against << " against\n";
+  }
+  return against == 0 ? kExitOk : kExitFailure;
+}
+
+}  // namespace vmmcheck::cli

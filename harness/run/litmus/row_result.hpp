@@ -1,0 +1,46 @@
+#pragma once
+// A litmus row's record (docs/litmus.md, "Running a row"): what the GPU showed -- each register outcome
+// and how often -- held against the PTX proxy model. Every outcome observed is asked of the model on its
+// own: one the model forbids is a Fail; the row's own condition says which outcome the file asks about,
+// and how often it showed is the row's rate. No GPU here: the launcher (run/litmus/launcher.hpp) counts,
+// this judges, and CPU tests check it on recorded counts.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "litmus/file.hpp"
+#include "run/records/result.hpp"
+
+namespace vmmcheck::run {
+
+// What the GPU showed for one litmus test: register values (in `registers` order) -> instances.
+struct RowOutcomes {
+  std::vector<std::string> registers;
+  std::map<std::vector<std::uint32_t>, std::uint64_t> counts;
+  std::uint64_t instances = 0;
+  double gpu_seconds = 0;
+};
+
+// The model's answer for a row, from its file alone: does the file's permit/assert hold in the model?
+struct RowVerdict {
+  bool model_allows = false;  // some allowed execution satisfies the condition (permit/check), or
+                              // violates it (assert): the model's answer to the question the row asks
+  bool matches = false;       // the file's permit/assert agrees with the model
+  std::string explanation;    // the witness or the axioms, one line per item
+};
+RowVerdict model_verdict(const litmus::Row& row);
+
+// Case names of rows: "litmus.<row name>" with the file stem and command lowered to [a-z0-9_] (the
+// results' names are); family "litmus.<file stem>"; pattern "litmus".
+std::string case_name_of(const litmus::Row& row);
+
+// A result for the row, status Error until judged (identity, rule, axes filled in).
+CaseResult begin_row_result(const litmus::Row& row);
+
+// Fills r's histogram ("r0=1 r1=0" -> count), instances, weak (instances showing the outcome the row asks
+// about: its condition for permit/check, the condition's failure for assert; preconditions met), status
+// (Fail if any outcome the model forbids was observed) and reason.
+void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r);
+
+}  // namespace vmmcheck::run
