@@ -127,6 +127,9 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   model_cmd->add_option("files", o.litmus, "litmus files (.test) or folders of them")->required();
   add_json(*model_cmd, o, "print the verdicts as JSON (to FILE, or stdout)");
   model_cmd->add_flag("--verbose,-v", o.verbose, "show every row's witness execution or the axioms that rule it out");
+  model_cmd->add_option("--kernels", o.kernels_dir,
+                        "write the CUDA source run --litmus generates for each row into DIR (with litmus_abi.h), to read "
+                        "or to compile with nvcc");
 
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);

@@ -3,11 +3,15 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <set>
 #include <stdexcept>
 
 #include "cli/app.hpp"
 #include "common/error.hpp"
+#include "litmus/codegen.hpp"
 #include "litmus/folder.hpp"
+#include "litmus/nvrtc.hpp"
 #include "model/ptx_model.hpp"
 #include "run/litmus/row_result.hpp"
 #include "run/records/report_json.hpp"
@@ -30,6 +34,28 @@ std::vector<litmus::Row> rows_named(const Options& o) {
 std::string answer(const litmus::Row& row, const run::RowVerdict& v) {
   if (row.expect == litmus::Expect::Assert) return v.model_allows ? "violable" : "holds";
   return v.model_allows ? "allowed" : "forbidden";
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  if (!f) throw InputError(path.string() + ": cannot write");
+}
+
+// --kernels DIR: each generated source once (rows of one test share it), and the header it includes.
+void write_kernels(const std::vector<litmus::Row>& rows, const std::filesystem::path& dir, std::ostream& out) {
+  std::filesystem::create_directories(dir);
+  write_text(dir / "litmus_abi.h", litmus::kernel_abi_text());
+  std::set<std::string> written;
+  for (const litmus::Row& row : rows) {
+    if (const std::string why = litmus::why_not_generated(row.test); !why.empty()) {
+      out << row.name << ": no kernel: " << why << "\n";
+      continue;
+    }
+    const litmus::Kernel k = litmus::generate(row.test);
+    if (written.insert(k.name).second) write_text(dir / (k.name + ".cu"), k.source);
+  }
+  out << written.size() << " kernel sources in " << dir.string() << "\n";
 }
 
 }  // namespace
@@ -63,6 +89,7 @@ int cmd_model(const Options& o, std::ostream& out) {
                            {"matches", v.matches},
                            {"explanation", v.explanation}});
   }
+  if (!o.kernels_dir.empty()) write_kernels(rows, o.kernels_dir, o.json_given ? std::cerr : out);
   if (o.json_given) {
     if (o.json.empty() || o.json == "-") out << doc.dump(2) << "\n";
     else run::write_results(o.json, doc);

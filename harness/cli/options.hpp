@@ -41,6 +41,7 @@ struct Options {
   // model: the litmus files or folders to decide; run --litmus: the ones to run instead of the shipped
   // cases/litmus (and then no case table)
   std::vector<std::string> litmus;
+  std::string kernels_dir;  // model: write each row's generated kernel source here (with litmus_abi.h)
 };
 
 }  // namespace vmmcheck::cli

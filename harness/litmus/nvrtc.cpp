@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -67,8 +68,12 @@ class Program {
   nvrtcProgram program_ = nullptr;
 };
 
+// VMMCHECK_LITMUS_PTXAS_O=N (0-3) sets ptxas's optimisation level (its default is 3); for experiments.
 std::vector<std::string> options_for(int arch) {
-  return {"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++17"};
+  std::vector<std::string> o{"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++17"};
+  if (const char* level = std::getenv("VMMCHECK_LITMUS_PTXAS_O"); level && std::strlen(level) == 1 && level[0] >= '0' && level[0] <= '3')
+    o.push_back(std::string("--ptxas-options=-O") + level[0]);
+  return o;
 }
 
 std::string nvrtc_version() {
