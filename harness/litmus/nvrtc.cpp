@@ -68,11 +68,14 @@ class Program {
   nvrtcProgram program_ = nullptr;
 };
 
-// VMMCHECK_LITMUS_PTXAS_O=N (0-3) sets ptxas's optimisation level (its default is 3); for experiments.
-std::vector<std::string> options_for(int arch) {
+// `ptxas_level` 0-3 sets ptxas's optimisation level; -1 leaves ptxas its default (3), or takes
+// VMMCHECK_LITMUS_PTXAS_O=N (0-3), for experiments.
+std::vector<std::string> options_for(int arch, int ptxas_level) {
   std::vector<std::string> o{"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++17"};
-  if (const char* level = std::getenv("VMMCHECK_LITMUS_PTXAS_O"); level && std::strlen(level) == 1 && level[0] >= '0' && level[0] <= '3')
-    o.push_back(std::string("--ptxas-options=-O") + level[0]);
+  if (const char* env = std::getenv("VMMCHECK_LITMUS_PTXAS_O");
+      ptxas_level < 0 && env && std::strlen(env) == 1 && env[0] >= '0' && env[0] <= '3')
+    ptxas_level = env[0] - '0';
+  if (ptxas_level >= 0 && ptxas_level <= 3) o.push_back("--ptxas-options=-O" + std::to_string(ptxas_level));
   return o;
 }
 
@@ -83,12 +86,12 @@ std::string nvrtc_version() {
 }
 
 // 128 bits of FNV-1a (two bases): a cache key, not a defence against crafted collisions.
-std::string key_of(const Kernel& kernel, int arch) {
+std::string key_of(const Kernel& kernel, int arch, int ptxas_level) {
   std::string material = kernel.source;
   material += '\0';
   material += kernel_abi_text();
   material += '\0';
-  for (const std::string& o : options_for(arch)) material += o + '\0';
+  for (const std::string& o : options_for(arch, ptxas_level)) material += o + '\0';
   material += nvrtc_version();
   const auto fnv = [&](std::uint64_t h) {
     for (unsigned char c : material) h = (h ^ c) * 0x100000001b3ull;
@@ -100,9 +103,9 @@ std::string key_of(const Kernel& kernel, int arch) {
   return buf;
 }
 
-Compiled compile_now(const Kernel& kernel, int arch) {
+Compiled compile_now(const Kernel& kernel, int arch, int ptxas_level) {
   Program program(kernel);
-  const std::vector<std::string> options = options_for(arch);
+  const std::vector<std::string> options = options_for(arch, ptxas_level);
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
   const nvrtcResult status = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
@@ -201,8 +204,8 @@ void remember(const std::string& key, Compiled c) {
 
 }  // namespace
 
-Compiled compile(const Kernel& kernel, int arch) {
-  const std::string key = key_of(kernel, arch);
+Compiled compile(const Kernel& kernel, int arch, int ptxas_level) {
+  const std::string key = key_of(kernel, arch, ptxas_level);
   if (auto hit = from_memory(key)) return *hit;
   const std::optional<fs::path> dir = cache_dir();
   const std::optional<fs::path> file = dir ? std::optional<fs::path>(*dir / (key + ".cubin")) : std::nullopt;
@@ -211,7 +214,7 @@ Compiled compile(const Kernel& kernel, int arch) {
       remember(key, *hit);
       return *hit;
     }
-  Compiled fresh = compile_now(kernel, arch);  // outside the lock: compiles of different kernels overlap
+  Compiled fresh = compile_now(kernel, arch, ptxas_level);  // outside the lock: compiles of different kernels overlap
   if (file) write_cached(*dir, *file, fresh);
   remember(key, fresh);
   return fresh;

@@ -24,8 +24,10 @@ struct Compiled {
   bool from_cache = false;
 };
 
-// Compiles `kernel` for sm_<arch> (e.g. 90). Needs no GPU. Throws CompileError.
-Compiled compile(const Kernel& kernel, int arch);
+// Compiles `kernel` for sm_<arch> (e.g. 90). Needs no GPU. Throws CompileError. `ptxas_level` 0-3 sets
+// ptxas's optimisation level (-O<n>); -1, ptxas's own default (-O3). run --litmus compiles at the
+// default, and again at 0 to tell a compiler's transformation from the GPU's (docs/litmus.md).
+Compiled compile(const Kernel& kernel, int arch, int ptxas_level = -1);
 
 // The text of harness/litmus/kernel_abi.h as the generated programs include it.
 const char* kernel_abi_text();

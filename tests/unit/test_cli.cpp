@@ -207,3 +207,54 @@ TEST(Console, TallyLineAndCounts) {
 
 }  // namespace
 }  // namespace vmmcheck::cli
+
+namespace vmmcheck::testing {
+namespace {
+
+using cli::kExitNothingRunnable;
+using cli::kExitUsage;
+
+// `vmmcheck model` (docs/litmus.md): 0 when every row's permit/assert is what the model says, 1 when one
+// is not (named, with the model's reason), 2 for a malformed file (file:line:column).
+TEST(CliModel, ExitCodesFollowTheVerdicts) {
+  const char* mp = R"(.global x;
+.global flag;
+d0.b0.t0 { st [x], 1; st.release.gpu [flag], 1; }
+d0.b1.t0 { ld.acquire.gpu r0, [flag] == 1; ld r1, [x]; }
+)";
+  const auto good = temp_file("vmmcheck-mp-good.test", std::string(mp) + "assert (r1 == 1) as data;\n");
+  Outcome o = cli({"model", good.string()});
+  EXPECT_EQ(o.code, 0) << o.out << o.err;
+  EXPECT_NE(o.out.find("vmmcheck-mp-good.data"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("1 rows: 1 as the files say, 0 against"), std::string::npos) << o.out;
+
+  const auto wrong = temp_file("vmmcheck-mp-wrong.test", std::string(mp) + "permit (r1 != 1) as data;\n");
+  o = cli({"model", wrong.string()});
+  EXPECT_EQ(o.code, 1) << o.out;
+  EXPECT_NE(o.out.find("AGAINST THE FILE"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("forbids"), std::string::npos) << o.out;
+
+  const auto bad = temp_file("vmmcheck-mp-bad.test", ".global x;\nd0.b0.t0 { st [x] 1; }\n");
+  o = cli({"model", bad.string()});
+  EXPECT_EQ(o.code, kExitUsage);
+  EXPECT_NE(o.err.find("vmmcheck-mp-bad.test:2:19: expected ','"), std::string::npos) << o.err;
+
+  o = cli({"model", "--json", "-", good.string()});
+  EXPECT_EQ(o.code, 0);
+  EXPECT_NE(o.out.find("\"schema\": \"vmmcheck-model/1\""), std::string::npos) << o.out;
+}
+
+// The shipped litmus folder is part of the default suite: listed, run (skipped here without a GPU), and
+// selected by the filter like the cases.
+TEST(CliModel, RunTakesLitmusFilesAndTheFilter) {
+  const auto file = temp_file("vmmcheck-run-litmus.test",
+                              ".global x;\nd0.b0.t0 { st [x], 1; ld r0, [x]; }\nassert (r0 == 1) as own;\n");
+  Outcome o = cli({"run", "--litmus", file.string(), "--verbose"});
+  EXPECT_NE(o.out.find("litmus.vmmcheck_run_litmus.own"), std::string::npos) << o.out;
+  if (!has_gpu()) EXPECT_EQ(o.code, kExitNothingRunnable) << o.out << o.err;
+  o = cli({"run", "--litmus", file.string(), "--filter", "litmus.nothing.*"});
+  EXPECT_EQ(o.code, kExitUsage);
+}
+
+}  // namespace
+}  // namespace vmmcheck::testing

@@ -125,6 +125,8 @@ Suite::Step Suite::run(const litmus::Row& row) {
       } else {
         const auto started = std::chrono::steady_clock::now();
         judge_row(row, launcher_->run(row.test, row.source), r);
+        // A forbidden outcome: was it the GPU, or ptxas's optimisation? The row again, unoptimised.
+        if (r.status == Status::Fail) attribute_failure(row, launcher_->run(row.test, row.source, 0), r);
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       }
     } catch (const NotSupportedError& e) {

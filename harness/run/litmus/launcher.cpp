@@ -82,15 +82,15 @@ LitmusLauncher::~LitmusLauncher() = default;
 
 std::string LitmusLauncher::why_not_here(const Litmus& test) const { return litmus::why_not_generated(test); }
 
-const RowOutcomes& LitmusLauncher::run(const Litmus& test, const std::string& source) {
-  if (auto it = done_.find(source); it != done_.end()) return it->second;
+const RowOutcomes& LitmusLauncher::run(const Litmus& test, const std::string& source, int ptxas_level) {
+  if (auto it = done_.find({source, ptxas_level}); it != done_.end()) return it->second;
   if (const std::string why = why_not_here(test); !why.empty()) throw NotSupportedError(why);
   CUDA_CHECK(cudaSetDevice(device_));
 
   litmus::Kernel k = litmus::generate(test);
-  auto& loaded = kernels_[k.name];
+  auto& loaded = kernels_[{k.name, ptxas_level}];
   if (!loaded) {
-    const litmus::Compiled compiled = litmus::compile(k, arch_);
+    const litmus::Compiled compiled = litmus::compile(k, arch_, ptxas_level);
     loaded = std::make_unique<Loaded>();
     CUDA_CHECK(cudaLibraryLoadData(&loaded->library, compiled.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
     CUDA_CHECK(cudaLibraryGetKernel(&loaded->function, loaded->library, k.name.c_str()));
@@ -152,7 +152,7 @@ const RowOutcomes& LitmusLauncher::run(const Litmus& test, const std::string& so
 
   const Stream stream = Stream::create();
   const Event start = Event::create(true), stop = Event::create(true);
-  RowOutcomes& out = done_[source];
+  RowOutcomes& out = done_[{source, ptxas_level}];
   out = RowOutcomes{};
   out.registers = k.registers;
   std::mt19937_64 rng(case_seed(budget_, test.name, 0));

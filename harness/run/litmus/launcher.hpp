@@ -23,9 +23,10 @@ class LitmusLauncher {
   // Why `test` cannot run on this machine (empty: it can): the generator's reasons, and the device's.
   std::string why_not_here(const patterns::litmus::Litmus& test) const;
 
-  // Runs `test` (why_not_here(test) must be empty) for at least the budget's instances. A test already
-  // run by this launcher (the same text under another command) is not run again.
-  const RowOutcomes& run(const patterns::litmus::Litmus& test, const std::string& source);
+  // Runs `test` (why_not_here(test) must be empty) for at least the budget's instances, its kernel
+  // compiled with ptxas at `ptxas_level` (-1: ptxas's default, -O3; litmus/nvrtc.hpp). A test already
+  // run by this launcher at that level (the same text under another command) is not run again.
+  const RowOutcomes& run(const patterns::litmus::Litmus& test, const std::string& source, int ptxas_level = -1);
 
  private:
   struct Loaded;
@@ -33,8 +34,8 @@ class LitmusLauncher {
   Budget budget_;
   int arch_ = 0;
   int sms_ = 0;
-  std::map<std::string, std::unique_ptr<Loaded>> kernels_;  // by kernel name
-  std::map<std::string, RowOutcomes> done_;                 // by test source
+  std::map<std::pair<std::string, int>, std::unique_ptr<Loaded>> kernels_;  // by kernel name and ptxas level
+  std::map<std::pair<std::string, int>, RowOutcomes> done_;                 // by test source and ptxas level
 };
 
 }  // namespace vmmcheck::run

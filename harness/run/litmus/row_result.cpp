@@ -159,4 +159,23 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
   r.reason = o.str();
 }
 
+void attribute_failure(const litmus::Row& row, const RowOutcomes& unoptimized, CaseResult& r) {
+  if (r.status != Status::Fail) return;
+  CaseResult again = begin_row_result(row);
+  judge_row(row, unoptimized, again);
+  std::uint64_t forbidden = 0;
+  for (const auto& [values, count] : unoptimized.counts)
+    if (preconditions_met(row, unoptimized.registers, values) &&
+        !model::ptx::decide(row.test, exactly(unoptimized.registers, values)).allowed)
+      forbidden += count;
+  if (again.status == Status::Pass && forbidden == 0) {
+    r.status = Status::Warning;
+    r.reason += "; compiled with ptxas -O0 the same row showed none of them in " + std::to_string(unoptimized.instances) +
+                " instances: the optimising compiler is implicated, the GPU ran the unoptimised kernel as the model says "
+                "(a toolchain finding: read the SASS of `vmmcheck model --kernels`; docs/litmus.md)";
+  } else {
+    r.reason += "; compiled with ptxas -O0 it showed " + std::to_string(forbidden) + " too: the GPU";
+  }
+}
+
 }  // namespace vmmcheck::run

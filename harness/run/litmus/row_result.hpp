@@ -43,4 +43,10 @@ CaseResult begin_row_result(const litmus::Row& row);
 // (Fail if any outcome the model forbids was observed) and reason.
 void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r);
 
+// A Fail held against the same row compiled with ptxas -O0 (`unoptimized`): when that kernel shows no
+// outcome the model forbids, the forbidden outcomes came from the compiler's optimisation, not from the
+// GPU -- a toolchain finding, reported as a Warning that says so (run --strict fails it); when it shows
+// them too, the Fail stands and says so. Nothing changes for a row that did not fail.
+void attribute_failure(const litmus::Row& row, const RowOutcomes& unoptimized, CaseResult& r);
+
 }  // namespace vmmcheck::run
