@@ -345,6 +345,71 @@ def mpi_ranks(src: Source) -> List[str]:
     return out
 
 
+# The litmus files that mirror a hand-written family (docs/litmus.md): file stem -> the family. A row's
+# command is the family case's name after the family, dots written as underscores.
+LITMUS_MIRRORS = {"alias_same_thread": "alias.same_thread", "alias_mp": "alias.mp", "alias_mp_cta": "alias.mp_cta",
+                  "alias_rmw": "alias.rmw"}
+
+
+def litmus_rows(doc: Mapping) -> List[Mapping]:
+    return [r for r in doc["results"] if r.get("pattern") == "litmus"]
+
+
+def judged(r: Mapping) -> int:
+    """The instances a litmus row's weak count is out of: those whose preconditions held."""
+    return r.get("judged", r["instances"])
+
+
+def litmus(src: Source) -> List[str]:
+    """The litmus rows of a run (cases/litmus): per file, statuses and how many permit rows showed their weak outcome."""
+    doc = results(src)
+    rows_by_file: Dict[str, List[Mapping]] = {}
+    for r in litmus_rows(doc):
+        rows_by_file.setdefault(r["axes"]["file"], []).append(r)
+    if not rows_by_file:
+        raise FiguresError(f"{src.shown}: no litmus row")
+    table_rows = []
+    for name, rs in sorted(rows_by_file.items()):
+        totals = model.count_statuses(rs)
+        permits = [r for r in rs if r["axes"]["expect"] != "assert" and ran(r)]
+        shown = [(r["weak"], judged(r)) for r in permits if r["weak"] > 0]
+        table_rows.append([code(name), count(len(rs)), ", ".join(f"{n} {s}" for s, n in totals.items() if n),
+                           f"{len(shown)} of {len(permits)}", pct_range(shown)])
+    out = [provenance(doc, src) + ", the litmus rows (`cases/litmus/`):", ""]
+    out += table(["file", "rows", "statuses", "permit rows whose weak outcome showed", "its rate where it did"],
+                 table_rows)
+    flagged = [r for r in litmus_rows(doc) if model.raw_status(r) not in ("Pass", "NotSupported")]
+    if flagged:
+        out += ["", "Rows that did not pass:", ""]
+        out += [f"- `{r['name']}` ({model.raw_status(r)}): {r['reason']}" for r in flagged]
+    return out
+
+
+def litmus_vs_hand(src: Source) -> List[str]:
+    """The mirror litmus rows beside the hand-written cases they mirror, from one run."""
+    doc = results(src)
+    by_name = {r["name"]: r for r in doc["results"]}
+    rows = []
+    for r in litmus_rows(doc):
+        family = LITMUS_MIRRORS.get(r["axes"]["file"])
+        if not family:
+            continue
+        hand = by_name.get(family + "." + r["axes"]["command"].replace("_", "."))
+        if hand is None:  # a token with an underscore of its own (relaxed_gpu): match by spelling
+            hand = next((h for n, h in by_name.items() if n.startswith(family + ".") and
+                         n[len(family) + 1:].replace(".", "_") == r["axes"]["command"]), None)
+        hand_cell = "-" if hand is None else (f"{code(hand['name'])} {model.raw_status(hand)}: "
+                                              f"{count(hand['weak'])} of {short(hand['instances'])} ({pct(hand['weak'], hand['instances'])})")
+        rows.append([code(r["name"]), r["axes"]["expect"], model.raw_status(r),
+                     f"{count(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))})", hand_cell])
+    if not rows:
+        raise FiguresError(f"{src.shown}: no litmus row mirrors a hand-written family")
+    out = [provenance(doc, src) + ": each litmus row that mirrors a hand-written case, its weak outcome out of the "
+           "instances meeting its preconditions, beside the case's weak outcome out of its instances:", ""]
+    out += table(["litmus row", "asks", "status", "weak (litmus)", "hand-written case: weak"], rows)
+    return out
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
     "cases": cases,
     "run-summary": run_summary,
@@ -355,6 +420,8 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "experiments": experiments,
     "bench-litmus": bench_litmus,
     "mpi-ranks": mpi_ranks,
+    "litmus": litmus,
+    "litmus-vs-hand": litmus_vs_hand,
 }
 
 

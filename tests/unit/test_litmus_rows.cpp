@@ -48,6 +48,7 @@ TEST(LitmusRows, AnAllowedHistogramPassesAndCountsTheAskedOutcome) {
   EXPECT_EQ(c.status, Status::Pass) << c.reason;
   EXPECT_EQ(c.instances, 100u);
   EXPECT_EQ(c.weak, 3u);  // r1 != 1 among the 50 instances that read the flag as 1
+  EXPECT_EQ(c.judged, 50u);
   EXPECT_NE(c.reason.find("3 of 50"), std::string::npos) << c.reason;
   EXPECT_NE(c.reason.find("50 instances did not meet them"), std::string::npos) << c.reason;
   ASSERT_EQ(c.histogram.size(), 3u);

@@ -139,6 +139,7 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
     if (model::ptx::holds(row.condition, seen.registers, values) != (row.expect == litmus::Expect::Assert)) asked += count;
   }
   r.weak = asked;
+  r.judged = judged;
   const RowVerdict v = model_verdict(row);
   std::ostringstream o;
   o << litmus::name_of(row.expect) << " (" << model::ptx::to_string(row.condition) << "): the model "

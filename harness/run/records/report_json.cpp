@@ -97,6 +97,7 @@ json to_json(const CaseResult& r) {
               {"reason", r.reason},
               {"rule", r.rule},
               {"citation", r.citation}};
+  if (r.judged) record["judged"] = *r.judged;
   if (r.power) record["power"] = power_json(*r.power);
   if (r.original_status) record["original_status"] = to_string(*r.original_status);
   if (!r.note.empty()) record["note"] = r.note;
@@ -186,6 +187,7 @@ CaseResult result_from_json(const json& j, const std::string& source) {
   r.seconds = field<double>(j, "seconds", where);
   r.gpu_seconds = field<double>(j, "gpu_seconds", where);
   r.reason = field<std::string>(j, "reason", where);
+  if (j.contains("judged")) r.judged = field<std::uint64_t>(j, "judged", where);
   if (j.contains("power")) r.power = power_from_json(field<json>(j, "power", where), where + ": power");
   if (j.contains("rule")) r.rule = field<std::string>(j, "rule", where);
   if (j.contains("citation")) r.citation = field<std::string>(j, "citation", where);

@@ -49,6 +49,8 @@ struct CaseResult {
   Histogram histogram;
   std::uint64_t weak = 0;       // instances with a weak outcome
   std::uint64_t instances = 0;  // instances run (= the histogram's total)
+  // Litmus rows: the instances whose preconditions held ("ld r0, [flag] == 1"); `weak` counts among them.
+  std::optional<std::uint64_t> judged;
   double seconds = 0;           // wall time of the case
   double gpu_seconds = 0;       // GPU time of the litmus launches (in-kernel cases)
   std::string reason;           // why it failed, was skipped or errored
