@@ -82,6 +82,9 @@ int cmd_list(const Options& o, std::ostream& out) {
   out << selected.size() << " cases";
   if (o.here) out << ", " << runnable << " can run here";
   out << "\n";
+  // The litmus rows `run` runs after the cases (docs/litmus.md); `vmmcheck model` lists and decides them.
+  if (const std::size_t rows = litmus_rows(o).size(); rows > 0)
+    out << "and " << rows << " litmus rows (cases/litmus: 'vmmcheck model' lists them with their verdicts)\n";
   return kExitOk;
 }
 

@@ -30,7 +30,7 @@ static_assert(outcomes_match_bins<Rmw>());
 inline litmus::Shaped structure_of(const Rmw& c) {
   using namespace litmus;
   if (c.update == Update::Plain)
-    return {std::nullopt, {}, "a plain load and a store of the value plus one: the model has no store whose value depends on a load"};
+    return {std::nullopt, {}, "a plain load and a store of the value plus one: the model stores a loaded register's value, but does no arithmetic"};
   Litmus l;
   l.name = "rmw";
   l.addresses = {{"A", 0}, {"B", 0}};
