@@ -37,6 +37,17 @@ enum class OpKind : int {
 // texture proxy, suld/sust/suatom/sured the surface proxy, ldc the constant proxy.
 enum class Proxy : int { Generic, Texture, Surface, Constant };
 
+// The proxy's name as PTX and the litmus language spell it (fence.proxy.<name>).
+constexpr const char* name_of(Proxy p) {
+  switch (p) {
+    case Proxy::Generic: return "generic";
+    case Proxy::Texture: return "texture";
+    case Proxy::Surface: return "surface";
+    case Proxy::Constant: return "constant";
+  }
+  return "?";
+}
+
 struct Op {
   OpKind kind = OpKind::Load;
   Sem sem = Sem::Weak;

@@ -42,16 +42,6 @@ const char* sem_name(Sem s) {
   return "?";
 }
 
-const char* proxy_name(Proxy p) {
-  switch (p) {
-    case Proxy::Generic: return "generic";
-    case Proxy::Texture: return "texture";
-    case Proxy::Surface: return "surface";
-    case Proxy::Constant: return "constant";
-  }
-  return "?";
-}
-
 bool is_access(const Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomAdd; }
 bool is_red(const Op& op) { return op.kind == OpKind::AtomAdd && op.reg.empty(); }
 bool is_tld(const Op& op) { return op.kind == OpKind::Load && op.proxy == Proxy::Texture; }
@@ -95,7 +85,7 @@ std::string op_text(const Litmus& l, const Op& op) {
     case OpKind::FenceSc: o << "fence.sc" << scope; break;
     case OpKind::FenceAcqRel: o << "fence.acq_rel" << scope; break;
     case OpKind::AliasFence: o << "fence.proxy.alias"; break;
-    case OpKind::ProxyFence: o << "fence.proxy." << proxy_name(op.proxy); break;
+    case OpKind::ProxyFence: o << "fence.proxy." << name_of(op.proxy); break;
   }
   if (op.must_read >= 0 && (op.kind == OpKind::Load || op.kind == OpKind::AtomAdd)) o << " == " << op.must_read;
   return o.str();
@@ -238,7 +228,7 @@ std::string why_not_proxy(const Litmus& l, const Op& op) {
   if (op.kind == OpKind::ProxyFence)
     // PTX ISA 9.0, fence: .proxykind = { .alias, .async, .async.global, .async.shared::{cta,cluster} }, and
     // the one-way fence.proxy.tensormap::generic; no texture, surface, constant or generic kind.
-    return std::string("PTX has no fence.proxy.") + proxy_name(op.proxy) + " instruction";
+    return std::string("PTX has no fence.proxy.") + name_of(op.proxy) + " instruction";
   if (is_access(op) && op.proxy == Proxy::Texture) {
     if (op.kind != OpKind::Load) return "PTX has no texture-proxy write (tex/tld only reads)";
     if (op.sem != Sem::Weak) return "tld is a weak read: PTX has no ." + std::string(sem_name(op.sem)) + " texture fetch";

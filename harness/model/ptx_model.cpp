@@ -211,16 +211,6 @@ bool mutually_scoped(const Shape& s, const Event& a, const Event& b) {
          contains(s.instance_of(b), thread_instance(*s.litmus, a.thread));
 }
 
-const char* proxy_name(Proxy p) {
-  switch (p) {
-    case Proxy::Generic: return "generic";
-    case Proxy::Texture: return "texture";
-    case Proxy::Surface: return "surface";
-    case Proxy::Constant: return "constant";
-  }
-  return "?";
-}
-
 // The instruction a memory operation is, by its proxy (the artifact's parser: ld/tld/suld/ldc, st/sust,
 // atom/suatom, red/sured).
 std::string mnemonic(const Op& op) {
@@ -253,7 +243,7 @@ std::string op_text(const Thread& t, const Op& op, const Litmus& l) {
     case OpKind::FenceSc: o << "fence.sc"; break;
     case OpKind::FenceAcqRel: o << "fence.acq_rel"; break;
     case OpKind::AliasFence: o << "fence.proxy.alias"; break;
-    case OpKind::ProxyFence: o << "fence.proxy." << proxy_name(op.proxy); break;
+    case OpKind::ProxyFence: o << "fence.proxy." << name_of(op.proxy); break;
   }
   return o.str();
 }
