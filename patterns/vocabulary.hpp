@@ -306,7 +306,7 @@ struct Vocabulary<TextureOrder> {
 };
 
 // What puts a CUDA array (a surface takes nothing else) over the bytes of a VMM allocation that is also
-// mapped linearly (proxy.surface; harness/patterns/surface/surface_alias.hpp).
+// mapped linearly (proxy.surface; harness/vmm/surface_alias.hpp).
 enum class SurfaceBacking : int {
   Import,    // the allocation's exported POSIX descriptor imported as external memory, an array mapped from it
   ArrayMap,  // a sparse or deferred-mapping array mapped onto the allocation with cuMemMapArrayAsync

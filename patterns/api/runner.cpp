@@ -271,7 +271,7 @@ CUresult misuse(patterns::ApiCall call, int dev, std::string& note, std::string&
     }
     case ApiCall::SurfaceOverLinear: {
       // cuSurfObjectCreate: "CUDA_RESOURCE_DESC::resType must be CU_RESOURCE_TYPE_ARRAY": a surface
-      // cannot be made over a linear VMM mapping, only over an array (proxy.surface: patterns/surface/surface_alias.hpp).
+      // cannot be made over a linear VMM mapping, only over an array (proxy.surface: harness/vmm/surface_alias.hpp).
       const vmm::AliasSet granted(dev, g, {vmm::ViewSpec{}});  // one granule, mapped, READWRITE for dev
       CUDA_RESOURCE_DESC res = {};
       res.resType = CU_RESOURCE_TYPE_LINEAR;

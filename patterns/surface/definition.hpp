@@ -1,7 +1,7 @@
 #pragma once
 // surface (proxy.surface): surface stores into a CUDA array over a VMM allocation, generic loads of the
-// same bytes through the allocation's linear mapping (harness/patterns/surface/surface_alias.hpp). Where each texel
-// lies in the linear mapping is measured first (harness/patterns/surface/layout.hpp), so every texel's
+// same bytes through the allocation's linear mapping (harness/vmm/surface_alias.hpp). Where each texel
+// lies in the linear mapping is measured first (harness/run/kit/surface_layout.hpp), so every texel's
 // store is checked at its own word. The loads come in the same kernel (each thread: load, surface
 // store, with or without fence.proxy.alias, load again), in a later kernel ordered by stream order, an
 // event or the host, or in a grid resident before the stores. Kernels: patterns/surface/kernels.cu.

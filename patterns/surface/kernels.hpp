@@ -1,7 +1,7 @@
 #pragma once
 // Host-side interface of the proxy.surface kernels (patterns/surface/definition.hpp): surface stores of 32-bit
 // texels into a width x height array, and generic loads of the same bytes through a linear mapping of
-// them (harness/patterns/surface/surface_alias.hpp), each texel at the word the layout measured for it.
+// them (harness/vmm/surface_alias.hpp), each texel at the word the layout measured for it.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -20,7 +20,7 @@ struct SurfaceTexels {
 void preload_surface_kernels();
 
 // Layout measurement: surface-stores i to texel i, then, for every word o of `span` words at `linear`
-// that holds some i < texels, word_of[i] = o (patterns/surface/layout.hpp checks what was found).
+// that holds some i < texels, word_of[i] = o (harness/run/kit/surface_layout.hpp checks what was found).
 void launch_surface_number(const SurfaceTexels& t, cudaStream_t stream);
 void launch_surface_locate(const std::uint32_t* linear, std::uint64_t span, std::uint64_t texels, std::uint32_t* word_of,
                            cudaStream_t stream);

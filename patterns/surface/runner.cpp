@@ -1,5 +1,5 @@
 // Runner of proxy.surface (patterns/surface/definition.hpp): a 1024 x 1024 surface array over a VMM allocation that
-// is also mapped linearly (patterns/surface/surface_alias.hpp), its texels' words measured (patterns/surface/layout.hpp);
+// is also mapped linearly (harness/vmm/surface_alias.hpp), its texels' words measured (harness/run/kit/surface_layout.hpp);
 // surface stores, then generic loads through the linear mapping.
 #include "run/kit/support.hpp"
 #include "common/error.hpp"
@@ -7,8 +7,8 @@
 #include "run/kit/checked_words.hpp"
 #include "run/kit/operations.hpp"
 #include "run/kit/session.hpp"
-#include "patterns/surface/layout.hpp"
-#include "patterns/surface/surface_alias.hpp"
+#include "run/kit/surface_layout.hpp"
+#include "vmm/surface_alias.hpp"
 
 namespace vmmcheck::run {
 

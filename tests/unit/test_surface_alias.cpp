@@ -1,4 +1,4 @@
-// The surface alias (patterns/surface/surface_alias.cpp) against a fake driver: what each route asks of the
+// The surface alias (harness/vmm/surface_alias.cpp) against a fake driver: what each route asks of the
 // driver, that a refusal is NotSupported naming the call and its status (never a failure), that the
 // exported descriptor goes to the driver only on a successful import, and that everything built is
 // released once, the surface first and the allocation's range last.
@@ -12,7 +12,7 @@
 
 #include "common/driver.hpp"
 #include "common/error.hpp"
-#include "patterns/surface/surface_alias.hpp"
+#include "vmm/surface_alias.hpp"
 
 namespace vmmcheck::vmm {
 namespace {

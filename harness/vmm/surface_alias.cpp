@@ -1,4 +1,4 @@
-#include "patterns/surface/surface_alias.hpp"
+#include "vmm/surface_alias.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -1,4 +1,4 @@
-#include "patterns/surface/layout.hpp"
+#include "run/kit/surface_layout.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Where each texel of a surface alias (patterns/surface/surface_alias.hpp) lies in its linear mapping, measured
+// Where each texel of a surface alias (harness/vmm/surface_alias.hpp) lies in its linear mapping, measured
 // rather than assumed: an array's texel order is the driver's (block linear on the H200), so the
 // proxy.surface kernels check each texel's store at the word measured for it.
 //
@@ -14,7 +14,7 @@
 
 #include "patterns/surface/kernels.hpp"
 #include "common/cuda_objects.hpp"
-#include "patterns/surface/surface_alias.hpp"
+#include "vmm/surface_alias.hpp"
 
 namespace vmmcheck::run {
 

@@ -11,7 +11,7 @@
 //              mapping (CUDA_ARRAY3D_DEFERRED_MAPPING) -- mapped onto the allocation with
 //              cuMemMapArrayAsync; sparse tile (tx, ty) at offset (ty * tiles_x + tx) * tile bytes.
 // Where each texel lies in the bytes is the driver's choice (block linear, say): the runner measures it
-// (harness/patterns/surface/layout.hpp) instead of assuming one. Where the driver refuses a step, the
+// (harness/run/kit/surface_layout.hpp) instead of assuming one. Where the driver refuses a step, the
 // constructor throws NotSupportedError naming every status it met.
 #include <cuda.h>
 
