@@ -116,6 +116,7 @@ struct Layout {
   std::vector<int> shared_index;  // per address: rank of its location among the shared ones; -1: global
   unsigned global_locations = 0;
   unsigned shared_locations = 0;
+  std::vector<bool> surface_backed;    // per L: a .surfref aliases it (its words are texels, kernel_abi.h)
   std::vector<std::string> registers;  // Kernel::registers
   std::map<std::string, int> register_index;
 };
@@ -159,6 +160,10 @@ Layout layout_of(const Litmus& l) {
   }
   lay.global_locations = static_cast<unsigned>(global.size());
   lay.shared_locations = static_cast<unsigned>(shared.size());
+  lay.surface_backed.assign(lay.global_locations, false);
+  for (int a = 0; a < n; ++a)
+    if (l.addresses[static_cast<std::size_t>(a)].declared == Proxy::Surface && lay.global_index[static_cast<std::size_t>(a)] >= 0)
+      lay.surface_backed[static_cast<std::size_t>(lay.global_index[static_cast<std::size_t>(a)])] = true;
 
   // Registers: every register a load or an atom sets, by (thread order, program order), once each.
   for (const Thread& th : l.threads)
@@ -194,6 +199,25 @@ std::string why_not_placement(const Litmus& l) {
   return {};
 }
 
+// A location under a .surfref is a surface's own allocation (vmm::SurfaceAlias: one linear mapping):
+// only that address and its virtual synonyms reach it, and no texture reads it.
+std::string why_not_surface_memory(const Litmus& l) {
+  const int n = static_cast<int>(l.addresses.size());
+  for (int s = 0; s < n; ++s) {
+    if (l.addresses[static_cast<std::size_t>(s)].declared != Proxy::Surface) continue;
+    const int root = root_of(l, s);
+    for (int a = 0; a < n; ++a) {
+      const Address& addr = l.addresses[static_cast<std::size_t>(a)];
+      if (root_of(l, a) != root && addr.location == l.addresses[static_cast<std::size_t>(root)].location)
+        return "address " + address_name(l, a) + " physically aliases the memory of .surfref " + address_name(l, s) +
+               ": a second mapping of a surface's memory is not in this version";
+      if (root_of(l, a) == root && addr.declared == Proxy::Texture)
+        return "a texture over the memory of .surfref " + address_name(l, s) + " is not in this version";
+    }
+  }
+  return {};
+}
+
 std::string why_not_addresses(const Litmus& l) {
   const int n = static_cast<int>(l.addresses.size());
   for (int a = 0; a < n; ++a) {
@@ -219,10 +243,14 @@ std::string why_not_addresses(const Litmus& l) {
 
 // The proxies a generated kernel cannot take: surface, constant, and fences PTX does not have.
 std::string why_not_proxy(const Litmus& l, const Op& op) {
-  const bool surfref = is_access(op) && l.addresses[static_cast<std::size_t>(op.address)].declared == Proxy::Surface;
-  if ((is_access(op) && op.proxy == Proxy::Surface) || surfref)
-    return "surface operations and .surfref addresses are not in this version (surface objects need a CUDA array "
-           "over the allocation and its texel layout)";
+  if (is_access(op) && op.proxy == Proxy::Surface) {
+    const Address& addr = l.addresses[static_cast<std::size_t>(op.address)];
+    if (addr.declared != Proxy::Surface)
+      return op_text(l, op) + ": surface objects are made for .surfref addresses only";
+    if (op.kind == OpKind::AtomAdd) return "surface atomics and reductions (suatom, sured) are not generated in this version";
+    if (op.sem != Sem::Weak) return op_text(l, op) + ": suld and sust are weak; PTX has no ." + sem_name(op.sem) + " surface access";
+    if (addr.shared) return "a .surfref of .shared memory: surface objects view global memory only";
+  }
   if (is_access(op) && op.proxy == Proxy::Constant)
     return "ldc: the constant state space cannot view global (VMM) memory";
   if (op.kind == OpKind::ProxyFence)
@@ -352,7 +380,7 @@ class ThreadEmitter {
   std::set<int> addresses_used() const {
     std::set<int> used;
     for (const Op& op : l_.threads[t_].ops)
-      if (is_access(op) && !is_tld(op)) used.insert(op.address);
+      if (is_access(op) && !is_tld(op) && op.proxy != Proxy::Surface) used.insert(op.address);
     return used;
   }
 
@@ -366,8 +394,13 @@ class ThreadEmitter {
            << address_name(l_, a) << ": .shared, this slot's word\n";
       } else {
         const int root = lay_.root[i];
-        o_ << "p.view[" << root << "] + (" << lay_.global_index[i] << "ull * p.region_words + word);  // "
-           << address_name(l_, a) << ": location L" << lay_.global_index[i];
+        const int L = lay_.global_index[i];
+        if (lay_.surface_backed[static_cast<std::size_t>(L)])
+          o_ << "p.view[" << root << "] + p.texel_word[" << L << "][word];  // " << address_name(l_, a) << ": location L" << L
+             << ", a surface's memory: the word of this instance's texel";
+        else
+          o_ << "p.view[" << root << "] + (" << L << "ull * p.region_words + word);  // " << address_name(l_, a)
+             << ": location L" << L;
         if (root != a) o_ << ", a virtual synonym of " << address_name(l_, root) << " (its view)";
         o_ << "\n";
       }
@@ -415,9 +448,11 @@ class ThreadEmitter {
     switch (op.kind) {
       case OpKind::Load:
         if (is_tld(op)) return emit_tld(op);
+        if (op.proxy == Proxy::Surface) return emit_surface(op);
         emit_asm(load_ptx(op), "\"=r\"(" + destination(op) + ")", a);
         return;
       case OpKind::Store:
+        if (op.proxy == Proxy::Surface) return emit_surface(op);
         emit_asm(store_ptx(op), "", a + ", \"r\"(" + operand(op) + ")");
         return;
       case OpKind::AtomAdd: {
@@ -469,6 +504,17 @@ class ThreadEmitter {
              "\"=r\"(" + dst + ")",
              "\"l\"(p.texture[" + std::to_string(op.address) + "]), \"r\"((int)(" + std::to_string(lay_.global_index[i]) +
                  "ull * p.region_words + word))");
+  }
+
+  // suld / sust: through the .surfref's surface object, at this instance's texel (kernel_abi.h:
+  // x = k % surface_width in bytes for the .b form, y = k / surface_width; k is `word`).
+  void emit_surface(const Op& op) {
+    const std::string coords = "\"l\"(p.surface[" + std::to_string(op.address) +
+                               "]), \"r\"((int)((word % p.surface_width) * 4u)), \"r\"((int)(word / p.surface_width))";
+    if (op.kind == OpKind::Load)
+      emit_asm("suld.b.2d.b32.trap {%0}, [%1, {%2, %3}];", "\"=r\"(" + destination(op) + ")", coords);
+    else
+      emit_asm("sust.b.2d.b32.trap [%0, {%1, %2}], {%3};", "", coords + ", \"r\"(" + operand(op) + ")");
   }
 
   void emit_results() {
@@ -609,7 +655,7 @@ std::string kernel_name(const Litmus& l, const std::string& body) {
 
 std::string why_not_generated(const Litmus& test) {
   for (const std::string& reason :
-       {why_not_harness_extension(test), why_not_placement(test), why_not_addresses(test)})
+       {why_not_harness_extension(test), why_not_placement(test), why_not_addresses(test), why_not_surface_memory(test)})
     if (!reason.empty()) return reason;
   for (const Thread& th : test.threads)
     for (const Op& op : th.ops)
@@ -653,6 +699,8 @@ Kernel generate(const Litmus& test) {
   k.file_ctas = lay.file_ctas;
   k.threads_per_file_cta = lay.threads_per_file_cta;
   k.locations = lay.global_locations;
+  k.location_of_address = lay.global_index;
+  k.surface_locations = lay.surface_backed;
   return k;
 }
 

@@ -15,6 +15,8 @@ struct Kernel {
   unsigned file_ctas = 0;              // distinct CTAs the test names
   unsigned threads_per_file_cta = 0;   // the most threads any one of them has
   unsigned locations = 0;              // physical locations in global memory (region count)
+  std::vector<int> location_of_address;  // per address: its global location L; -1 for .shared
+  std::vector<bool> surface_locations;   // per L: a .surfref aliases it (a surface's memory, kernel_abi.h)
 };
 
 // Why `test` cannot run as a generated kernel on a GPU (empty: it can), e.g. a thread on a second GPU,

@@ -31,6 +31,13 @@ struct VmmcheckLitmusLaunch {
   unsigned int* view[VMMCHECK_LITMUS_MAX_ADDRESSES];           /* per declared address */
   unsigned long long texture[VMMCHECK_LITMUS_MAX_ADDRESSES];   /* cudaTextureObject_t, .texref only */
   unsigned long long surface[VMMCHECK_LITMUS_MAX_ADDRESSES];   /* cudaSurfaceObject_t, .surfref only */
+  /* Per location L that a .surfref aliases: its words are texels of a surface_width-wide 2D array of
+   * 32-bit texels whose storage the views map; texel k (x = k % surface_width, y = k / surface_width) is
+   * the word texel_word[L][k] of the view, and round r's texel of instance m is k = r * instances +
+   * (m * memory_stride + memory_offset) % instances (the region formula without L * region_words).
+   * Null for every other location. */
+  const unsigned int* texel_word[VMMCHECK_LITMUS_MAX_ADDRESSES];
+  unsigned int surface_width;
   unsigned int* registers;
   unsigned int register_count;
   unsigned int instances;      /* per round */

@@ -345,19 +345,43 @@ TEST(LitmusCodegenNotSupported, ConstantProxy) {
   EXPECT_EQ(reason_for(l), "ldc: the constant state space cannot view global (VMM) memory");
 }
 
-TEST(LitmusCodegenNotSupported, SurfaceOperationsAndSurfrefAddresses) {
+TEST(LitmusCodegenNotSupported, SurfaceOperationsNeedASurfrefAndAreWeak) {
   Litmus op = message_passing();
-  op.threads[1].ops[1] = proxy_load("r1", 0, Proxy::Surface);
-  EXPECT_NE(reason_for(op).find("surface operations and .surfref addresses are not in this version"), std::string::npos);
+  op.threads[1].ops[1] = proxy_load("r1", 0, Proxy::Surface);  // suld of x, which is no .surfref
+  EXPECT_NE(reason_for(op).find("surface objects are made for .surfref addresses only"), std::string::npos);
 
   Litmus address = message_passing();
   Address s = global("s", 0);
   s.same_as = 0;
   s.declared = Proxy::Surface;
   address.addresses.push_back(s);
-  EXPECT_EQ(why_not_generated(address), "") << "declared but unused";
-  address.threads[1].ops[1] = load("r1", 2);  // a generic load through the .surfref name
-  EXPECT_NE(reason_for(address).find(".surfref"), std::string::npos);
+  address.threads[1].ops[1] = proxy_load("r1", 2, Proxy::Surface);
+  EXPECT_EQ(why_not_generated(address), "");
+  address.threads[1].ops[1].sem = Sem::Relaxed;
+  address.threads[1].ops[1].scope = Level::Gpu;
+  EXPECT_NE(reason_for(address).find("suld and sust are weak"), std::string::npos);
+
+  Litmus aliased = address;  // a second mapping of the surface's memory
+  aliased.threads[1].ops[1] = load("r1", 2);
+  aliased.addresses.push_back(global("xb", 0));
+  EXPECT_NE(reason_for(aliased).find("a second mapping of a surface's memory"), std::string::npos);
+}
+
+TEST(LitmusCodegen, SurfaceLoadsAndStoresGoThroughTheSurfaceObjectAtTheTexel) {
+  Litmus l = message_passing();
+  Address s = global("s", 0);
+  s.same_as = 0;
+  s.declared = Proxy::Surface;
+  l.addresses.push_back(s);
+  l.threads[0].ops[0].proxy = Proxy::Surface;
+  l.threads[0].ops[0].address = 2;                          // sust [s], 1
+  l.threads[1].ops[1] = load("r1", 0);                      // ld r1, [x]: x's texel word
+  const Kernel k = generate(l);
+  EXPECT_NE(k.source.find("sust.b.2d.b32.trap [%0, {%1, %2}], {%3};"), std::string::npos) << k.source;
+  EXPECT_NE(k.source.find("p.texel_word[0][word]"), std::string::npos) << k.source;
+  EXPECT_EQ(k.surface_locations, (std::vector<bool>{true, false}));
+  const Compiled c = compile(k, 90);
+  EXPECT_FALSE(c.cubin.empty());
 }
 
 TEST(LitmusCodegenNotSupported, ProxyFencesPtxDoesNotHave) {

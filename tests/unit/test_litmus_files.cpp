@@ -171,15 +171,6 @@ const char* sem_name(lt::Sem s) {
   return "?";
 }
 
-const char* proxy_name(lt::Proxy p) {
-  switch (p) {
-    case lt::Proxy::Generic: return "generic";
-    case lt::Proxy::Texture: return "texture";
-    case lt::Proxy::Surface: return "surface";
-    case lt::Proxy::Constant: return "constant";
-  }
-  return "?";
-}
 
 // The instruction an op stands for, by its kind and proxy (ld, tld, suld, ldc, st, sust, atom, red,
 // suatom, sured, fence.sc, fence.acq_rel, fence.proxy.alias, fence.proxy.<proxy>).
@@ -252,8 +243,8 @@ TEST(LitmusFiles, ModelAgreesWithEveryShippedRow) { check_model_agrees(shipped_d
 
 TEST(LitmusFiles, ModelAgreesWithEveryGrammarRow) { check_model_agrees(grammar_dir()); }
 
-// The shipped files are for the GPU runner: one GPU, the generic proxy plus texture reads, fences
-// sc/acq_rel/proxy.alias, global memory, and small tests (at most 4 threads of at most 6
+// The shipped files are for the GPU runner: one GPU, the generic proxy plus texture reads and surface
+// loads and stores, fences sc/acq_rel/proxy.alias, global memory, and small tests (at most 4 threads of at most 6
 // operations, at most 4 addresses).
 TEST(LitmusFiles, ShippedRowsKeepToWhatTheGpuRunnerRuns) {
   for (const File& f : parsed(shipped_dir()).files)
@@ -264,8 +255,8 @@ TEST(LitmusFiles, ShippedRowsKeepToWhatTheGpuRunnerRuns) {
       if (t.addresses.size() > 4) problems.push_back(std::to_string(t.addresses.size()) + " addresses (at most 4)");
       for (const lt::Address& a : t.addresses) {
         if (a.shared) problems.push_back("the .shared address " + a.name);
-        if (a.declared == lt::Proxy::Surface || a.declared == lt::Proxy::Constant)
-          problems.push_back("the address " + a.name + " of the " + proxy_name(a.declared) + " proxy");
+        if (a.declared == lt::Proxy::Constant)
+          problems.push_back("the address " + a.name + " of the " + lt::name_of(a.declared) + " proxy");
       }
       for (const lt::Thread& th : t.threads) {
         if (th.gpu != 0) problems.push_back("thread " + th.name + " on GPU " + std::to_string(th.gpu));
@@ -274,7 +265,7 @@ TEST(LitmusFiles, ShippedRowsKeepToWhatTheGpuRunnerRuns) {
         for (const lt::Op& op : th.ops) {
           const std::string ins = instruction_of(op);
           const bool allowed = ins == "ld" || ins == "st" || ins == "atom" || ins == "red" || ins == "tld" ||
-                               ins == "fence.sc" || ins == "fence.acq_rel" || ins == "fence.proxy.alias";
+                               ins == "suld" || ins == "sust" || ins == "fence.sc" || ins == "fence.acq_rel" || ins == "fence.proxy.alias";
           if (!allowed) problems.push_back("thread " + th.name + " uses " + ins);
         }
       }

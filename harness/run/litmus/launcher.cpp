@@ -12,7 +12,9 @@
 #include "litmus/kernel_abi.h"
 #include "litmus/nvrtc.hpp"
 #include "run/kit/session.hpp"
+#include "run/kit/surface_layout.hpp"
 #include "vmm/alias_set.hpp"
+#include "vmm/surface_alias.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -43,6 +45,23 @@ std::vector<int> view_of_address(const Litmus& t, int& views) {
     if (t.addresses[a].same_as >= 0) out[a] = out[static_cast<std::size_t>(t.addresses[a].same_as)];
   return out;
 }
+
+// A location a .surfref aliases: a surface's own allocation, mapped linearly, and where each texel lies
+// in it (measured: run/kit/surface_layout.hpp). An imported array first; a mapped one where the driver
+// refuses that.
+struct SurfaceMemory {
+  std::unique_ptr<vmm::SurfaceAlias> alias;
+  std::unique_ptr<SurfaceLayout> layout;
+
+  SurfaceMemory(int device, cudaStream_t stream) {
+    try {
+      alias = std::make_unique<vmm::SurfaceAlias>(patterns::SurfaceBacking::Import, device, reinterpret_cast<CUstream>(stream));
+    } catch (const NotSupportedError&) {
+      alias = std::make_unique<vmm::SurfaceAlias>(patterns::SurfaceBacking::ArrayMap, device, reinterpret_cast<CUstream>(stream));
+    }
+    layout = std::make_unique<SurfaceLayout>(*alias, stream);
+  }
+};
 
 void count_outcomes(const std::uint32_t* words, std::uint64_t instances, unsigned registers, RowOutcomes& out) {
   std::vector<std::uint32_t> key(registers);
@@ -106,9 +125,17 @@ const RowOutcomes& LitmusLauncher::run(const Litmus& test, const std::string& so
   const unsigned groups = std::max(1u, static_cast<unsigned>(2 * sms_) / p.file_ctas);
   p.ctas = groups * p.file_ctas;
   p.instances = groups * p.slots;
-  const std::uint64_t launches = std::max<std::uint32_t>(1, budget_.iterations);
+  std::uint64_t launches = std::max<std::uint32_t>(1, budget_.iterations);
   const std::uint64_t per_launch = (budget_.instances + launches - 1) / launches;
   p.rounds = static_cast<unsigned>(std::max<std::uint64_t>(1, (per_launch + p.instances - 1) / p.instances));
+  const bool surfaces = std::find(k.surface_locations.begin(), k.surface_locations.end(), true) != k.surface_locations.end();
+  if (surfaces) {  // a surface's texels are the words of its location: as many instance-rounds as texels per launch
+    const unsigned texels = vmm::SurfaceAlias::kSide * vmm::SurfaceAlias::kSide;
+    p.rounds = std::max(1u, std::min(p.rounds, texels / p.instances));
+    const std::uint64_t per = static_cast<std::uint64_t>(p.rounds) * p.instances;
+    launches = std::max<std::uint64_t>(launches, (budget_.instances + per - 1) / per);
+    p.surface_width = vmm::SurfaceAlias::kSide;
+  }
   p.region_words = p.rounds * p.instances;
   p.register_count = static_cast<unsigned>(k.registers.size());
   p.line_words = 32;
@@ -134,6 +161,20 @@ const RowOutcomes& LitmusLauncher::run(const Litmus& test, const std::string& so
     textures.emplace_back(tex);
     p.texture[a] = tex;
   }
+  // Surface locations: every address of one reaches it through the surface's linear mapping, at the
+  // word of each instance's texel; the .surfref through the surface object.
+  const Stream setup = Stream::create();
+  std::vector<std::unique_ptr<SurfaceMemory>> surface_memory(k.surface_locations.size());
+  for (std::size_t a = 0; a < test.addresses.size(); ++a) {
+    const int L = k.location_of_address[a];
+    if (L < 0 || !k.surface_locations[static_cast<std::size_t>(L)]) continue;
+    auto& sm = surface_memory[static_cast<std::size_t>(L)];
+    if (!sm) sm = std::make_unique<SurfaceMemory>(device_, setup);
+    p.view[a] = reinterpret_cast<unsigned*>(sm->alias->linear());
+    p.texel_word[L] = sm->layout->texels().word_of;
+    if (test.addresses[a].declared == patterns::litmus::Proxy::Surface) p.surface[a] = sm->alias->surface();
+  }
+  CUDA_CHECK(cudaStreamSynchronize(setup));
   const std::uint64_t result_words = static_cast<std::uint64_t>(p.region_words) * p.register_count;
   DeviceBuffer<std::uint32_t> registers(std::max<std::uint64_t>(1, result_words));
   void* host = nullptr;
@@ -165,6 +206,8 @@ const RowOutcomes& LitmusLauncher::run(const Litmus& test, const std::string& so
     p.lane_stride = static_cast<unsigned>(rng() % p.block_threads) | 1u;
     p.seed = static_cast<unsigned>(rng());
     CUDA_CHECK(cudaMemsetAsync(base, 0, bytes, stream));
+    for (const auto& sm : surface_memory)
+      if (sm) CUDA_CHECK(cudaMemsetAsync(reinterpret_cast<void*>(sm->alias->linear()), 0, sm->alias->bytes(), stream));
     void* args[] = {&p};
     CUDA_CHECK(cudaEventRecord(start, stream));
     CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(loaded->function), dim3(p.ctas), dim3(p.block_threads), args, 0,
