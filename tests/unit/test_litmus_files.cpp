@@ -191,7 +191,7 @@ std::string instruction_of(const lt::Op& op) {
     case lt::OpKind::FenceSc: return "fence.sc";
     case lt::OpKind::FenceAcqRel: return "fence.acq_rel";
     case lt::OpKind::AliasFence: return "fence.proxy.alias";
-    case lt::OpKind::ProxyFence: return std::string("fence.proxy.") + proxy_name(op.proxy);
+    case lt::OpKind::ProxyFence: return std::string("fence.proxy.") + lt::name_of(op.proxy);
   }
   return "?";
 }
