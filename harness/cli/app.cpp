@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -31,6 +32,7 @@
 #include "run/kit/mutants.hpp"
 #include "run/kit/support.hpp"
 #include "run/records/report_json.hpp"
+#include "run/litmus/row_result.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -92,15 +94,22 @@ int cmd_explain(const Options& o, std::ostream& out) {
   const model::CaseTable table = load(o);
   std::vector<std::filesystem::path> results = shipped_results();
   if (!o.results.empty()) results = {o.results};
-  std::vector<const model::Case*> chosen;
-  for (const std::string& name : o.names) chosen.push_back(&model::find_case(table.cases, name));
-  if (o.names.empty()) chosen = model::select_cases(table.cases, o.filter);
-  bool first = true;
-  for (const model::Case* c : chosen) {
-    if (!first) out << "\n" << std::string(78, '-') << "\n\n";
-    out << explain(*c, table.cases, results);
-    first = false;
+  // A name litmus.<row> is a litmus row of the shipped files (or of --litmus), the rest are cases.
+  std::vector<litmus::Row> rows;
+  std::vector<std::string> texts;
+  for (const std::string& name : o.names) {
+    if (name.rfind("litmus.", 0) != 0) {
+      texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));
+      continue;
+    }
+    if (rows.empty()) rows = litmus_rows(o);
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const litmus::Row& r) { return run::case_name_of(r) == name; });
+    if (row == rows.end()) throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");
+    texts.push_back(explain(*row, results));
   }
+  if (o.names.empty())
+    for (const model::Case* c : model::select_cases(table.cases, o.filter)) texts.push_back(explain(*c, table.cases, results));
+  for (std::size_t i = 0; i < texts.size(); ++i) out << (i ? "\n" + std::string(78, '-') + "\n\n" : "") << texts[i];
   return kExitOk;
 }
 

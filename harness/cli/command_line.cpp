@@ -135,6 +135,8 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   add_common(*explain_cmd, o);
   explain_cmd->add_option("case", o.names, "dotted case names (default: every case the filter selects)");
   explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from")->envname("VMMCHECK_RESULTS");
+  explain_cmd->add_option("--litmus", o.litmus, "litmus files or folders whose rows litmus.<row> names (default: cases/litmus)")
+      ->allow_extra_args(false);
 
   CLI::App* probe_cmd = app.add_subcommand("probe", "print driver, runtime and per-device VMM capabilities");
   add_json(*probe_cmd, o, "print the probe as JSON (to FILE, or stdout)");

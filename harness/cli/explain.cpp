@@ -7,7 +7,10 @@
 
 #include "cli/console.hpp"
 #include "model/controls.hpp"
+#include "litmus/codegen.hpp"
 #include "model/oracle.hpp"
+#include "model/ptx_model.hpp"
+#include "run/litmus/row_result.hpp"
 
 #ifndef VMMCHECK_RESULTS_DIR
 #define VMMCHECK_RESULTS_DIR "ci/results"
@@ -117,6 +120,25 @@ std::string explain(const model::Case& c, const std::vector<model::Case>& table,
   const std::string seen = observed(c.name, results);
   o << "\nWhat hardware did:\n" << (seen.empty() ? "  no stored result for this case yet\n" : seen);
   o << "\nDefined in " << c.verdict.source << "\n";
+  return o.str();
+}
+
+std::string explain(const litmus::Row& row, const std::vector<std::filesystem::path>& results) {
+  std::ostringstream o;
+  const std::string name = run::case_name_of(row);
+  o << name << "\n" << std::string(name.size(), '=') << "\n\n";
+  o << "A litmus row (docs/litmus.md): " << litmus::name_of(row.expect) << " (" << model::ptx::to_string(row.condition)
+    << "), " << row.file << ":" << row.line << "\n\nThe test:\n" << row.source;
+  if (!row.source.empty() && row.source.back() != '\n') o << "\n";
+  const run::RowVerdict v = run::model_verdict(row);
+  o << "\nThe PTX proxy model (docs/litmus-model.md): " << (v.matches ? "as the file says" : "AGAINST the file") << "\n  "
+    << v.explanation << "\n";
+  const std::string why_not = litmus::why_not_generated(row.test);
+  o << "\nOn a GPU: " << (why_not.empty() ? "one generated kernel ('vmmcheck model " + row.file + " --kernels DIR' writes it)"
+                                           : "not run: " + why_not)
+    << "\n";
+  const std::string seen = observed(name, results);
+  o << "\nWhat hardware did:\n" << (seen.empty() ? "  no stored result for this row yet\n" : seen);
   return o.str();
 }
 

@@ -256,5 +256,18 @@ TEST(CliModel, RunTakesLitmusFilesAndTheFilter) {
   EXPECT_EQ(o.code, kExitUsage);
 }
 
+// explain takes a litmus row's case name: the test as written, the model's answer with its witness.
+TEST(CliModel, ExplainALitmusRow) {
+  const auto file = temp_file("vmmcheck-explain-litmus.test",
+                              ".global x;\nd0.b0.t0 { st [x], 1; ld r0, [x]; }\nassert (r0 == 1) as own;\n");
+  Outcome o = cli({"explain", "--litmus", file.string(), "litmus.vmmcheck_explain_litmus.own"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("st [x], 1;"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("as the file says"), std::string::npos) << o.out;
+  o = cli({"explain", "--litmus", file.string(), "litmus.vmmcheck_explain_litmus.nope"});
+  EXPECT_EQ(o.code, kExitUsage);
+  EXPECT_NE(o.err.find("unknown litmus row"), std::string::npos) << o.err;
+}
+
 }  // namespace
 }  // namespace vmmcheck::testing
