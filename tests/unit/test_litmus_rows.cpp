@@ -39,6 +39,7 @@ TEST(LitmusRows, NamesAreResultNames) {
   EXPECT_EQ(c.pattern, "litmus");
   EXPECT_EQ(c.axes.at(1).second, "1");
   EXPECT_EQ(c.axes.at(3).second, "permit");
+  EXPECT_NE(c.citation.find("cases/litmus/MP_rows.test:"), std::string::npos) << c.citation;
 }
 
 TEST(LitmusRows, AnAllowedHistogramPassesAndCountsTheAskedOutcome) {

@@ -29,6 +29,14 @@ std::string token(const std::string& text) {
 
 std::string command_of(const litmus::Row& row) { return row.name.substr(row.name.rfind('.') + 1); }
 
+// The file as results cite it: a shipped file by its place in the repository (cases/litmus/MP.test),
+// whatever folder it was read from; any other as given.
+std::string cited_path(const std::string& file) {
+  const std::string shipped = "/cases/litmus/";
+  const std::size_t at = file.rfind(shipped);
+  return at == std::string::npos ? file : file.substr(at + 1);
+}
+
 // The outcome "every register holds what it held in this instance", for the model.
 Expr exactly(const std::vector<std::string>& registers, const std::vector<std::uint32_t>& values) {
   Expr all;
@@ -114,7 +122,7 @@ CaseResult begin_row_result(const litmus::Row& row) {
   r.rule = "every outcome the GPU shows must be one the PTX proxy model allows; the file asks whether " +
            model::ptx::to_string(row.condition) + " is " +
            (row.expect == litmus::Expect::Assert ? "always the case" : "possible");
-  r.citation = "PTX ISA, Memory Consistency Model; " + row.file + ":" + std::to_string(row.line) + "; docs/litmus-model.md";
+  r.citation = "PTX ISA, Memory Consistency Model; " + cited_path(row.file) + ":" + std::to_string(row.line) + "; docs/litmus-model.md";
   return r;
 }
 
