@@ -1,4 +1,4 @@
-"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit,figures}``.
+"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit,figures,history}``.
 
 Exit codes follow vmmcheck's (docs/design.md, "Exit codes"): 0 nothing unexpected, 1 a failure (a regression, an
 unexpected result), 2 bad input or usage. Bad input is always one line on stderr naming the file and
@@ -52,16 +52,79 @@ def cmd_render(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from . import compare
+    from . import compare, history
 
-    base = load.load(args.baseline, args.schema)
-    cur = load.load(args.current, args.schema)
+    if args.against_history:
+        # One file: CURRENT (argparse put it in `baseline`, the first positional); the baseline is the newest
+        # stored run of its GPU (history.py).
+        if args.current is not None:
+            return _usage("compare --against-history takes one results file, CURRENT")
+        args.current = args.baseline
+        cur = load.load(args.current, args.schema)
+        try:
+            base, baseline_name = history.baseline_for(cur, args.db, args.schema)
+        except history.HistoryError as e:
+            print(e, file=sys.stderr)
+            return EXIT_USAGE
+    else:
+        if args.current is None:
+            return _usage("compare needs BASELINE and CURRENT (or --against-history CURRENT)")
+        if args.db is not None:
+            return _usage("compare: --db only goes with --against-history")
+        base = load.load(args.baseline, args.schema)
+        cur = load.load(args.current, args.schema)
+        baseline_name = args.baseline
     result = compare.compare(base, cur, args.rate_threshold, args.weak_threshold,
-                             baseline_name=args.baseline, current_name=args.current)
+                             baseline_name=baseline_name, current_name=args.current)
     sys.stdout.write(compare.format_text(result))
     if args.html:
         _write(compare.format_html(result), args.html)
     return result.exit_code
+
+
+def _usage(message: str) -> int:
+    print(message, file=sys.stderr)
+    return EXIT_USAGE
+
+
+def cmd_history_add(args) -> int:
+    from . import history
+
+    try:
+        for line in history.add(args.results, args.db, args.schema):
+            print(line)
+    except history.HistoryError as e:
+        print(e, file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def cmd_history_show(args) -> int:
+    import json
+
+    from . import history
+
+    try:
+        if args.case:
+            found = history.trend(args.db, args.case, args.gpu, args.family, args.limit)
+        else:
+            found = history.runs(args.db, args.gpu, args.family, args.limit)
+    except history.HistoryError as e:
+        print(e, file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        key = "cases" if args.case else "runs"
+        sys.stdout.write(json.dumps({"db": str(history.resolve(args.db)), key: found}, indent=2) + "\n")
+    elif not found:
+        # Nothing there is an answer, not an error: exit 0 and say which filters found nothing.
+        filters = [f"{name} {value}" for name, value in (("--gpu", args.gpu), ("--case", args.case),
+                                                           ("--family", args.family)) if value]
+        empty = not filters or not history.runs(args.db, limit=1)
+        print(f"{history.resolve(args.db)}: " + ("the history is empty" if empty
+                                                  else f"no match for {' '.join(filters)}"))
+    else:
+        sys.stdout.write(history.format_trend(found) if args.case else history.format_runs(found, args.db))
+    return EXIT_OK
 
 
 def cmd_apply(args) -> int:
@@ -181,9 +244,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--open-all", action="store_true", help="expand every family (default: only failing ones)")
     p.set_defaults(func=cmd_render)
 
-    p = sub.add_parser("compare", parents=[common], help="regressions, fixes and changes between two runs")
-    p.add_argument("baseline")
-    p.add_argument("current")
+    history_db = argparse.ArgumentParser(add_help=False)
+    history_db.add_argument("--db", metavar="PATH", default=None,
+                            help="the results history, a SQLite file (default: $VMMCHECK_HISTORY, else "
+                                 "results-history.sqlite in the current directory)")
+
+    p = sub.add_parser("compare", parents=[common, history_db],
+                       help="regressions, fixes and changes between two runs",
+                       usage="%(prog)s [options] BASELINE CURRENT\n"
+                             "       %(prog)s [options] --against-history [--db PATH] CURRENT")
+    # With --against-history the one file given is CURRENT (cmd_compare moves it there).
+    p.add_argument("baseline", metavar="BASELINE")
+    p.add_argument("current", metavar="CURRENT", nargs="?")
+    p.add_argument("--against-history", action="store_true",
+                   help="compare CURRENT with the newest run of its GPU in the results history (--db)")
     p.add_argument("--html", metavar="OUT", help="also write the comparison as HTML")
     p.add_argument("--rate-threshold", type=_fraction, default=0.25,
                    help="report instances/s changes beyond this relative change (default 0.25)")
@@ -229,6 +303,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--counts-from", default="ci/results/nvidia-h200_driver-580.159.04.json",
                    help="results whose per-family case counts README's table must match")
     p.set_defaults(func=cmd_figures)
+
+    p = sub.add_parser("history", help="a results history in SQLite: add runs, show runs and per-case trends")
+    hsub = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    h = hsub.add_parser("add", parents=[common, history_db],
+                        help="add results files (all validated first; nothing written if one is bad)")
+    h.add_argument("results", nargs="+", metavar="RESULTS.json")
+    h.set_defaults(func=cmd_history_add)
+    h = hsub.add_parser("show", parents=[history_db], help="the stored runs, or with --case a trend per case")
+    h.add_argument("--gpu", metavar="G", help="GPU name contains G (any case)")
+    h.add_argument("--case", metavar="GLOB", help="a trend per case whose name matches GLOB (shell-style)")
+    h.add_argument("--family", metavar="F", help="only family F and the families under it (F.*)")
+    h.add_argument("--limit", metavar="N", type=_positive_int, help="only the newest N runs")
+    h.add_argument("--json", action="store_true", help="JSON instead of a table")
+    h.set_defaults(func=cmd_history_show)
     return parser
 
 
