@@ -3,6 +3,7 @@
 #include <set>
 #include <string>
 
+#include "model/oracle.hpp"
 #include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
@@ -38,6 +39,18 @@ json family_json(const model::Family& f) {
               {"prunes", prunes},   {"pruned", f.pruned}};
 }
 
+// How the oracle derives the case's expectation (model/oracle.hpp): by the PTX proxy model or the
+// contract structure, the rules applied in order; or why nothing models it.
+json derivation_of(const model::Case& c) {
+  if (!model::oracle_models(c)) return json{{"modelled", false}, {"because", model::not_modelled_because(c)}};
+  const model::Derivation d = model::derive(c);
+  return json{{"modelled", true},
+              {"by", d.from_model ? "the PTX proxy model" : "the contract structure"},
+              {"expectation", model::to_string(d.expectation)},
+              {"outcomes", d.outcomes},
+              {"steps", d.steps}};
+}
+
 }  // namespace
 
 json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected) {
@@ -52,7 +65,9 @@ json list_document(const model::CaseTable& table, const std::vector<const model:
                      {"outcomes", c->verdict.outcomes},
                      {"labels", c->labels},
                      {"rule", c->verdict.rule},
-                     {"citation", c->verdict.citation}});
+                     {"citation", c->verdict.citation},
+                     {"why", c->verdict.why},
+                     {"derivation", derivation_of(*c)}});
     families.insert(c->family);
   }
   json family_list = json::array();

@@ -1,4 +1,4 @@
-"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit,figures,history}``.
+"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit,figures,handbook,history}``.
 
 Exit codes follow vmmcheck's (docs/design.md, "Exit codes"): 0 nothing unexpected, 1 a failure (a regression, an
 unexpected result), 2 bad input or usage. Bad input is always one line on stderr naming the file and
@@ -317,11 +317,20 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--limit", metavar="N", type=_positive_int, help="only the newest N runs")
     h.add_argument("--json", action="store_true", help="JSON instead of a table")
     h.set_defaults(func=cmd_history_show)
+
+    # Listed for --help; main() hands its arguments to handbook.main, which has its own parser.
+    sub.add_parser("handbook", add_help=False,
+                   help="the handbook: a static site and one Markdown file, a page per rule with its evidence "
+                        "(handbook --help)")
     return parser
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["handbook"]:
+        from . import handbook  # jinja2 only for this command
+
+        return handbook.main(argv[1:])
     extra: List[str] = []
     if "--" in argv:
         at = argv.index("--")
