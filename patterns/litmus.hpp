@@ -37,6 +37,27 @@ enum class OpKind : int {
 // texture proxy, suld/sust/suatom/sured the surface proxy, ldc the constant proxy.
 enum class Proxy : int { Generic, Texture, Surface, Constant };
 
+// Names as PTX and the litmus language spell them (ld.<sem>.<scope>; Thread: "thread", a weak access's).
+constexpr const char* name_of(Level l) {
+  switch (l) {
+    case Level::Thread: return "thread";
+    case Level::Cta: return "cta";
+    case Level::Gpu: return "gpu";
+    case Level::Sys: return "sys";
+  }
+  return "?";
+}
+constexpr const char* name_of(Sem s) {
+  switch (s) {
+    case Sem::Weak: return "weak";
+    case Sem::Relaxed: return "relaxed";
+    case Sem::Acquire: return "acquire";
+    case Sem::Release: return "release";
+    case Sem::AcqRel: return "acq_rel";
+  }
+  return "?";
+}
+
 // The proxy's name as PTX and the litmus language spell it (fence.proxy.<name>).
 constexpr const char* name_of(Proxy p) {
   switch (p) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/oracle.hpp"
+#include "model/ptx_model.hpp"
 #include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
@@ -51,6 +52,24 @@ json derivation_of(const model::Case& c) {
               {"steps", d.steps}};
 }
 
+// The litmus shape the model decides, for diagrams: threads as columns (their operations as a litmus
+// file writes them), the operation boundaries between them, and the outcome asked about.
+json shape_of(const model::Case& c) {
+  const std::optional<patterns::litmus::Litmus> l = model::litmus_shape(c);
+  if (!l) return nullptr;
+  json threads = json::array();
+  for (const auto& t : l->threads) {
+    json ops = json::array();
+    for (const auto& op : t.ops) ops.push_back(model::ptx::instruction_text(*l, op));
+    threads.push_back({{"name", t.name}, {"gpu", t.gpu}, {"cta", t.cta}, {"resident", t.resident}, {"ops", ops}});
+  }
+  json boundaries = json::array();
+  for (const auto& [a, b] : l->boundaries) boundaries.push_back({a, b});
+  std::string weak;
+  for (const auto& w : l->weak) weak += (weak.empty() ? "" : " && ") + w.reg + (w.equal ? " == " : " != ") + std::to_string(w.value);
+  return json{{"threads", threads}, {"boundaries", boundaries}, {"weak", weak}};
+}
+
 }  // namespace
 
 json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected) {
@@ -67,7 +86,8 @@ json list_document(const model::CaseTable& table, const std::vector<const model:
                      {"rule", c->verdict.rule},
                      {"citation", c->verdict.citation},
                      {"why", c->verdict.why},
-                     {"derivation", derivation_of(*c)}});
+                     {"derivation", derivation_of(*c)},
+                     {"shape", shape_of(*c)}});
     families.insert(c->family);
   }
   json family_list = json::array();

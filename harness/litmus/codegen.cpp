@@ -21,27 +21,6 @@ using namespace patterns::litmus;
 
 constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
 
-const char* scope_name(Level l) {
-  switch (l) {
-    case Level::Thread: return "thread";
-    case Level::Cta: return "cta";
-    case Level::Gpu: return "gpu";
-    case Level::Sys: return "sys";
-  }
-  return "?";
-}
-
-const char* sem_name(Sem s) {
-  switch (s) {
-    case Sem::Weak: return "weak";
-    case Sem::Relaxed: return "relaxed";
-    case Sem::Acquire: return "acquire";
-    case Sem::Release: return "release";
-    case Sem::AcqRel: return "acq_rel";
-  }
-  return "?";
-}
-
 bool is_access(const Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomAdd; }
 bool is_red(const Op& op) { return op.kind == OpKind::AtomAdd && op.reg.empty(); }
 bool is_tld(const Op& op) { return op.kind == OpKind::Load && op.proxy == Proxy::Texture; }
@@ -63,22 +42,22 @@ std::string address_name(const Litmus& l, int a) {
 std::string op_text(const Litmus& l, const Op& op) {
   std::ostringstream o;
   const std::string at = address_name(l, op.address);
-  const std::string scope = op.scope == Level::Thread ? "" : std::string(".") + scope_name(op.scope);
+  const std::string scope = op.scope == Level::Thread ? "" : std::string(".") + name_of(op.scope);
   const std::string operand = op.value_reg.empty() ? std::to_string(op.value) : one_line(op.value_reg);
   switch (op.kind) {
     case OpKind::Load:
       if (op.proxy == Proxy::Texture) o << "tld " << one_line(op.reg) << ", " << at;
       else if (op.proxy == Proxy::Constant) o << "ldc " << one_line(op.reg) << ", " << at;
       else if (op.proxy == Proxy::Surface) o << "suld " << one_line(op.reg) << ", " << at;
-      else o << "ld." << sem_name(op.sem) << scope << " " << one_line(op.reg) << ", " << at;
+      else o << "ld." << name_of(op.sem) << scope << " " << one_line(op.reg) << ", " << at;
       break;
     case OpKind::Store:
       if (op.proxy == Proxy::Surface) o << "sust " << at << ", " << operand;
-      else o << "st." << sem_name(op.sem) << scope << " " << at << ", " << operand;
+      else o << "st." << name_of(op.sem) << scope << " " << at << ", " << operand;
       break;
     case OpKind::AtomAdd:
       if (op.proxy == Proxy::Surface) o << (is_red(op) ? "sured " : "suatom ");
-      else o << (is_red(op) ? "red." : "atom.") << sem_name(op.sem) << scope << ".add ";
+      else o << (is_red(op) ? "red." : "atom.") << name_of(op.sem) << scope << ".add ";
       if (!is_red(op)) o << one_line(op.reg) << ", ";
       o << at << ", " << operand;
       break;
@@ -248,7 +227,7 @@ std::string why_not_proxy(const Litmus& l, const Op& op) {
     if (addr.declared != Proxy::Surface)
       return op_text(l, op) + ": surface objects are made for .surfref addresses only";
     if (op.kind == OpKind::AtomAdd) return "surface atomics and reductions (suatom, sured) are not generated in this version";
-    if (op.sem != Sem::Weak) return op_text(l, op) + ": suld and sust are weak; PTX has no ." + sem_name(op.sem) + " surface access";
+    if (op.sem != Sem::Weak) return op_text(l, op) + ": suld and sust are weak; PTX has no ." + name_of(op.sem) + " surface access";
     if (addr.shared) return "a .surfref of .shared memory: surface objects view global memory only";
   }
   if (is_access(op) && op.proxy == Proxy::Constant)
@@ -259,7 +238,7 @@ std::string why_not_proxy(const Litmus& l, const Op& op) {
     return std::string("PTX has no fence.proxy.") + name_of(op.proxy) + " instruction";
   if (is_access(op) && op.proxy == Proxy::Texture) {
     if (op.kind != OpKind::Load) return "PTX has no texture-proxy write (tex/tld only reads)";
-    if (op.sem != Sem::Weak) return "tld is a weak read: PTX has no ." + std::string(sem_name(op.sem)) + " texture fetch";
+    if (op.sem != Sem::Weak) return "tld is a weak read: PTX has no ." + std::string(name_of(op.sem)) + " texture fetch";
     if (l.addresses[static_cast<std::size_t>(op.address)].shared)
       return "tld of .shared address " + address_name(l, op.address) + ": texture objects view global memory only";
     if (l.addresses[static_cast<std::size_t>(op.address)].declared != Proxy::Texture)
@@ -277,11 +256,11 @@ std::string why_not_semantics(const Litmus& l, const Op& op) {
   if (op.kind == OpKind::AtomAdd && op.scope == Level::Thread) return text + ": an atom or red needs a scope";
   if (op.sem != Sem::Weak && op.scope == Level::Thread) return text + ": a strong access needs a scope";
   if (op.kind == OpKind::Load && (op.sem == Sem::Release || op.sem == Sem::AcqRel))
-    return text + ": PTX ld has no ." + sem_name(op.sem);
+    return text + ": PTX ld has no ." + name_of(op.sem);
   if (op.kind == OpKind::Store && (op.sem == Sem::Acquire || op.sem == Sem::AcqRel))
-    return text + ": PTX st has no ." + sem_name(op.sem);
+    return text + ": PTX st has no ." + name_of(op.sem);
   if (is_red(op) && (op.sem == Sem::Acquire || op.sem == Sem::AcqRel))
-    return text + ": PTX red takes .relaxed or .release only, not ." + sem_name(op.sem);
+    return text + ": PTX red takes .relaxed or .release only, not ." + name_of(op.sem);
   return {};
 }
 
@@ -443,7 +422,7 @@ class ThreadEmitter {
 
   void emit_op(const Op& op) {
     o_ << kIndent << "// " << op_text(l_, op) << "\n";
-    const std::string scope = scope_name(op.scope);
+    const std::string scope = name_of(op.scope);
     const std::string a = "\"l\"(a" + std::to_string(op.address) + ")";
     switch (op.kind) {
       case OpKind::Load:
@@ -457,7 +436,7 @@ class ThreadEmitter {
         return;
       case OpKind::AtomAdd: {
         // atom/red with no .sem is .relaxed in PTX; a weak one is emitted so, explicitly.
-        const std::string sem = op.sem == Sem::Weak ? "relaxed" : sem_name(op.sem);
+        const std::string sem = op.sem == Sem::Weak ? "relaxed" : name_of(op.sem);
         if (is_red(op)) {
           emit_asm("red." + sem + "." + scope + ".add.u32 [%0], %1;", "", a + ", \"r\"(" + operand(op) + ")");
         } else {
@@ -475,7 +454,7 @@ class ThreadEmitter {
   }
 
   static std::string load_ptx(const Op& op) {
-    const std::string scope = scope_name(op.scope);
+    const std::string scope = name_of(op.scope);
     switch (op.sem) {
       case Sem::Weak: return "ld.u32 %0, [%1];";
       case Sem::Relaxed: return "ld.relaxed." + scope + ".u32 %0, [%1];";  // ld.volatile reads as relaxed.sys
@@ -485,7 +464,7 @@ class ThreadEmitter {
   }
 
   static std::string store_ptx(const Op& op) {
-    const std::string scope = scope_name(op.scope);
+    const std::string scope = name_of(op.scope);
     switch (op.sem) {
       case Sem::Weak: return "st.u32 [%0], %1;";
       case Sem::Relaxed: return "st.relaxed." + scope + ".u32 [%0], %1;";

@@ -82,6 +82,12 @@ bool agrees(const Derivation& d, const Verdict& v) {
   return d.expectation == Expectation::Undefined || d.outcomes == v.outcomes;
 }
 
+std::optional<patterns::litmus::Litmus> litmus_shape(const Case& c) {
+  const Structure s = structure(c);
+  if (const auto* shaped = std::get_if<Shaped>(&s); shaped && shaped->litmus) return shaped->litmus;
+  return std::nullopt;
+}
+
 Derivation derive(const Case& c) {
   const Structure s = structure(c);
   if (const auto* shaped = std::get_if<Shaped>(&s); shaped && shaped->litmus) return derive(*shaped->litmus, shaped->allowed);

@@ -4,6 +4,7 @@
 // contract patterns (access rights, lifecycle) it reads their contract structure. Each pattern says
 // which (structure_of in patterns/<pattern>.hpp); the oracle knows no pattern by name. The loader
 // refuses a table whose verdict departs from the oracle without an `override` that cites why.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,5 +37,9 @@ bool agrees(const Derivation& d, const Verdict& v);
 std::string not_modelled_because(const Case& c);
 // The derivation of a modelled case; throws std::invalid_argument for one that is not.
 Derivation derive(const Case& c);
+
+// The litmus shape the PTX model decides for the case (its pattern's structure_of); none for a case
+// the model does not cover or a contract case.
+std::optional<patterns::litmus::Litmus> litmus_shape(const Case& c);
 
 }  // namespace vmmcheck::model

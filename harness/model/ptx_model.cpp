@@ -765,4 +765,24 @@ bool asserts(const Litmus& shape, const std::vector<Condition>& any_of) {
   return !decide(shape, none).allowed;
 }
 
+std::string instruction_text(const Litmus& l, const Op& op) {
+  const auto semantics = [&] {
+    if (op.sem == Sem::Weak) return std::string();
+    return std::string(".") + name_of(op.sem) + (op.scope == Level::Thread ? "" : std::string(".") + name_of(op.scope));
+  };
+  const auto addr = [&] { return "[" + l.addresses.at(static_cast<std::size_t>(op.address)).name + "]"; };
+  const auto operand = [&] { return op.value_reg.empty() ? std::to_string(op.value) : op.value_reg; };
+  switch (op.kind) {
+    case OpKind::Load: return mnemonic(op) + semantics() + " " + op.reg + ", " + addr();
+    case OpKind::Store: return mnemonic(op) + semantics() + " " + addr() + ", " + operand();
+    case OpKind::AtomAdd:
+      return mnemonic(op) + semantics() + " " + (op.reg.empty() ? "" : op.reg + ", ") + addr() + ", " + operand();
+    case OpKind::FenceSc: return std::string("fence.sc.") + name_of(op.scope);
+    case OpKind::FenceAcqRel: return std::string("fence.acq_rel.") + name_of(op.scope);
+    case OpKind::AliasFence: return "fence.proxy.alias";
+    case OpKind::ProxyFence: return std::string("fence.proxy.") + name_of(op.proxy);
+  }
+  return "?";
+}
+
 }  // namespace vmmcheck::model::ptx

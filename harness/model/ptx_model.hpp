@@ -65,4 +65,7 @@ std::string to_string(const patterns::litmus::Expr& condition);
 bool holds(const patterns::litmus::Expr& condition, const std::vector<std::string>& registers,
            const std::vector<std::uint32_t>& values);
 
+// An operation as a litmus file writes it, e.g. "st.release.gpu [flag], 1" (diagrams, list --json).
+std::string instruction_text(const patterns::litmus::Litmus& shape, const patterns::litmus::Op& op);
+
 }  // namespace vmmcheck::model::ptx

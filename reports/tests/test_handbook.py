@@ -302,6 +302,23 @@ def test_diagram_resident_reader():
     assert "ld.acquire.sys r1, [flag]" in svg and "ld.global r2, [B]" in svg
 
 
+def test_diagram_from_the_models_shape_in_the_list():
+    """A pattern without a hand drawing gets the shape `vmmcheck list --json` gives: threads as columns, the
+    boundary as an edge from the writer's last operation to the reader's first."""
+    case = {"name": "peer.kernels.x", "pattern": "peer_pair",
+            "shape": {"threads": [{"name": "writer", "gpu": 0, "cta": 0, "resident": False, "ops": ["st [A], 1"]},
+                                  {"name": "reader", "gpu": 1, "cta": 0, "resident": False,
+                                   "ops": ["fence.proxy.alias", "ld r, [B]"]}],
+                      "boundaries": [[0, 1]], "weak": "r != 1"}}
+    shape = handbook_svg.shape_for_case(case, {"name": "peer.kernels", "pattern": "peer_pair"})
+    assert [c.label for c in shape.columns] == ["writer", "reader"]
+    assert shape.columns[1].sub == "GPU 1, CTA 0" and shape.columns[1].ops[0].kind == "fence"
+    assert [(e.kind, e.src, e.dst) for e in shape.edges] == [("boundary", (0, 0), (1, 0))]
+    svg = handbook_svg.render_shape(shape)
+    _check_svg(svg)
+    assert "ld r, [B]" in svg and "may r != 1 ?" in svg
+
+
 def test_no_shape_for_other_patterns():
     assert handbook_svg.shape_for_case(_case("access.none.read"), _family("access")) is None
 

@@ -196,10 +196,30 @@ SHAPES = {"same_thread": _same_thread, "message_passing": _message_passing, "ker
           "resident": _resident, "rmw": _rmw}
 
 
+def shape_from_list(shape: Mapping) -> Shape:
+    """The litmus shape `vmmcheck list --json` gives for a case the PTX model decides ("shape": threads with
+    their operations as a litmus file writes them, operation boundaries, the outcome asked about): the
+    threads as columns, program order downward, each boundary an edge from the earlier thread's last
+    operation to the later one's first. For the patterns drawn by hand above, those drawings say more."""
+    columns = []
+    for t in shape["threads"]:
+        sub = f"GPU {t['gpu']}, CTA {t['cta']}" + (", already resident" if t.get("resident") else "")
+        columns.append(Column(t["name"], sub, [Op(text, row, kind="fence" if text.startswith("fence") else "access")
+                                               for row, text in enumerate(t["ops"])]))
+    edges = [Edge("boundary", (a, len(columns[a].ops) - 1), (b, 0), "boundary",
+                  "stream order, an event, host synchronisation or a graph edge")
+             for a, b in shape.get("boundaries", []) if columns[a].ops and columns[b].ops]
+    return Shape(title="The litmus shape the PTX model decides", columns=columns, edges=edges,
+                 init="every location 0", question=f"may {shape['weak']} ?" if shape.get("weak") else "")
+
+
 def shape_for_case(case: Mapping, family: Mapping) -> Optional[Shape]:
-    """The litmus shape of a case, or None where its pattern is not a small litmus test."""
+    """The litmus shape of a case: drawn by hand for the patterns above, else the model's shape from the
+    list (shape_from_list); None where the PTX model says nothing about the case."""
     build = SHAPES.get(case.get("pattern") or family.get("pattern") or "")
-    return build(case, family) if build else None
+    if build:
+        return build(case, family)
+    return shape_from_list(case["shape"]) if case.get("shape") else None
 
 
 # ------------------------------------------------------------------------------------------ rendering

@@ -214,6 +214,22 @@ namespace {
 using cli::kExitNothingRunnable;
 using cli::kExitUsage;
 
+// list --json carries what the handbook draws and explains: each case's why, the oracle's derivation and
+// the litmus shape the model decides (null where the model says nothing).
+TEST(CliModel, ListJsonCarriesDerivationAndShape) {
+  const Outcome o = cli({"list", "--json", "--filter", "alias.mp.same.flagsame.nofence.gpu,access.none.read"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  const auto& access = doc["cases"][0];
+  const auto& mp = doc["cases"][1];
+  EXPECT_FALSE(mp["why"].get<std::string>().empty());
+  EXPECT_EQ(mp["derivation"]["by"], "the PTX proxy model");
+  EXPECT_EQ(mp["derivation"]["expectation"], "required");
+  ASSERT_EQ(mp["shape"]["threads"].size(), 2u);
+  EXPECT_EQ(mp["shape"]["threads"][0]["ops"].back(), "st.release.gpu [flag_A], 1") << mp["shape"].dump();
+  EXPECT_TRUE(access["shape"].is_null());
+}
+
 // `vmmcheck model` (docs/litmus.md): 0 when every row's permit/assert is what the model says, 1 when one
 // is not (named, with the model's reason), 2 for a malformed file (file:line:column).
 TEST(CliModel, ExitCodesFollowTheVerdicts) {
