@@ -345,12 +345,6 @@ def mpi_ranks(src: Source) -> List[str]:
     return out
 
 
-# The litmus files that mirror a hand-written family (docs/litmus.md): file stem -> the family. A row's
-# command is the family case's name after the family, dots written as underscores.
-LITMUS_MIRRORS = {"alias_same_thread": "alias.same_thread", "alias_mp": "alias.mp", "alias_mp_cta": "alias.mp_cta",
-                  "alias_rmw": "alias.rmw"}
-
-
 def litmus_rows(doc: Mapping) -> List[Mapping]:
     return [r for r in doc["results"] if r.get("pattern") == "litmus"]
 
@@ -391,7 +385,7 @@ def litmus_vs_hand(src: Source) -> List[str]:
     by_name = {r["name"]: r for r in doc["results"]}
     rows = []
     for r in litmus_rows(doc):
-        family = LITMUS_MIRRORS.get(r["axes"]["file"])
+        family = next((f for f, stem in model.LITMUS_MIRRORS.items() if stem == r["axes"]["file"]), None)
         if not family:
             continue
         hand = by_name.get(family + "." + r["axes"]["command"].replace("_", "."))

@@ -48,9 +48,12 @@ from . import fmt, handbook_svg, load, model
 
 PROG = "vmmcheck_report handbook"
 
-# Families with a hand-written litmus file mirroring them (docs/litmus.md).
-LITMUS_MIRROR = {"alias.same_thread": "alias_same_thread.test", "alias.mp": "alias_mp.test",
-                 "alias.mp_cta": "alias_mp_cta.test", "alias.rmw": "alias_rmw.test"}
+
+def _mirror_file(family: str) -> Optional[str]:
+    """The litmus file (cases/litmus/) that holds a hand-written family's cases, if one does."""
+    stem = model.LITMUS_MIRRORS.get(family)
+    return f"{stem}.test" if stem else None
+
 
 EXPECTATION_TEXT = {
     "required": "Required: every instance must show an allowed outcome; one forbidden outcome fails the case.",
@@ -283,7 +286,7 @@ def build(cases_doc: Mapping, runs: Sequence[Run], list_path: Path) -> dict:
         pick = shown or rule["cases"][0]
         rule["snippet_case"] = pick["name"]
         rule["snippet"] = snippet_for(pick["case"], pick["fam"], pick["table"])
-        mirror = LITMUS_MIRROR.get(rule["family"])
+        mirror = _mirror_file(rule["family"])
         rule["litmus"] = None
         if mirror:
             found = litmus_files.get(Path(mirror).stem.lower())
@@ -309,7 +312,7 @@ def build(cases_doc: Mapping, runs: Sequence[Run], list_path: Path) -> dict:
                      "outcomes": f.get("outcomes", []), "rules": frules, "cases": len(fcases),
                      "heatmap": {"file": f"svg/heatmap-{slugify(name)}.svg", "svg": svg},
                      "summary": [summarise([_cell(run.by_name.get(c["name"])) for c in fcases]) for run in runs],
-                     "litmus": LITMUS_MIRROR.get(name)})
+                     "litmus": _mirror_file(name)})
 
     litmus = litmus_rows(runs, litmus_files)
     return {"runs": runs, "rules": rules, "families": fams, "case_rule": case_rule, "litmus": litmus,

@@ -212,3 +212,9 @@ def describe_run(doc: Mapping) -> str:
 def histogram_text(histogram: Mapping) -> str:
     """A histogram on one line: "new=16777216 old=0"."""
     return " ".join(f"{k}={v}" for k, v in histogram.items()) or "(empty)"
+
+
+# The hand-written families that cases/litmus/ also holds as litmus files (docs/litmus.md): family -> the
+# file's stem (its rows' `file` axis). One table for the figures and the handbook.
+LITMUS_MIRRORS = {"alias.same_thread": "alias_same_thread", "alias.mp": "alias_mp", "alias.mp_cta": "alias_mp_cta",
+                  "alias.rmw": "alias_rmw"}
