@@ -54,6 +54,12 @@ PhysicalAllocation PhysicalAllocation::imported(void* shareable, CUmemAllocation
   return a;
 }
 
+UniqueFd export_fd(CUmemGenericAllocationHandle handle) {
+  int fd = -1;
+  VMM_CHECK(driver().cuMemExportToShareableHandle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
+  return UniqueFd(fd);
+}
+
 Mapping::Mapping(CUdeviceptr address, std::size_t size, const PhysicalAllocation& allocation, std::size_t offset)
     : Mapping(address, size, allocation.handle(), offset) {}
 

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 
+#include "common/unique_fd.hpp"
 #include "common/unique_handle.hpp"
 
 namespace vmmcheck::vmm {
@@ -135,6 +136,10 @@ class AccessGrant {
   int device_;
   Access access_;
 };
+
+// A POSIX file descriptor for an allocation (cuMemExportToShareableHandle), which must have been created
+// with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR among its handle types.
+UniqueFd export_fd(CUmemGenericAllocationHandle handle);
 
 // The properties of pinned memory on `device` that cuMemCreate and the granularity query take.
 CUmemAllocationProp pinned_device_prop(int device, CUmemAllocationHandleType handle_types);

@@ -76,9 +76,7 @@ void SurfaceAlias::import_array() {
   } catch (const CudaError& e) {
     throw NotSupportedError(std::string("no exportable allocation to import: ") + e.what());
   }
-  int fd = -1;
-  VMM_CHECK(d.cuMemExportToShareableHandle(&fd, memory_.handle(), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-  UniqueFd exported(fd);
+  UniqueFd exported = export_fd(memory_.handle());
 
   CUDA_EXTERNAL_MEMORY_HANDLE_DESC handle = {};
   handle.type = CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD;

@@ -21,17 +21,8 @@
 #include "vmm/alias_set.hpp"
 
 namespace vmmcheck::run {
-namespace {
 
 using nlohmann::json;
-
-UniqueFd export_fd(CUmemGenericAllocationHandle handle) {
-  int fd = -1;
-  VMM_CHECK(driver().cuMemExportToShareableHandle(&fd, handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0));
-  return UniqueFd(fd);
-}
-
-}  // namespace
 
 void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, CaseResult& r) {
   using patterns::Order;
@@ -42,7 +33,7 @@ void run_pattern(GpuSession& s, const patterns::Ipc& def, const model::Case& c, 
   vmm::AliasSet set(vmm::PhysicalAllocation(dev, vmm::round_up(n * 4, g), CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR), g,
                     {vmm::ViewSpec{}});
   std::uint32_t* const a = words_at(set.view(0).address);
-  UniqueFd exported = export_fd(set.handle());
+  UniqueFd exported = vmm::export_fd(set.handle());
 
   PeerProcess peer(dev);
   try {
