@@ -8,13 +8,13 @@
 #include "device/placement.cuh"
 #include "device/wait.cuh"
 #include "kernels/operations.hpp"
-#include "patterns/kernel_pair/definition.hpp"
+#include "patterns/pattern.hpp"  // CountedBins
 
 namespace vmmcheck::kernels {
 namespace {
 
 using namespace device;
-using Bin = patterns::KernelPair::Bin;
+using Bin = patterns::CountedBins::Bin;
 
 __global__ void fill_words(std::uint32_t* words, std::uint64_t count, std::uint32_t value) {
   for (std::uint64_t i = global_thread(); i < count; i += thread_count()) store_weak(words + i, value);

@@ -29,7 +29,7 @@ void launch_latch(std::uint32_t* latch, std::uint32_t token, std::uint64_t timeo
                   cudaStream_t stream);
 // One thread that stores `token` to latch[0]: the later operation's "I am starting".
 void launch_mark(std::uint32_t* latch, std::uint32_t token, cudaStream_t stream);
-// Counts new / old / other (patterns::KernelPair bins) over `count` words, with weak or .nc loads. It
+// Counts new / old / other (patterns::CountedBins) over `count` words, with weak or .nc loads. It
 // reads the words last to first: against a writer that goes first to last, an unordered pair crosses.
 void launch_count(const std::uint32_t* words, std::uint64_t count, patterns::Load load, std::uint32_t new_value,
                   std::uint32_t old_value, unsigned long long* histogram, cudaStream_t stream);

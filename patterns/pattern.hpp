@@ -51,6 +51,15 @@ struct PatternDefaults {
   static constexpr bool kDriverStatusOutcomes = false;
   // The mutants that live in the pattern's runner (patterns/mutants.hpp): none unless it says so.
   static constexpr std::array<Lives, 0> kMutants{};
+  // Whether the budget's memory stress applies to its kernels (what `vmmcheck tune` searches over).
+  static constexpr bool kTakesStress = false;
+};
+
+// The bins of the shared counting reader (kernels/operations.hpp, launch_count): the value written, the
+// value before, neither. The patterns that read with it (kernel_pair, peer_pair, ipc) derive from this,
+// so the kernel and their outcome tables name one set of bins.
+struct CountedBins {
+  enum Bin : int { New, Old, Other, kBins };
 };
 
 // Whether a pattern's definition says which memory its views are made of (the `memory` axis of the alias

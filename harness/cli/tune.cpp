@@ -22,9 +22,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The kernels stress applies to.
+// The kernels stress applies to (a pattern says so: kTakesStress, patterns/pattern.hpp).
 bool takes_stress(const model::Case& c) {
-  return std::holds_alternative<patterns::SameThread>(c.def) || std::holds_alternative<patterns::MessagePassing>(c.def);
+  return std::visit([](const auto& def) { return std::decay_t<decltype(def)>::kTakesStress; }, c.def);
 }
 
 // What the search measures: the control of each selected required case (the setup that must be seen to

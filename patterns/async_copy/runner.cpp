@@ -38,15 +38,15 @@ void run_pattern(GpuSession& s, const patterns::AsyncCopy& def, const model::Cas
                                               element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                               CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
   }
-  float total_ms = 0;
-  for (std::uint32_t it = 0; it < b.iterations; ++it) {
-    a.value_base = it * a.rounds;
-    kernels::launch_fill(a.a, n, 0, s.work());
-    total_ms += gpu_ms(s, [&] { kernels::launch_async_copy(a, blocks, s.work(), &map); });
-  }
-  r.gpu_seconds = total_ms / 1000.0;
-  s.read_histogram(r.histogram);
-  r.instances = static_cast<std::uint64_t>(n) * a.rounds * b.iterations;
+  // Each thread copies its own slot: no placement to draw (the loop's goes unused).
+  const LoopPlan plan{n, b.iterations, static_cast<std::uint64_t>(n) * a.rounds};
+  launch_loop(
+      s, c, r, plan,
+      [&](std::uint64_t it, const kernels::Placement&) {
+        a.value_base = static_cast<std::uint32_t>(it) * a.rounds;
+        kernels::launch_fill(a.a, n, 0, s.work());
+      },
+      [&] { kernels::launch_async_copy(a, blocks, s.work(), &map); }, [](std::uint64_t) {});
 }
 
 // cp.async.bulk and the tensor-map copies are sm_90 instructions.

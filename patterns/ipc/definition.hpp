@@ -8,7 +8,7 @@
 
 namespace vmmcheck::patterns {
 
-struct Ipc : PatternDefaults {
+struct Ipc : PatternDefaults, CountedBins {  // bins: the shared counting reader's
   Order order = Order::Host;
   ImportView view = ImportView::First;   // the importer's mapping the reader uses
   Exporter exporter = Exporter::Holds;   // released: handle and descriptor gone before the writer runs
@@ -19,7 +19,6 @@ struct Ipc : PatternDefaults {
   static constexpr auto kAxes = std::make_tuple(
       axis("order", &Ipc::order, Order::Event, Order::Host, Order::None), axis("view", &Ipc::view),
       axis("exporter", &Ipc::exporter), axis("transport", &Ipc::transport));
-  enum Bin : int { New, Old, Other, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the reader saw the writer's value"},
       {Old, "old", true, "the reader saw the value from before the writer"},

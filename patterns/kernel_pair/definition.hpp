@@ -5,7 +5,7 @@
 
 namespace vmmcheck::patterns {
 
-struct KernelPair : PatternDefaults {
+struct KernelPair : PatternDefaults, CountedBins {  // bins: the shared counting reader's
   WriterOp writer = WriterOp::Kernel;
   ReaderOp reader = ReaderOp::Kernel;
   Order order = Order::Stream;
@@ -18,7 +18,6 @@ struct KernelPair : PatternDefaults {
   static constexpr auto kAxes = std::make_tuple(axis("writer", &KernelPair::writer), axis("reader", &KernelPair::reader),
                                                 axis("order", &KernelPair::order), axis("view", &KernelPair::view),
                                                 optional_axis(axis("memory", &KernelPair::memory), Memory::Device));
-  enum Bin : int { New, Old, Other, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the reader saw the writer's value"},
       {Old, "old", true, "the reader saw the value from before the writer"},

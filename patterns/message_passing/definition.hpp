@@ -17,6 +17,7 @@ struct MessagePassing : PatternDefaults {
   Memory memory = Memory::Device;                 // optional: the memory behind the views
 
   static constexpr std::string_view kName = "message_passing";
+  static constexpr bool kTakesStress = true;  // its kernels run the budget's memory stress
   static constexpr std::array<Lives, 2> kMutants{{{Mutant::NoProxyFence}, {Mutant::RelaxedFlag}}};
   static constexpr auto kAxes =
       std::make_tuple(axis("data", &MessagePassing::data), axis("flag", &MessagePassing::flag, View::Same, View::Alias),

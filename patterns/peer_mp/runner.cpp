@@ -41,27 +41,31 @@ void run_pattern(GpuSession& s, const patterns::PeerMp& def, const model::Case& 
   a.histogram = peer.counts->get();
   a.sink = peer.sink.get();
 
-  float total_ms = 0;
-  for (std::uint32_t it = 0; it < b.iterations; ++it) {
-    a.value_base = it * a.rounds;
-    fill(set.view(0).address, 3 * stride, 0, s.work());
-    // The reader goes first and waits; the writer on GPU 0 starts while it does.
-    {
-      DeviceScope on(d1);
-      CUDA_CHECK(cudaEventRecord(start, s1));
-      kernels::launch_peer_mp_reader(a, s1);
-      CUDA_CHECK(cudaEventRecord(stop, s1));
-    }
-    kernels::launch_peer_mp_writer(a, s.work());
-    CUDA_CHECK(cudaStreamSynchronize(s.work()));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    total_ms += ms;
-  }
+  // The reader goes first and waits; the writer on GPU 0 starts while it does. The reader is timed on
+  // GPU 1, and counts there.
+  const LoopPlan plan{a.instances, b.iterations, static_cast<std::uint64_t>(a.instances) * a.rounds};
+  launch_loop(
+      s, c, r, plan,
+      [&](std::uint64_t it, const kernels::Placement&) {
+        a.value_base = static_cast<std::uint32_t>(it) * a.rounds;
+        fill(set.view(0).address, 3 * stride, 0, s.work());
+      },
+      [&]() -> float {
+        {
+          DeviceScope on(d1);
+          CUDA_CHECK(cudaEventRecord(start, s1));
+          kernels::launch_peer_mp_reader(a, s1);
+          CUDA_CHECK(cudaEventRecord(stop, s1));
+        }
+        kernels::launch_peer_mp_writer(a, s.work());
+        CUDA_CHECK(cudaStreamSynchronize(s.work()));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+        return ms;
+      },
+      [](std::uint64_t) {});
   peer.counts->add_into(r.histogram, s1);
-  r.instances = static_cast<std::uint64_t>(a.instances) * a.rounds * b.iterations;
-  r.gpu_seconds = total_ms / 1000.0;
 }
 
 // A second GPU that reaches this one and that this one reaches.

@@ -10,7 +10,7 @@ namespace vmmcheck::patterns {
 // A writer kernel on GPU 0 through view A; a reader kernel on GPU 1 through view A (granted to both
 // GPUs) or through a second mapping granted to GPU 1 alone; ordered by a cross-device event, the host,
 // or nothing.
-struct PeerPair : PatternDefaults {
+struct PeerPair : PatternDefaults, CountedBins {  // bins: the shared counting reader's
   Order order = Order::Host;
   View view = View::Same;
 
@@ -18,7 +18,6 @@ struct PeerPair : PatternDefaults {
   static constexpr std::array<Lives, 2> kMutants{{{Mutant::NoEventWait}, {Mutant::NoHostSync}}};
   static constexpr auto kAxes = std::make_tuple(axis("order", &PeerPair::order, Order::Event, Order::Host, Order::None),
                                                 axis("view", &PeerPair::view, View::Same, View::Alias));
-  enum Bin : int { New, Old, Other, kBins };
   static constexpr std::array<Outcome, kBins> kOutcomes{{
       {New, "new", false, "the reader on GPU 1 saw the writer's value"},
       {Old, "old", true, "the reader on GPU 1 saw the value from before the writer"},

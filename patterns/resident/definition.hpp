@@ -1,6 +1,6 @@
 #pragma once
 // resident (alias.resident): the resident-grid clause. A reader grid runs before the writing operation
-// starts and reads after a signal says the writer completed. Kernel: kernels/resident.cu.
+// starts and reads after a signal says the writer completed. Kernels: patterns/resident/kernels.cu.
 #include "patterns/pattern.hpp"
 
 namespace vmmcheck::patterns {

@@ -12,6 +12,7 @@ struct SameThread : PatternDefaults {
   Memory memory = Memory::Device;  // optional: the memory behind the views
 
   static constexpr std::string_view kName = "same_thread";
+  static constexpr bool kTakesStress = true;  // its kernels run the budget's memory stress
   static constexpr std::array<Lives, 1> kMutants{{{Mutant::NoProxyFence}}};
   static constexpr auto kAxes = std::make_tuple(axis("view", &SameThread::view), axis("load", &SameThread::load),
                                                 axis("fence", &SameThread::fence),

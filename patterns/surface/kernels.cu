@@ -5,6 +5,7 @@
 #include "kernels/device/launch.cuh"
 #include "kernels/device/memory_ops.cuh"
 #include "kernels/device/resident_reader.cuh"
+#include "kernels/device/texels.cuh"
 #include "patterns/surface/kernels.hpp"
 #include "patterns/surface/definition.hpp"
 
@@ -13,13 +14,6 @@ namespace {
 
 using namespace device;
 using Bin = patterns::Surface::Bin;
-
-__device__ __forceinline__ std::uint64_t texels(const SurfaceTexels& t) { return std::uint64_t{t.width} * t.height; }
-
-__device__ __forceinline__ void store_texel(const SurfaceTexels& t, std::uint64_t i, std::uint32_t value) {
-  const auto x = static_cast<int>(i % t.width), y = static_cast<int>(i / t.width);
-  surf2Dwrite(value, t.surface, x * static_cast<int>(sizeof(std::uint32_t)), y);
-}
 
 __device__ __forceinline__ std::uint32_t load_texel_word(const SurfaceTexels& t, std::uint64_t i) {
   return load<Load::Weak>(t.linear + t.word_of[i]);
@@ -31,17 +25,6 @@ __device__ __forceinline__ int bin_of(std::uint32_t v, std::uint32_t new_value, 
 
 #define VMMCHECK_FOR_EACH_TEXEL(i, n) \
   for (std::uint64_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
-
-__global__ void surface_number(SurfaceTexels t) {
-  VMMCHECK_FOR_EACH_TEXEL(i, texels(t)) store_texel(t, i, static_cast<std::uint32_t>(i));
-}
-
-__global__ void surface_locate(const std::uint32_t* linear, std::uint64_t span, std::uint64_t texels, std::uint32_t* word_of) {
-  VMMCHECK_FOR_EACH_TEXEL(o, span) {
-    const std::uint32_t v = linear[o];
-    if (v < texels) word_of[v] = static_cast<std::uint32_t>(o);
-  }
-}
 
 __global__ void surface_fill(SurfaceTexels t, std::uint32_t value) {
   VMMCHECK_FOR_EACH_TEXEL(i, texels(t)) store_texel(t, i, value);
@@ -90,15 +73,6 @@ __global__ void surface_resident(SurfaceTexels t, volatile std::uint32_t* ready,
 void preload_surface_kernels() {
   cudaFuncAttributes attributes;
   check_call(cudaFuncGetAttributes(&attributes, surface_fill), "cudaFuncGetAttributes(surface_fill)", VMMCHECK_HERE);
-}
-
-void launch_surface_number(const SurfaceTexels& t, cudaStream_t stream) {
-  launch(VMMCHECK_HERE, "surface_number", surface_number, grid_for(t.count()), kStrideThreads, stream, t);
-}
-
-void launch_surface_locate(const std::uint32_t* linear, std::uint64_t span, std::uint64_t texels, std::uint32_t* word_of,
-                           cudaStream_t stream) {
-  launch(VMMCHECK_HERE, "surface_locate", surface_locate, grid_for(span), kStrideThreads, stream, linear, span, texels, word_of);
 }
 
 void launch_surface_fill(const SurfaceTexels& t, std::uint32_t value, cudaStream_t stream) {

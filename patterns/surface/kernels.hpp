@@ -6,24 +6,12 @@
 
 #include <cstdint>
 
+#include "kernels/surface_texels.hpp"  // SurfaceTexels
+
 namespace vmmcheck::kernels {
 
-struct SurfaceTexels {
-  cudaSurfaceObject_t surface = 0;
-  std::uint32_t* linear = nullptr;
-  const std::uint32_t* word_of = nullptr;  // texel i = x + y * width lies at linear[word_of[i]]
-  unsigned width = 0, height = 0;
-  std::uint64_t count() const { return std::uint64_t{width} * height; }
-};
-
-// Loads the layout kernels now (kernels/operations.hpp says why: a first launch beside a resident grid).
+// Loads the pattern's kernels now (kernels/operations.hpp says why: a first launch beside a resident grid).
 void preload_surface_kernels();
-
-// Layout measurement: surface-stores i to texel i, then, for every word o of `span` words at `linear`
-// that holds some i < texels, word_of[i] = o (harness/run/kit/surface_layout.hpp checks what was found).
-void launch_surface_number(const SurfaceTexels& t, cudaStream_t stream);
-void launch_surface_locate(const std::uint32_t* linear, std::uint64_t span, std::uint64_t texels, std::uint32_t* word_of,
-                           cudaStream_t stream);
 
 // surf2Dwrite(value) to every texel.
 void launch_surface_fill(const SurfaceTexels& t, std::uint32_t value, cudaStream_t stream);

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks the include structure of the sources (docs/design.md, "Layout"): every project #include goes to
-a file of the same layer or a lower one -- nothing includes upward -- and no two files include each other.
+a file of the same layer or a lower one -- nothing includes upward --, no two files include each other,
+and a pattern's folder is its own: only the pattern's files and the registry include from patterns/<name>/.
 
 The layers, lowest first (a file is in the first layer whose pattern matches its path):
 """
@@ -26,6 +27,7 @@ LAYERS = [
     ("litmus rows on the GPU", ["harness/run/litmus/*"]),
     ("execution", ["harness/run/execution/*"]),
     ("the patterns' host code", ["patterns/*/*.cpp", "patterns/*/*.hpp"]),
+    ("benchmarks", ["harness/bench/*"]),
     ("the program", ["harness/cli/*"]),
 ]
 __doc__ += "\n".join(f"  {i}. {name}: {', '.join(globs)}" for i, (name, globs) in enumerate(LAYERS)) + "\n"
@@ -69,6 +71,9 @@ def main() -> int:
             if target is None:
                 continue  # a header of a dependency, or generated
             edges.setdefault(path, set()).add(target)
+            folder = re.match(r"patterns/([^/]+)/", target)
+            if folder and not path.startswith(folder.group(0)) and path != "patterns/registry.hpp":
+                problems.append(f"{path}:{n}: reaches into a pattern's folder: {target} (only the pattern and the registry may)")
             theirs = layer_of(target)
             if theirs is not None and theirs > mine:
                 problems.append(f"{path}:{n}: includes upward: {target} ({LAYERS[theirs][0]}) from {LAYERS[mine][0]}")

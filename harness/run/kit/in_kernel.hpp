@@ -2,6 +2,7 @@
 // What the in-kernel runners share: both accesses of an instance happen inside one launch, one launch
 // runs one instance per resident thread per round, and the launches are timed on the GPU.
 #include <cstdint>
+#include <type_traits>
 
 #include "common/error.hpp"
 #include "kernels/litmus.hpp"
@@ -31,8 +32,9 @@ float gpu_ms(GpuSession& s, Work work) {
 // s.work(), each timed on the GPU, each with a fresh co-prime placement of `plan.placed` items seeded by
 // the case and the launch. For launch i: prepare(i, placement) sets the kernel's parameters and queues
 // what must precede it untimed (zeroing its words, say), then launch() is timed, then after(i) queues
-// what follows it untimed (counting). Fills r's GPU time, histogram, and instances
-// (plan.instances_per_launch per launch).
+// what follows it untimed (counting). A launch whose work runs elsewhere (peer.mp's reader, on the second
+// GPU) times itself: it returns its milliseconds. Fills r's GPU time, histogram (the session's; a pattern
+// counting on another GPU adds its own after), and instances (plan.instances_per_launch per launch).
 struct LoopPlan {
   std::uint32_t placed = 0;                 // items a placement spreads (instances of one round)
   std::uint64_t launches = 0;
@@ -47,7 +49,8 @@ void launch_loop(GpuSession& s, const model::Case& c, CaseResult& r, const LoopP
     kernels::Placement placement = placement_for(case_seed(b, c.name, it), plan.placed);
     placement.shuffle = b.stress.shuffle;
     prepare(it, placement);
-    total_ms += gpu_ms(s, launch);
+    if constexpr (std::is_same_v<decltype(launch()), float>) total_ms += launch();
+    else total_ms += gpu_ms(s, launch);
     after(it);
   }
   r.gpu_seconds = total_ms / 1000.0;

@@ -1,8 +1,8 @@
 #pragma once
 // The parent's handle on a second vmmcheck process (`vmmcheck ipc-peer`) that imports what this one
 // exports and runs kernels there: the other side of every ipc.* case. It talks JSON over a Unix socket
-// (ipc/transport.hpp) that the child finds on descriptor 3; every request gets one reply, `{"ok": ...}`
-// or `{"error": "..."}`. The child dies with this process (PR_SET_PDEATHSIG) and with its owner: the
+// (ipc/transport.hpp) that the child finds on descriptor 3; every request gets one reply, its body
+// or `{"error": "..."}` (run/kit/peer_protocol.hpp). The child dies with this process (PR_SET_PDEATHSIG) and with its owner: the
 // destructor asks it to exit, then kills its process group if it has not gone within a few seconds.
 #include <sys/types.h>
 
@@ -27,7 +27,7 @@ class PeerProcess {
   static constexpr int kSocketFd = 3;  // where the child finds its end of the socket
 
   // Starts `peer_program() ipc-peer --device <device>`, or, with a connector set, opens a session
-  // with the process the connector reaches (an MPI rank: run/mpi_ranks.hpp; it uses a GPU of its own).
+  // with the process the connector reaches (an MPI rank: cli/mpi_run.hpp; it uses a GPU of its own).
   // Throws TransportError if it cannot.
   explicit PeerProcess(int device);
 

@@ -12,8 +12,8 @@
 
 #include <cstdint>
 
-#include "patterns/surface/kernels.hpp"
 #include "common/cuda_objects.hpp"
+#include "kernels/surface_texels.hpp"
 #include "vmm/surface_alias.hpp"
 
 namespace vmmcheck::run {
