@@ -8,6 +8,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli/bench_cmd.hpp"
 #include "cli/cases.hpp"
 #include "cli/command_line.hpp"
 #include "cli/console.hpp"
@@ -216,6 +217,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::Tune: return cmd_tune(o, out);
       case Command::Selftest: return cmd_selftest(o, out, err);
       case Command::Model: return cmd_model(o, out);
+      case Command::Bench: return cmd_bench(o, out);
       case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
       case Command::IpcPeer: run::run_ipc_peer(o.device);
       case Command::Run:

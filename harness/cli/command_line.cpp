@@ -131,6 +131,26 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
                         "write the CUDA source run --litmus generates for each row into DIR (with litmus_abi.h), to read "
                         "or to compile with nvcc");
 
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench", "time the VMM calls, growing a buffer, and reaching memory through aliases (docs/bench.md)");
+  bench_cmd->add_option("--filter", o.filter, "comma-separated globs over benchmark names or ids; -GLOB excludes")
+      ->envname("VMMCHECK_FILTER");
+  add_json(*bench_cmd, o, "write the rows as JSON to FILE, rewritten after every row");
+  bench_cmd->add_option("--device", o.device, "CUDA device index")->envname("VMMCHECK_DEVICE")->check(CLI::NonNegativeNumber);
+  CLI::Option* quick = bench_cmd->add_flag("--quick", o.bench.quick, "fewer sizes and samples: a smoke run of seconds")
+                           ->envname("VMMCHECK_BENCH_QUICK");
+  bench_cmd->add_option("--warmup", o.bench.policy.warmup, "untimed samples before each point")
+      ->check(CLI::Range(0u, 1000u));
+  bench_cmd->add_option("--min-samples", o.bench.policy.min_samples, "samples per point at least")
+      ->check(CLI::Range(1u, 1000000u));
+  bench_cmd->add_option("--max-samples", o.bench.policy.max_samples, "samples per point at most")
+      ->check(CLI::Range(1u, 1000000u));
+  bench_cmd->add_option("--seconds", o.bench.policy.seconds, "time per point, after warm-up, once min-samples are in")
+      ->check(CLI::Range(0.0, 3600.0));
+  bench_cmd->add_option("--confidence", o.bench.confidence, "of the percentiles' intervals")->check(CLI::Range(0.5, 0.999));
+  bench_cmd->add_option("--max-size", o.bench.max_size, "the largest allocation, e.g. 8GiB (default 64GiB, 512MiB with --quick)")
+      ->transform(CLI::AsSizeValue(false));
+
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);
   explain_cmd->add_option("case", o.names, "dotted case names (default: every case the filter selects)");
@@ -183,6 +203,22 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   }
   else if (selftest_cmd->parsed()) o.command = Command::Selftest;
   else if (model_cmd->parsed()) o.command = Command::Model;
+  else if (bench_cmd->parsed()) {
+    o.command = Command::Bench;
+    // --quick sets the policy's defaults; a policy flag given beside it still wins.
+    const bench::Settings given = o.bench;
+    o.bench = bench::default_settings(quick->count() > 0 || given.quick);
+    o.bench.confidence = given.confidence;
+    o.bench.max_size = given.max_size;
+    bench::Policy& p = o.bench.policy;
+    if (bench_cmd->get_option("--warmup")->count()) p.warmup = given.policy.warmup;
+    if (bench_cmd->get_option("--min-samples")->count()) p.min_samples = given.policy.min_samples;
+    if (bench_cmd->get_option("--max-samples")->count()) p.max_samples = given.policy.max_samples;
+    if (bench_cmd->get_option("--seconds")->count()) p.seconds = given.policy.seconds;
+    if (p.max_samples < p.min_samples) p.max_samples = p.min_samples;
+    o.bench.filter = o.filter;
+    o.bench.device = o.device;
+  }
   else if (child->parsed()) o.command = Command::IsolatedCase;
   else if (ipc_peer->parsed()) o.command = Command::IpcPeer;
   else o.command = Command::Run;

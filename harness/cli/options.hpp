@@ -4,11 +4,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/settings.hpp"
 #include "run/records/budget.hpp"
 
 namespace vmmcheck::cli {
 
-enum class Command { List, Run, Explain, Probe, Tune, Selftest, Model, IsolatedCase, IpcPeer };
+enum class Command { List, Run, Explain, Probe, Tune, Selftest, Model, Bench, IsolatedCase, IpcPeer };
 
 struct Options {
   Command command = Command::Run;
@@ -42,6 +43,7 @@ struct Options {
   // cases/litmus (and then no case table)
   std::vector<std::string> litmus;
   std::string kernels_dir;  // model: write each row's generated kernel source here (with litmus_abi.h)
+  bench::Settings bench;    // bench: --quick, the sampling policy, --max-size (filter and device: above)
 };
 
 }  // namespace vmmcheck::cli

@@ -1,4 +1,5 @@
-"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit,figures,handbook,history}``.
+"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit,figures,handbook,history,
+bench-report,bench-compare}``.
 
 Exit codes follow vmmcheck's (docs/design.md, "Exit codes"): 0 nothing unexpected, 1 a failure (a regression, an
 unexpected result), 2 bad input or usage. Bad input is always one line on stderr naming the file and
@@ -207,6 +208,43 @@ def cmd_figures(args) -> int:
     return EXIT_FAIL if any("section" not in p for p in problems) else EXIT_OK
 
 
+def cmd_bench_compare(args) -> int:
+    """Two `vmmcheck bench --json` files: a row per benchmark point, exit 1 where NEW is slower (bench.py)."""
+    import math
+
+    from . import bench
+
+    try:
+        threshold = float(args.threshold)
+    except ValueError:
+        threshold = float("nan")
+    if not (math.isfinite(threshold) and threshold > 0):
+        return _usage(f"bench-compare: --threshold {args.threshold}: must be a number > 0 (0.2: 20% slower)")
+    base = bench.load(args.base, args.schema)
+    new = bench.load(args.new, args.schema)
+    result = bench.compare(base, new, threshold, base_name=args.base, new_name=args.new)
+    sys.stdout.write(bench.format_text(result))
+    if args.json:
+        _write(bench.format_json(result), args.json)
+    if args.html:
+        _write(bench.format_html(result, base, new), args.html)
+    return result.exit_code
+
+
+def cmd_bench_report(args) -> int:
+    """One `vmmcheck bench --json` file: per group a table (text or Markdown on stdout) and, with --html, plots."""
+    from . import bench
+
+    doc = bench.load(args.file, args.schema)
+    if args.markdown:
+        sys.stdout.write(bench.render_markdown(doc, args.file))
+    else:
+        sys.stdout.write(bench.format_report_text(doc, args.file))
+    if args.html:
+        _write(bench.render_html(doc, args.file), args.html)
+    return EXIT_OK
+
+
 def _positive_int(text: str) -> int:
     n = int(text)
     if n < 1:
@@ -317,6 +355,28 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--limit", metavar="N", type=_positive_int, help="only the newest N runs")
     h.add_argument("--json", action="store_true", help="JSON instead of a table")
     h.set_defaults(func=cmd_history_show)
+
+    bench_schema = argparse.ArgumentParser(add_help=False)
+    bench_schema.add_argument("--schema", type=Path, default=None,
+                              help="bench JSON Schema (default: schema/bench.schema.json of this checkout)")
+
+    p = sub.add_parser("bench-compare", parents=[bench_schema],
+                       help="two `vmmcheck bench --json` runs, row by row: exit 1 where NEW is slower")
+    p.add_argument("base", metavar="BASE", help="the baseline bench JSON")
+    p.add_argument("new", metavar="NEW", help="the bench JSON to judge")
+    p.add_argument("--threshold", default="0.2", metavar="T",
+                   help="flag a row when its whole 95%% bootstrap interval of NEW/BASE at the median lies above "
+                        "1+T (default 0.2: 20%% slower); faster below 1/(1+T)")
+    p.add_argument("--html", metavar="FILE", help="also write the comparison, with a plot per group, as HTML")
+    p.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
+    p.set_defaults(func=cmd_bench_compare)
+
+    p = sub.add_parser("bench-report", parents=[bench_schema],
+                       help="one `vmmcheck bench --json` run: a table per group; --html adds plots")
+    p.add_argument("file", metavar="FILE", help="bench JSON (vmmcheck bench --json)")
+    p.add_argument("--html", metavar="OUT", help="also write a self-contained HTML page with a plot per group")
+    p.add_argument("--markdown", action="store_true", help="Markdown instead of text on stdout")
+    p.set_defaults(func=cmd_bench_report)
 
     # Listed for --help; main() hands its arguments to handbook.main, which has its own parser.
     sub.add_parser("handbook", add_help=False,

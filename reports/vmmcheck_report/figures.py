@@ -17,6 +17,7 @@ markers states no measured figure.
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 from dataclasses import dataclass
@@ -72,6 +73,20 @@ def pct_range(shares: Sequence[Tuple[int, int]]) -> str:
     hi = max(shares, key=lambda s: s[0] / s[1])
     a, b = pct(*lo), pct(*hi)
     return a if a == b else f"{a} - {b}"
+
+
+def sig(v: float) -> str:
+    """A measured figure, three significant digits, no exponent: 0.0412, 9.60, 38.7, 337, 3,443."""
+    if v == 0:
+        return "0"
+    if abs(v) >= 100:
+        return f"{v:,.0f}"
+    return f"{v:.{2 - math.floor(math.log10(abs(v)))}f}"
+
+
+def times(ratio: float) -> str:
+    """A ratio of two figures: 1.25x, 22.4x, 0.915x."""
+    return sig(ratio) + "x"
 
 
 def code(text: str) -> str:
@@ -404,6 +419,149 @@ def litmus_vs_hand(src: Source) -> List[str]:
     return out
 
 
+MiB, GiB = 2 ** 20, 2 ** 30
+
+
+def bench_headline(src: Source) -> List[str]:
+    """A `vmmcheck bench --json` file (docs/bench.md): the headline rows, what they add up to, and their ratios.
+
+    The VMM calls at 2 MiB and at the file's largest size; map + set-access of 2 MiB; `chunks.map` of the largest
+    total as one chunk against the most chunks; `ipc.import_fd` of 2 MiB in the same process against another;
+    the growth step reaching the largest size both ways of growing reached (grow.vmm against grow.cudamalloc,
+    one step and all steps up to it); `access` through one view against two at the largest size of each memory
+    kind. Figures are p50s unless a column says otherwise; a row that did not run shows its status and why."""
+    from . import bench
+
+    try:
+        doc = bench.load(src.path)
+    except load.LoadError as e:
+        raise FiguresError(str(e)) from None
+    rows = doc["results"]
+
+    def find(name: str, **axes) -> Optional[Mapping]:
+        return next((r for r in rows if r["bench"] == name and all(r["axes"].get(k) == v for k, v in axes.items())),
+                    None)
+
+    def ok(r: Optional[Mapping]) -> bool:
+        return r is not None and r["status"] == "ok"
+
+    def value(r: Mapping, key: str = "p50") -> str:
+        return f"{sig(r[key])} {r['unit']}"
+
+    def why(r: Mapping) -> str:
+        return f"{r['status']}: {r['why']}"
+
+    def shown(r: Mapping) -> str:
+        return value(r) if ok(r) else why(r)
+
+    s = doc["settings"]
+    out = [provenance(doc, src) + f"; `vmmcheck bench{' --quick' if s['quick'] else ''}`, {s['min_samples']} to "
+           f"{s['max_samples']} samples a point:", ""]
+    found = False
+
+    sizes = [r["axes"]["size"] for r in rows if r["group"] == "vmm" and isinstance(r["axes"].get("size"), int)]
+    vmm_rows = []
+    for name, extra in (("vmm.create", {}), ("vmm.reserve", {}), ("vmm.map", {}), ("vmm.set_access", {"devices": 1}),
+                        ("vmm.set_access", {"devices": 2}), ("vmm.unmap", {}), ("vmm.release", {})):
+        for size in dict.fromkeys([2 * MiB, max(sizes, default=2 * MiB)]):
+            r = find(name, size=size, **extra)
+            if r is None:
+                continue
+            label = code(name) + "".join(f" {k}={v}" for k, v in extra.items())
+            vmm_rows.append([label, bench.size_text(size)] + ([value(r, "p50"), value(r, "p90"), value(r, "p99"),
+                                                                count(r["n"])] if ok(r) else [why(r), "-", "-", "-"]))
+    if vmm_rows:
+        found = True
+        out += table(["operation", "size", "p50", "p90", "p99", "samples"], vmm_rows)
+        out.append("")
+
+    lines = []
+    m, a = find("vmm.map", size=2 * MiB), find("vmm.set_access", size=2 * MiB, devices=1)
+    if ok(m) and ok(a) and m["unit"] == a["unit"]:
+        lines.append(f"- Map + set-access of 2 MiB (`vmm.map` + `vmm.set_access` devices=1, p50s): {sig(m['p50'])} + "
+                     f"{sig(a['p50'])} = {sig(m['p50'] + a['p50'])} {m['unit']}.")
+    elif m is not None or a is not None:
+        missing = "; ".join(f"{code(r['id'])} {why(r)}" for r in (m, a) if r is not None and not ok(r))
+        lines.append(f"- Map + set-access of 2 MiB: not measured here ({missing or 'a row is missing'}).")
+
+    chunk_rows = [r for r in rows if r["bench"] == "chunks.map" and ok(r)
+                  and isinstance(r["axes"].get("total"), int) and isinstance(r["axes"].get("chunks"), int)]
+    if chunk_rows:
+        total = max(r["axes"]["total"] for r in chunk_rows)
+        these = sorted((r for r in chunk_rows if r["axes"]["total"] == total), key=lambda r: r["axes"]["chunks"])
+        one, most = these[0], these[-1]
+
+        def chunks(r):
+            n = r["axes"]["chunks"]
+            return f"{count(n)} chunk{'s' if n != 1 else ''}"
+        text = f"- `chunks.map` of {bench.size_text(total)}: as {chunks(one)} {value(one)}"
+        if most is not one:
+            text += f", as {chunks(most)} {value(most)} ({times(most['p50'] / one['p50'])})"
+        lines.append(text + ".")
+
+    same, other = find("ipc.import_fd", size=2 * MiB, process="same"), find("ipc.import_fd", size=2 * MiB, process="other")
+    if same is not None or other is not None:
+        parts = [f"{where} {shown(r)}" for where, r in (("in the same process", same), ("in another process", other))
+                 if r is not None]
+        ratio = f" ({times(other['p50'] / same['p50'])})" if ok(same) and ok(other) else ""
+        lines.append(f"- `ipc.import_fd` of 2 MiB: {', '.join(parts)}{ratio}.")
+
+    grow = {name: {r["axes"]["to"]: r for r in rows if r["bench"] == name and isinstance(r["axes"].get("to"), int)}
+            for name in ("grow.vmm", "grow.cudamalloc")}
+    all_to = set(grow["grow.vmm"]) | set(grow["grow.cudamalloc"])
+    if all_to:
+        both = [to for to in all_to if ok(grow["grow.vmm"].get(to)) and ok(grow["grow.cudamalloc"].get(to))]
+        to = max(both or all_to)
+        v, c = grow["grow.vmm"].get(to), grow["grow.cudamalloc"].get(to)
+        step = (v or c)["axes"].get("step")
+        text = f"- Growing to {bench.size_text(to)}" + (f" (step {step})" if step is not None else "") + ": one step of "
+        text += ", of ".join(f"{code(name)} {shown(r)}" for name, r in (("grow.vmm", v), ("grow.cudamalloc", c))
+                             if r is not None)
+        if ok(v) and ok(c):
+            text += f" ({times(c['p50'] / v['p50'])} as long with cudaMalloc)"
+            sums = {}
+            for name in grow:
+                steps = [r for t, r in grow[name].items() if t <= to]
+                sums[name] = (math.fsum(r["p50"] for r in steps if ok(r)), sum(1 for r in steps if ok(r)), len(steps))
+            (sv, nv, kv), (sc, nc, kc) = sums["grow.vmm"], sums["grow.cudamalloc"]
+            ran = "" if (nv, nc) == (kv, kc) else f" ({nv} of {kv} and {nc} of {kc} steps ran)"
+            text += (f"; all steps up to it, p50s summed: {sig(sv)} {v['unit']} against {sig(sc)} {c['unit']} "
+                     f"({times(sc / sv)} as long){ran}")
+        lines.append(text + ".")
+    if lines:
+        found = True
+        out += lines + [""]
+
+    access_rows = []
+    for name in ("access.bandwidth", "access.latency"):
+        mine = [r for r in rows if r["bench"] == name and isinstance(r["axes"].get("size"), int)]
+        for memory in dict.fromkeys(r["axes"].get("memory") for r in mine):
+            kind = [r for r in mine if r["axes"].get("memory") == memory]
+            size = max((r["axes"]["size"] for r in kind if ok(r)), default=max(r["axes"]["size"] for r in kind))
+            one, two = find(name, memory=memory, views=1, size=size), find(name, memory=memory, views=2, size=size)
+            if one is None and two is None:
+                continue
+            cells = [shown(r) if r is not None else "-" for r in (one, two)]
+            if one is not None and two is not None and not ok(one) and (one["status"], one["why"]) == (two["status"], two["why"]):
+                cells[1] = "-"
+            ratio = times(two["p50"] / one["p50"]) if ok(one) and ok(two) else "-"
+            access_rows.append([code(name), str(memory), bench.size_text(size), *cells, ratio])
+    if access_rows:
+        found = True
+        out += ["Through one view and through two views of the same allocation, at the largest size of each memory kind:",
+                ""]
+        out += table(["benchmark", "memory", "size", "one view", "two views", "two / one"], access_rows)
+        out.append("")
+
+    if not found:
+        raise FiguresError(f"{src.shown}: no headline row (vmm.*, chunks.map, ipc.import_fd, grow.*, access.*)")
+    counts: Dict[str, int] = {}
+    for r in rows:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    out.append(f"All {count(len(rows))} rows of the file: " + ", ".join(f"{n} {st}" for st, n in counts.items()) + ".")
+    return out
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
     "cases": cases,
     "run-summary": run_summary,
@@ -416,6 +574,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "mpi-ranks": mpi_ranks,
     "litmus": litmus,
     "litmus-vs-hand": litmus_vs_hand,
+    "bench": bench_headline,
 }
 
 

@@ -198,6 +198,7 @@ TEST(PeerProtocol, EveryRequestRoundTrips) {
       peer::McSecond{1024, patterns::MulticastOp::Reduce, 9, true, 10},
       peer::FdIdentity{},
       peer::FdIdentity{42, 3},
+      peer::BenchImport{2 << 20, 3, 10, 200, 0.5},
       peer::Exit{},
       peer::Shutdown{},
   };
@@ -209,6 +210,10 @@ TEST(PeerProtocol, EveryRequestRoundTrips) {
     EXPECT_EQ(peer::encode(back), wire) << wire.dump();
   }
   EXPECT_THROW(peer::decode(nlohmann::json::array()), peer::ProtocolError);
+  // A number where a number belongs: a string there is the request's error, not a JSON library's.
+  nlohmann::json wrong = peer::encode(peer::BenchImport{2 << 20, 3, 10, 200, 0.5});
+  wrong["seconds"] = "half";
+  EXPECT_THROW(peer::decode(wrong), peer::ProtocolError);
 }
 
 // What `run --mpi` does between ranks, in one process: sessions reach a server through the connector

@@ -12,7 +12,7 @@ using nlohmann::json;
 // The wire name of each request type, in the variant's order.
 constexpr std::array<std::string_view, std::variant_size_v<Request>> kNames{
     "import", "import_fabric", "event", "latch", "prime", "read", "check", "mc_join", "mc_fill", "mc_second",
-    "fd_identity", "exit", "shutdown"};
+    "fd_identity", "bench_import", "exit", "shutdown"};
 
 // Reads one field of a message, saying which operation and field when it is missing or of another type.
 class Fields {
@@ -53,6 +53,8 @@ class Fields {
       if (v.get<std::uint64_t>() > std::numeric_limits<T>::max()) throw wrong("is too large");
     } else if constexpr (std::is_integral_v<T>) {
       if (!v.is_number_integer()) throw wrong("must be an integer");
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (!v.is_number()) throw wrong("must be a number");
     } else if constexpr (std::is_same_v<T, std::string>) {
       if (!v.is_string()) throw wrong("must be a string");
     }
@@ -112,6 +114,13 @@ void put(json& m, const FdIdentity& q) {
     m["pid"] = *q.pid;
     m["fd"] = q.fd;
   }
+}
+void put(json& m, const BenchImport& q) {
+  m["size"] = q.size;
+  m["warmup"] = q.warmup;
+  m["min_samples"] = q.min_samples;
+  m["max_samples"] = q.max_samples;
+  m["seconds"] = q.seconds;
 }
 void put(json&, const Exit&) {}
 void put(json&, const Shutdown&) {}
@@ -173,6 +182,11 @@ FdIdentity take(const Fields& f) {
   q.pid = f.optional<long long>("pid");
   if (q.pid) q.fd = f.get<int>("fd");
   return q;
+}
+template <>
+BenchImport take(const Fields& f) {
+  return {f.get<std::size_t>("size"), f.get<unsigned>("warmup"), f.get<unsigned>("min_samples"),
+          f.get<unsigned>("max_samples"), f.get<double>("seconds")};
 }
 template <>
 Exit take(const Fields&) {

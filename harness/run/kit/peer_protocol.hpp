@@ -81,12 +81,19 @@ struct FdIdentity {
   std::optional<long long> pid;
   int fd = -1;
 };
+// Import the POSIX fd attached again and again (releasing each import), timing each import here, with
+// the policy of bench/sampler.hpp. Reply: {values: [microseconds...]}.               (vmmcheck bench)
+struct BenchImport {
+  std::size_t size = 0;
+  unsigned warmup = 0, min_samples = 1, max_samples = 1;
+  double seconds = 0;
+};
 // End this session; end an MPI rank's server.
 struct Exit {};
 struct Shutdown {};
 
 using Request = std::variant<Import, ImportFabric, OpenEvent, AttachLatch, Prime, Read, Check, McJoin, McFill,
-                             McSecond, FdIdentity, Exit, Shutdown>;
+                             McSecond, FdIdentity, BenchImport, Exit, Shutdown>;
 
 // A request that is not one: unknown operation, a missing field, a value of the wrong type.
 struct ProtocolError : std::runtime_error {

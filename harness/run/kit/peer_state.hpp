@@ -69,6 +69,7 @@ nlohmann::json handle(PeerState& s, const peer::Check& q, UniqueFd fd);
 nlohmann::json handle(PeerState& s, const peer::McJoin& q, UniqueFd fd);        // patterns/multicast/peer_ops.cpp
 nlohmann::json handle(PeerState& s, const peer::McFill& q, UniqueFd fd);
 nlohmann::json handle(PeerState& s, const peer::McSecond& q, UniqueFd fd);
+nlohmann::json handle(PeerState& s, const peer::BenchImport& q, UniqueFd fd);    // harness/bench/peer_import.cpp
 // Needs no GPU, so no state: harness/run/kit/fd_transports.cpp.
 nlohmann::json handle(const peer::FdIdentity& q, UniqueFd fd);
 

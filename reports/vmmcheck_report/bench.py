@@ -1,0 +1,583 @@
+"""`bench-report` and `bench-compare`: the JSON of `vmmcheck bench --json` (docs/bench.md), read, shown and compared.
+
+A bench file ("schema": "vmmcheck-bench/1", checked against schema/bench.schema.json) holds one row per
+benchmark point: its samples (`values`, in `unit`) and their statistics or, for a row that did not run, its
+`status` and `why`.
+
+The statistics mirror the doc, so a row's figures can be recomputed from its samples: `quantile` is linear
+interpolation between order statistics (numpy's default), `quantile_ci` the distribution-free interval from
+the order statistics (both as harness/bench/stats.cpp computes them). `compare` pairs rows by `id`; for a row that ran in both files it takes the slowdown
+ratio of the p50s -- NEW/BASE where lower is better, BASE/NEW where higher is -- with a percentile bootstrap
+interval: each row's samples are resampled with replacement RESAMPLES times, and the statistic is the ratio
+of the resampled medians. Each row's generator is seeded from SEED and the row's id, so the same two files
+always give the same answer, and a row's answer does not depend on what other rows the files hold. A row is
+flagged (`slower`) when the whole interval lies above 1 + threshold, `faster` when it lies below
+1/(1 + threshold), `same` otherwise; only a flagged row makes bench-compare exit 1. Rows in one file only,
+or not `ok` in either, are listed and not compared.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zlib
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+import jsonschema
+
+from . import load as loader
+from . import model
+
+SCHEMA_ID = "vmmcheck-bench/1"
+COMPARE_SCHEMA_ID = "vmmcheck-bench-compare/1"
+# schema/ at the repository root: reports/vmmcheck_report/../../schema
+DEFAULT_SCHEMA = Path(__file__).resolve().parent.parent.parent / "schema" / "bench.schema.json"
+
+DEFAULT_THRESHOLD = 0.20
+RESAMPLES = 2000
+CONFIDENCE = 0.95     # of the bootstrap interval
+SEED = 20261201       # with the row's id, the seed of the row's bootstrap
+
+BYTE_AXES = ("size", "total", "to")     # axes whose values are byte counts: shown as 2 MiB, 1 GiB
+VERDICTS = ("slower", "faster", "same")  # the order the comparison lists them in
+
+LoadError = loader.LoadError
+
+
+# --- reading ------------------------------------------------------------------------------------------
+
+def default_schema_path() -> Path:
+    return DEFAULT_SCHEMA
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _first_error(schema: dict, doc, where: str) -> None:
+    validator = jsonschema.Draft7Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
+    if error is not None:
+        raise LoadError(f"{where}: {loader._json_path(error.absolute_path)}: {error.message}")
+
+
+def parse(text: str, where: str, schema: dict) -> dict:
+    """Check a bench document's text; `where` names it in messages (LoadError, one line)."""
+    if not text.strip():
+        raise LoadError(f"{where}: empty file")
+    try:
+        doc = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        end = text.rstrip()
+        hint = " (truncated?)" if e.pos >= len(end) - 1 or not end.endswith("}") else ""
+        raise LoadError(f"{where}: not JSON: {e}{hint}") from None
+    except ValueError as e:  # NaN, Infinity: Python would read them; JSON has no such number
+        raise LoadError(f"{where}: not JSON: {e}") from None
+    if isinstance(doc, dict) and "schema" in doc and doc["schema"] != SCHEMA_ID:
+        raise LoadError(f"{where}: not a {SCHEMA_ID} file (schema {doc['schema']!r})")
+    if isinstance(doc, dict) and "schema" not in doc and "schema_version" in doc:
+        raise LoadError(f"{where}: not a {SCHEMA_ID} file but a `vmmcheck run` results file")
+    _first_error(schema, doc, where)
+    seen: Dict[str, int] = {}
+    for i, r in enumerate(doc["results"]):
+        if r["id"] in seen:
+            raise LoadError(f"{where}: results[{i}].id: {r['id']!r} repeats results[{seen[r['id']]}]")
+        seen[r["id"]] = i
+        if r["id"] != r["bench"] and not r["id"].startswith(r["bench"] + "["):
+            raise LoadError(f"{where}: results[{i}].id: {r['id']!r} does not start with its bench {r['bench']!r}")
+        if r["status"] == "ok" and r["n"] != len(r["values"]):
+            raise LoadError(f"{where}: results[{i}].n: {r['n']}, but the row has {len(r['values'])} values")
+    return doc
+
+
+def read_schema(schema_path: Optional[Path] = None) -> dict:
+    path = Path(schema_path) if schema_path else DEFAULT_SCHEMA
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LoadError(f"{path}: schema not found (pass --schema SCHEMA.json)") from None
+    except (OSError, ValueError) as e:
+        raise LoadError(f"{path}: cannot read the schema: {e}") from None
+
+
+def load(path, schema_path: Optional[Path] = None) -> dict:
+    """Read and check one bench file; raises LoadError (load.LoadError) with a one-line message naming the file."""
+    where = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise LoadError(f"{where}: no such file") from None
+    except IsADirectoryError:
+        raise LoadError(f"{where}: is a directory, not a bench file") from None
+    except OSError as e:
+        raise LoadError(f"{where}: cannot read: {e.strerror or e}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LoadError(f"{where}: not JSON: not UTF-8 text (byte {e.start})") from None
+    return parse(text, where, read_schema(schema_path))
+
+
+# --- statistics (docs/bench.md, "How a figure is made") -------------------------------------------------
+
+def quantile(values: Sequence[float], q: float) -> float:
+    """The q-quantile (0 <= q <= 1) by linear interpolation between order statistics: numpy's default,
+    numpy.percentile(values, 100 * q)."""
+    if not values:
+        raise ValueError("quantile of no values")
+    if not 0 <= q <= 1:
+        raise ValueError(f"quantile {q} outside [0, 1]")
+    xs = sorted(values)
+    h = (len(xs) - 1) * q
+    lo = math.floor(h)
+    if lo + 1 >= len(xs):
+        return float(xs[-1])
+    return float(xs[lo] + (h - lo) * (xs[lo + 1] - xs[lo]))
+
+
+def _binomial_pmf(n: int, k: int, q: float) -> float:
+    """P(B = k) for B ~ Binomial(n, q), in log space so that n in the thousands does not underflow."""
+    if q <= 0.0:
+        return 1.0 if k == 0 else 0.0
+    if q >= 1.0:
+        return 1.0 if k == n else 0.0
+    return math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                    + k * math.log(q) + (n - k) * math.log1p(-q))
+
+
+def quantile_ci(values: Sequence[float], q: float, confidence: float = 0.95) -> Tuple[Optional[float], Optional[float]]:
+    """A distribution-free confidence interval of the q-quantile from the order statistics, as vmmcheck computes
+    it (harness/bench/stats.cpp, quantile_ranks). B, the number of samples below the quantile, is
+    Binomial(n, q); with the sorted samples X(1) <= ... <= X(n), X(a) <= quantile < X(b+1) exactly when
+    a <= B <= b. A run [a, b] of values of B grows from the mode, each time by the more probable neighbour,
+    until its probability reaches `confidence` (a tie, within rounding, taken above); the interval is [X(a), X(b+1)], its lower bound None where
+    a = 0 and its upper one None where b + 1 > n (too few samples to have it: p99 of fewer than ~300)."""
+    xs = sorted(values)
+    n = len(xs)
+    if n == 0:
+        return None, None
+    a = min(n, math.floor((n + 1) * q))
+    b = a
+    coverage = _binomial_pmf(n, a, q)
+    while coverage < confidence and (a > 0 or b < n):
+        left = _binomial_pmf(n, a - 1, q) if a > 0 else -1.0
+        right = _binomial_pmf(n, b + 1, q) if b < n else -1.0
+        # Equal in exact arithmetic (q = 0.5 is symmetric) is decided by the last bits of lgamma, which differ
+        # between CPython's and the C library's: such a tie goes up, as it does in the case stats.cpp pins.
+        if left > right * (1 + 1e-9):
+            coverage += left
+            a -= 1
+        else:
+            coverage += right
+            b += 1
+    return (float(xs[a - 1]) if a > 0 else None), (float(xs[b]) if b + 1 <= n else None)
+
+
+def summarize(values: Sequence[float], confidence: float = 0.95) -> dict:
+    """The statistics of an `ok` row, as docs/bench.md defines them, from its samples."""
+    return {"n": len(values), "p50": quantile(values, 0.5), "p90": quantile(values, 0.9),
+            "p99": quantile(values, 0.99), "mean": math.fsum(values) / len(values),
+            "min": float(min(values)), "max": float(max(values)),
+            "ci": {f"p{int(q * 100)}": list(quantile_ci(values, q, confidence)) for q in (0.5, 0.9, 0.99)}}
+
+
+def bootstrap_ratio(base_values: Sequence[float], new_values: Sequence[float], better: str, key: str,
+                    resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
+                    seed: int = SEED) -> Optional[Tuple[float, float]]:
+    """The percentile-bootstrap interval of the slowdown ratio of the medians (NEW/BASE for better=lower,
+    BASE/NEW for better=higher); None where a resampled median to divide by is not positive."""
+    import numpy as np
+
+    rng = np.random.default_rng([seed, zlib.crc32(key.encode("utf-8"))])
+    b = np.asarray(base_values, dtype=float)
+    n = np.asarray(new_values, dtype=float)
+    mb = np.median(b[rng.integers(0, b.size, size=(resamples, b.size))], axis=1)
+    mn = np.median(n[rng.integers(0, n.size, size=(resamples, n.size))], axis=1)
+    top, bottom = (mn, mb) if better == "lower" else (mb, mn)
+    if not np.all(bottom > 0):
+        return None
+    tail = (1.0 - confidence) / 2
+    lo, hi = np.quantile(top / bottom, [tail, 1.0 - tail])
+    return float(lo), float(hi)
+
+
+def verdict(low: float, high: float, threshold: float) -> str:
+    if low > 1.0 + threshold:
+        return "slower"
+    if high < 1.0 / (1.0 + threshold):
+        return "faster"
+    return "same"
+
+
+# --- naming and numbers ---------------------------------------------------------------------------------
+
+def size_text(n: float) -> str:
+    """A byte count: 2 MiB, 1.75 GiB, 4 KiB, 512 B."""
+    for unit, div in (("TiB", 2 ** 40), ("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
+        if abs(n) >= div:
+            return f"{n / div:.4g} {unit}"
+    return f"{n:g} B"
+
+
+def axis_text(name: str, value) -> str:
+    """One axis of a row as a label shows it: byte axes as sizes, the others name=value."""
+    if name in BYTE_AXES and isinstance(value, (int, float)):
+        return size_text(value)
+    return f"{name}={value}"
+
+
+def row_label(r: Mapping, drop: Sequence[str] = ()) -> str:
+    """"import_fd 2 MiB process=other": the bench without its group, then the axes not in `drop`."""
+    bench_name = r["bench"]
+    short = bench_name[len(r["group"]) + 1:] if bench_name.startswith(r["group"] + ".") else bench_name
+    return " ".join([short] + [axis_text(k, v) for k, v in r["axes"].items() if k not in drop])
+
+
+def num(v: Optional[float], missing: str = "—") -> str:
+    """A measured figure: three significant digits, no exponent; whole numbers from 100 (3443, not 3.44e+03)."""
+    if v is None:
+        return missing
+    if v == 0:
+        return "0"
+    a = abs(v)
+    if a >= 100:
+        return f"{v:.0f}"
+    digits = max(0, 2 - math.floor(math.log10(a)))
+    return f"{v:.{digits}f}"
+
+
+def interval_text(ci, missing: str = "—") -> str:
+    lo, hi = ci
+    return f"[{num(lo, missing)}, {num(hi, missing)}]"
+
+
+def ok(r: Mapping) -> bool:
+    return r["status"] == "ok"
+
+
+def groups(rows: Sequence[Mapping]) -> Dict[str, List[Mapping]]:
+    """Rows by group, groups in the order they first appear."""
+    out: Dict[str, List[Mapping]] = {}
+    for r in rows:
+        out.setdefault(r["group"], []).append(r)
+    return out
+
+
+def describe(doc: Mapping) -> str:
+    """One line naming a bench run: GPU, driver, git sha, start; `quick` for a --quick run."""
+    ctx = doc["context"]
+    quick = ", --quick" if doc["settings"].get("quick") else ""
+    return f"{model.describe_run(doc)}; git {ctx.get('git_sha') or '?'}; {ctx['started']}{quick}"
+
+
+def status_text(r: Optional[Mapping]) -> str:
+    if r is None:
+        return "absent"
+    return "ok" if ok(r) else f"{r['status']}: {r['why']}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str = "") -> List[str]:
+    """A plain-text table: columns padded to their widest cell, the `right` ones right-aligned."""
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [str(c).rjust(w) if i in right else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        lines.append((indent + "  ".join(cells)).rstrip())
+    return lines
+
+
+# --- comparing two runs ---------------------------------------------------------------------------------
+
+@dataclass
+class Compared:
+    """A row that ran in both files."""
+    id: str
+    bench: str
+    group: str
+    axes: dict
+    unit: str
+    better: str
+    base_p50: float
+    new_p50: float
+    base_n: int
+    new_n: int
+    ratio: float          # the slowdown ratio of the p50s: above 1 is slower
+    low: float            # the bootstrap interval of the ratio
+    high: float
+    verdict: str          # slower, faster, same
+
+    @property
+    def flagged(self) -> bool:
+        return self.verdict == "slower"
+
+
+@dataclass
+class Uncompared:
+    """A row in one file only, or not `ok` in one of them, or not comparable: what each file says of it."""
+    id: str
+    group: str
+    base_status: Optional[str]      # None: not in BASE
+    new_status: Optional[str]
+    base_why: str = ""
+    new_why: str = ""
+    why: str = ""                   # why it was not compared, where both ran
+
+
+@dataclass
+class BenchComparison:
+    base: str                       # the files, as named on the command line
+    new: str
+    base_run: str                   # describe() of each
+    new_run: str
+    threshold: float
+    confidence: float = CONFIDENCE
+    resamples: int = RESAMPLES
+    seed: int = SEED
+    rows: List[Compared] = field(default_factory=list)          # slower first, then faster, then same
+    not_compared: List[Uncompared] = field(default_factory=list)
+    only_base: List[Uncompared] = field(default_factory=list)
+    only_new: List[Uncompared] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+
+    def of(self, what: str) -> List[Compared]:
+        return [r for r in self.rows if r.verdict == what]
+
+    @property
+    def flagged(self) -> List[Compared]:
+        return self.of("slower")
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.flagged else 0
+
+    def counts(self) -> Dict[str, int]:
+        out = {v: len(self.of(v)) for v in VERDICTS}
+        out.update(not_compared=len(self.not_compared), only_in_base=len(self.only_base),
+                   only_in_new=len(self.only_new))
+        return out
+
+    def summary(self) -> str:
+        c = self.counts()
+        text = f"{c['slower']} slower, {c['faster']} faster, {c['same']} same"
+        extra = [f"{n} {what}" for what, n in (("not compared", c["not_compared"]), ("only in BASE", c["only_in_base"]),
+                                               ("only in NEW", c["only_in_new"])) if n]
+        return text + ("; " + ", ".join(extra) if extra else "")
+
+
+def _uncompared(rid: str, b: Optional[Mapping], a: Optional[Mapping], why: str = "") -> Uncompared:
+    some = b if b is not None else a
+    return Uncompared(id=rid, group=some["group"],
+                      base_status=None if b is None else b["status"], new_status=None if a is None else a["status"],
+                      base_why="" if b is None else b.get("why", ""), new_why="" if a is None else a.get("why", ""),
+                      why=why)
+
+
+def compare(base: Mapping, new: Mapping, threshold: float = DEFAULT_THRESHOLD, base_name: str = "BASE",
+            new_name: str = "NEW", resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
+            seed: int = SEED) -> BenchComparison:
+    if not threshold > 0:
+        raise ValueError(f"threshold {threshold} is not > 0")
+    out = BenchComparison(base=base_name, new=new_name, base_run=describe(base), new_run=describe(new),
+                          threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
+    if model.gpu_name(base) != model.gpu_name(new):
+        out.notes.append(f"the runs are of different GPUs: {model.gpu_name(base)} in BASE, {model.gpu_name(new)} in NEW")
+    if base["settings"].get("quick") != new["settings"].get("quick"):
+        which = "BASE" if base["settings"].get("quick") else "NEW"
+        out.notes.append(f"only {which} is a --quick run (fewer samples: wider intervals)")
+    after = {r["id"]: r for r in new["results"]}
+    before = {r["id"]: r for r in base["results"]}
+    compared: List[Compared] = []
+    for b in base["results"]:
+        a = after.get(b["id"])
+        if a is None:
+            out.only_base.append(_uncompared(b["id"], b, None))
+            continue
+        if not (ok(b) and ok(a)):
+            out.not_compared.append(_uncompared(b["id"], b, a))
+            continue
+        if (b["unit"], b["better"]) != (a["unit"], a["better"]):
+            out.not_compared.append(_uncompared(b["id"], b, a, f"BASE is in {b['unit']} ({b['better']} is better), "
+                                                               f"NEW in {a['unit']} ({a['better']} is better)"))
+            continue
+        top, bottom = (a["p50"], b["p50"]) if b["better"] == "lower" else (b["p50"], a["p50"])
+        interval = bootstrap_ratio(b["values"], a["values"], b["better"], b["id"], resamples, confidence, seed)
+        if interval is None or bottom <= 0:
+            out.not_compared.append(_uncompared(b["id"], b, a, "a median of 0 or below: no ratio"))
+            continue
+        compared.append(Compared(id=b["id"], bench=b["bench"], group=b["group"], axes=dict(b["axes"]), unit=b["unit"],
+                                 better=b["better"], base_p50=b["p50"], new_p50=a["p50"], base_n=b["n"], new_n=a["n"],
+                                 ratio=top / bottom, low=interval[0], high=interval[1],
+                                 verdict=verdict(interval[0], interval[1], threshold)))
+    for a in new["results"]:
+        if a["id"] not in before:
+            out.only_new.append(_uncompared(a["id"], None, a))
+    out.rows = sorted(compared, key=lambda r: VERDICTS.index(r.verdict))  # stable: BASE's order within a verdict
+    return out
+
+
+def ratio_text(r: Compared) -> str:
+    return f"{r.ratio:.3f} [{r.low:.3f}, {r.high:.3f}]"
+
+
+def rule_text(cmp: BenchComparison) -> str:
+    return (f"ratio: NEW/BASE of the p50s (BASE/NEW where higher is better), above 1 is slower; "
+            f"[{cmp.confidence:.0%} bootstrap interval, {cmp.resamples} resamples]; slower when the interval lies "
+            f"above {1 + cmp.threshold:.3g}, faster when below {1 / (1 + cmp.threshold):.3g}")
+
+
+def _uncompared_line(u: Uncompared) -> str:
+    def side(name, status, why):
+        if status is None:
+            return f"not in {name}"
+        return f"{name} {status}" + (f" ({why})" if why else "")
+    if u.base_status is not None and (u.base_status, u.base_why) == (u.new_status, u.new_why):
+        parts = [f"{u.base_status} in both" + (f" ({u.base_why})" if u.base_why else "")]
+    else:
+        parts = [side("BASE", u.base_status, u.base_why), side("NEW", u.new_status, u.new_why)]
+    if u.why:
+        parts.append(u.why)
+    return f"{u.id}: " + "; ".join(parts)
+
+
+def format_text(cmp: BenchComparison) -> str:
+    lines = [f"base: {cmp.base} ({cmp.base_run})", f"new:  {cmp.new} ({cmp.new_run})"]
+    lines += [f"note: {n}" for n in cmp.notes]
+    lines.append(rule_text(cmp))
+    lines.append("")
+    if cmp.rows:
+        rows = [[r.verdict, r.id, f"{num(r.base_p50)} {r.unit}", f"{num(r.new_p50)} {r.unit}", ratio_text(r)]
+                for r in cmp.rows]
+        lines += _table(["verdict", "id", "base p50", "new p50", "ratio [interval]"], rows, right=(2, 3))
+    else:
+        lines.append("no row ran in both files")
+    for title, items in (("Not compared", cmp.not_compared), ("Only in BASE", cmp.only_base),
+                         ("Only in NEW", cmp.only_new)):
+        if items:
+            lines += ["", f"{title} ({len(items)}):"]
+            lines += [f"  {_uncompared_line(u)}" for u in items]
+    lines += ["", cmp.summary()]
+    return "\n".join(lines) + "\n"
+
+
+def to_json(cmp: BenchComparison) -> dict:
+    return {
+        "schema": COMPARE_SCHEMA_ID,
+        "base": {"file": cmp.base, "run": cmp.base_run},
+        "new": {"file": cmp.new, "run": cmp.new_run},
+        "threshold": cmp.threshold, "confidence": cmp.confidence, "resamples": cmp.resamples, "seed": cmp.seed,
+        "notes": list(cmp.notes),
+        "counts": cmp.counts(),
+        "exit_code": cmp.exit_code,
+        "rows": [asdict(r) for r in cmp.rows],
+        "not_compared": [asdict(u) for u in cmp.not_compared],
+        "only_in_base": [asdict(u) for u in cmp.only_base],
+        "only_in_new": [asdict(u) for u in cmp.only_new],
+    }
+
+
+def format_json(cmp: BenchComparison) -> str:
+    return json.dumps(to_json(cmp), indent=2) + "\n"
+
+
+def format_html(cmp: BenchComparison, base: Mapping, new: Mapping) -> str:
+    """The comparison table, the rows not compared, and per group base-vs-new p50 plots and the ratios."""
+    import markupsafe
+
+    from . import bench_plots
+    from .render import environment
+
+    by_group: Dict[str, List[Compared]] = {}
+    for r in cmp.rows:
+        by_group.setdefault(r.group, []).append(r)
+    base_groups, new_groups = groups(base["results"]), groups(new["results"])
+    names = list(dict.fromkeys([*base_groups, *new_groups]))
+    sections = []
+    for g in names:
+        plots = bench_plots.compare_group(g, base_groups.get(g, []), new_groups.get(g, []),
+                                          by_group.get(g, []), cmp.threshold)
+        sections.append({"name": g, "plots": [markupsafe.Markup(p) for p in plots],
+                         "compared": len(by_group.get(g, []))})
+    return environment().get_template("bench_compare.html.j2").render(
+        title=f"vmmcheck bench comparison — {cmp.new} against {cmp.base}", cmp=cmp, rule=rule_text(cmp),
+        rows=[dict(asdict(r), ratio_text=ratio_text(r), base_text=f"{num(r.base_p50)} {r.unit}",
+                   new_text=f"{num(r.new_p50)} {r.unit}") for r in cmp.rows],
+        lists=[(title, [{"line": _uncompared_line(u), "id": u.id, "base": u.base_status, "new": u.new_status,
+                         "base_why": u.base_why, "new_why": u.new_why, "why": u.why} for u in items])
+               for title, items in (("Not compared", cmp.not_compared), ("Only in BASE", cmp.only_base),
+                                    ("Only in NEW", cmp.only_new)) if items],
+        sections=sections)
+
+
+# --- one run --------------------------------------------------------------------------------------------
+
+def _row_view(r: Mapping) -> dict:
+    view = {"id": r["id"], "bench": r["bench"], "label": row_label(r), "unit": r["unit"], "better": r["better"],
+            "status": r["status"], "ok": ok(r), "why": r.get("why", "")}
+    if ok(r):
+        view.update(n=str(r["n"]), p50=num(r["p50"]), p50_ci=interval_text(r["ci"]["p50"]), p90=num(r["p90"]),
+                    p99=num(r["p99"]), mean=num(r["mean"]), min=num(r["min"]), max=num(r["max"]))
+    return view
+
+
+def report_view(doc: Mapping, name: str, with_plots: bool = True) -> dict:
+    """Everything the report shows, once, so that text, Markdown and HTML agree."""
+    import markupsafe
+
+    sections = []
+    for g, rows in groups(doc["results"]).items():
+        plots = []
+        if with_plots:
+            from . import bench_plots
+
+            plots = [markupsafe.Markup(p) for p in bench_plots.report_group(g, rows)]
+        counts: Dict[str, int] = {}
+        for r in rows:
+            counts[r["status"]] = counts.get(r["status"], 0) + 1
+        sections.append({"name": g, "rows": [_row_view(r) for r in rows], "plots": plots, "counts": counts})
+    counts: Dict[str, int] = {}
+    for r in doc["results"]:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    s = doc["settings"]
+    return {
+        "title": f"vmmcheck bench — {model.describe_run(doc)}",
+        "file": name,
+        "run": describe(doc),
+        "ctx": doc["context"],
+        "gpu": model.gpu_name(doc),
+        "settings": s,
+        "finished": doc.get("finished"),
+        "confidence": f"{s['confidence']:.0%}",
+        "counts": counts,
+        "total": len(doc["results"]),
+        "groups": sections,
+    }
+
+
+def _counts_text(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {status}" for status, n in counts.items())
+
+
+def format_report_text(doc: Mapping, name: str) -> str:
+    v = report_view(doc, name, with_plots=False)
+    lines = [f"{name}: {v['run']}", f"{v['total']} rows: {_counts_text(v['counts'])}"]
+    for g in v["groups"]:
+        lines += ["", f"{g['name']} ({len(g['rows'])} rows: {_counts_text(g['counts'])})"]
+        rows = [[r["id"], r["n"], f"{r['p50']} {r['p50_ci']}", r["p90"], r["p99"], r["unit"], ""] if r["ok"]
+                else [r["id"], "-", r["status"], "-", "-", r["unit"], r["why"]] for r in g["rows"]]
+        lines += _table(["id", "n", f"p50 [{v['confidence']} CI]", "p90", "p99", "unit", "why"], rows,
+                        right=(1, 3, 4), indent="  ")
+    return "\n".join(lines) + "\n"
+
+
+def render_markdown(doc: Mapping, name: str) -> str:
+    from .render import environment
+
+    return environment().get_template("bench_report.md.j2").render(**report_view(doc, name, with_plots=False))
+
+
+def render_html(doc: Mapping, name: str) -> str:
+    from .render import environment
+
+    return environment().get_template("bench_report.html.j2").render(**report_view(doc, name))
