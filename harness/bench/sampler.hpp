@@ -9,9 +9,9 @@ namespace vmmcheck::bench {
 
 struct Policy {
   unsigned warmup = 3;
-  unsigned min_samples = 10;
+  unsigned min_samples = 20;  // the p50's 95% interval then spans at most ranks 6 to 15 of 20
   unsigned max_samples = 200;
-  double seconds = 1.0;  // per point, after warm-up
+  double seconds = 2.0;  // per point, after warm-up
 };
 
 // Microseconds `f()` took on the host's steady clock.
