@@ -31,5 +31,13 @@ struct Row {
 std::string bytes_text(unsigned long long bytes);
 
 Json to_json(const Row& row, double confidence);
+// The reverse, for rows a round's process wrote (its summary is recomputed from `values`).
+Row row_from_json(const Json& j);
+
+// Rows of several rounds (docs/bench.md, "Rounds"), each round's rows as it wrote them, pooled by id in
+// the order they first appear: the samples of every round, one summary of them all, and `rounds`, how
+// many samples each round gave (in `values` in round order). A row that did not run in some round keeps
+// the first such round's status and why.
+std::vector<Json> pool_rounds(const std::vector<std::vector<Json>>& rounds, double confidence);
 
 }  // namespace vmmcheck::bench

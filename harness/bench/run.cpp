@@ -86,7 +86,8 @@ Json document(const Json& context, const Settings& s, const std::vector<Json>& r
              {"seconds_per_point", s.policy.seconds},
              {"confidence", s.confidence},
              {"filter", s.filter},
-             {"max_size", s.max_size}}}};
+             {"max_size", s.max_size},
+             {"rounds", s.rounds}}}};
   if (!finished.empty()) doc["finished"] = finished;
   doc["results"] = rows;
   return doc;

@@ -14,13 +14,21 @@ struct Settings {
   std::string filter;               // globs over benchmark names (or ids); empty: every benchmark
   int device = 0;
   unsigned long long max_size = 0;  // the largest allocation a benchmark makes; 0: the plan's default
+  // Rounds, each a process of its own whose samples are pooled: a driver call's cost can shift between
+  // processes (on the H200 VM, an import took 16 us in one process and 25 us in the next), and only
+  // samples from several processes show that spread (docs/bench.md, "Rounds").
+  unsigned rounds = 3;
+  int round = -1;  // this process is that round of a parent's run (internal)
 };
 
 // The settings of a full run, or of a --quick one (fewer samples, shorter points).
 inline Settings default_settings(bool quick) {
   Settings s;
   s.quick = quick;
-  if (quick) s.policy = Policy{1, 5, 30, 0.1};
+  if (quick) {
+    s.policy = Policy{1, 5, 30, 0.1};
+    s.rounds = 1;
+  }
   return s;
 }
 

@@ -2,7 +2,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -10,9 +16,11 @@
 #include "bench/bench.hpp"
 #include "bench/stats.hpp"
 #include "cli/app.hpp"
+#include "cli/cases.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
 #include "device/machine.hpp"
+#include "ipc/child_process.hpp"
 #include "run/records/report_json.hpp"
 #include "vmm/owners.hpp"
 
@@ -46,11 +54,86 @@ std::string row_line(std::size_t index, const bench::Row& r, double confidence, 
   return line.str();
 }
 
+// The arguments of round k's process: this run's settings, spelled out, writing to `json`.
+std::vector<std::string> round_args(const Options& o, unsigned k, const std::string& json) {
+  const bench::Settings& s = o.bench;
+  std::vector<std::string> a{self_program(), "bench", "--rounds", "1", "--round", std::to_string(k), "--json", json,
+                             "--device", std::to_string(o.device), "--warmup", std::to_string(s.policy.warmup),
+                             "--min-samples", std::to_string(s.policy.min_samples),
+                             "--max-samples", std::to_string(s.policy.max_samples)};
+  std::ostringstream number;
+  number << std::setprecision(17) << s.policy.seconds;
+  a.insert(a.end(), {"--seconds", number.str()});
+  number.str("");
+  number << s.confidence;
+  a.insert(a.end(), {"--confidence", number.str()});
+  if (s.quick) a.push_back("--quick");
+  if (s.max_size) a.insert(a.end(), {"--max-size", std::to_string(s.max_size)});
+  if (!o.filter.empty()) a.insert(a.end(), {"--filter", o.filter});
+  return a;
+}
+
+// Runs the rounds one after another, each a process of its own (its rows print as it measures them),
+// and pools their rows; the JSON is rewritten after every round.
+int run_rounds(const Options& o, std::ostream& out) {
+  const bench::Settings& s = o.bench;
+  std::vector<std::vector<bench::Json>> rounds;
+  bench::Json context;
+  std::vector<bench::Json> pooled;
+  unsigned failed_rounds = 0;
+  for (unsigned k = 0; k < s.rounds; ++k) {
+    const std::string json = (std::filesystem::temp_directory_path() /
+                              ("vmmcheck-bench-" + std::to_string(getpid()) + "-" + std::to_string(k) + ".json")).string();
+    out << "round " << k + 1 << " of " << s.rounds << " (a process of its own)\n" << std::flush;
+    std::string error;
+    const pid_t child = ipc::spawn_in_group(round_args(o, k, json), {{STDOUT_FILENO, STDOUT_FILENO}, {STDERR_FILENO, STDERR_FILENO}}, error);
+    if (child < 0) throw std::runtime_error("cannot start round " + std::to_string(k + 1) + ": " + error);
+    int status = 0;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+    }
+    std::ifstream in(json);
+    if (!in) {
+      ++failed_rounds;
+      out << "round " << k + 1 << " left no rows (exit status " << status << ")\n";
+      continue;
+    }
+    const bench::Json doc = bench::Json::parse(in, nullptr, false);
+    in.close();
+    std::filesystem::remove(json);
+    if (doc.is_discarded() || !doc.contains("results")) {
+      ++failed_rounds;
+      continue;
+    }
+    if (context.is_null()) context = doc.at("context");
+    failed_rounds += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    rounds.push_back(doc.at("results").get<std::vector<bench::Json>>());
+    pooled = bench::pool_rounds(rounds, s.confidence);
+    if (o.json_given) run::write_results(o.json, bench::document(context, s, pooled, k + 1 == s.rounds ? utc_now() : ""));
+  }
+  if (rounds.empty()) throw std::runtime_error("no round of the bench ran to the end");
+  out << "pooled over " << rounds.size() << " round" << (rounds.size() == 1 ? "" : "s") << ":\n";
+  std::size_t failed = 0;
+  for (std::size_t i = 0; i < pooled.size(); ++i) {
+    const bench::Row r = bench::row_from_json(pooled[i]);
+    failed += r.status == "error";
+    out << row_line(i + 1, r, s.confidence, 0) << "\n";
+  }
+  out << pooled.size() << " rows" << (failed ? ", " + std::to_string(failed) + " failed" : "")
+      << (failed_rounds ? ", " + std::to_string(failed_rounds) + " round(s) did not end cleanly" : "")
+      << (o.json_given ? "; " + o.json : "") << "\n";
+  return failed || failed_rounds ? kExitFailure : kExitOk;
+}
+
 }  // namespace
 
 int cmd_bench(const Options& o, std::ostream& out) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("bench --json needs a FILE (rows are written as they are measured)");
+  if (o.bench.rounds > 1 && o.bench.round < 0) {
+    const device::Machine machine = device::describe_machine();  // say so now, not once per round
+    if (machine.devices.empty()) throw NotSupportedError("bench needs a GPU: " + machine.no_gpu_reason);
+    return run_rounds(o, out);
+  }
   const device::Machine machine = device::describe_machine();
   if (machine.devices.empty()) throw NotSupportedError("bench needs a GPU: " + machine.no_gpu_reason);
   if (o.device >= static_cast<int>(machine.devices.size()))

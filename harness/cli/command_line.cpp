@@ -148,6 +148,9 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   bench_cmd->add_option("--seconds", o.bench.policy.seconds, "time per point, after warm-up, once min-samples are in")
       ->check(CLI::Range(0.0, 3600.0));
   bench_cmd->add_option("--confidence", o.bench.confidence, "of the percentiles' intervals")->check(CLI::Range(0.5, 0.999));
+  bench_cmd->add_option("--rounds", o.bench.rounds, "rounds, each in a process of its own, their samples pooled (default 3, 1 with --quick)")
+      ->check(CLI::Range(1u, 100u));
+  bench_cmd->add_option("--round", o.bench.round, "")->group("");  // a parent's round k (internal)
   bench_cmd->add_option("--max-size", o.bench.max_size, "the largest allocation, e.g. 8GiB (default 64GiB, 512MiB with --quick)")
       ->transform(CLI::AsSizeValue(false));
 
@@ -210,6 +213,8 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
     o.bench = bench::default_settings(quick->count() > 0 || given.quick);
     o.bench.confidence = given.confidence;
     o.bench.max_size = given.max_size;
+    o.bench.round = given.round;
+    if (bench_cmd->get_option("--rounds")->count()) o.bench.rounds = given.rounds;
     bench::Policy& p = o.bench.policy;
     if (bench_cmd->get_option("--warmup")->count()) p.warmup = given.policy.warmup;
     if (bench_cmd->get_option("--min-samples")->count()) p.min_samples = given.policy.min_samples;

@@ -481,3 +481,48 @@ def test_figures_bench_kind_without_headline_rows(tmp_path, synthetic, run_cli):
     readme.write_text("<!-- figures: bench b.json -->\n<!-- /figures -->\n")
     rc, _, err = run_cli("figures", "--root", tmp_path, readme)
     assert rc == 2 and "b.json: no headline row" in err and err.count("\n") == 1
+
+
+# --- rounds: a cost that shifts between processes -------------------------------------------------------
+
+def _with_rounds(doc: dict, rid: str, centres, n: int = 100, spread: float = 0.02, seed: int = 1) -> dict:
+    """A copy of `doc` whose row `rid` has one round per centre: n samples around it each (lognormal,
+    `spread` wide), as `vmmcheck bench --rounds` pools them."""
+    out = copy.deepcopy(doc)
+    r = next(r for r in out["results"] if r["id"] == rid)
+    rng = np.random.default_rng(seed)
+    r["values"] = [float(c * v) for c in centres for v in rng.lognormal(0.0, spread, n)]
+    r["rounds"] = [n] * len(centres)
+    r.update(bench.summarize(r["values"]))
+    return out
+
+
+def test_a_cost_that_shifts_between_processes_is_not_a_slowdown(synthetic):
+    # What the H200 showed: an fd import took 16 us in some processes and 25 us in others. Two runs of
+    # three rounds each, in different mixes of the two, are the same machine and the same driver.
+    base = _with_rounds(synthetic, MAP_2MIB, [16, 25, 16], seed=1)
+    new = _with_rounds(synthetic, MAP_2MIB, [25, 25, 16], seed=2)
+    row = next(r for r in bench.compare(base, new).rows if r.id == MAP_2MIB)
+    assert row.verdict == "same", (row.low, row.high)
+    # Resampling the pooled samples alone (ignoring the rounds) would have called it a slowdown.
+    b = next(r for r in base["results"] if r["id"] == MAP_2MIB)
+    a = next(r for r in new["results"] if r["id"] == MAP_2MIB)
+    low, high = bench.bootstrap_ratio(b["values"], a["values"], "lower", MAP_2MIB)
+    assert bench.verdict(low, high, bench.DEFAULT_THRESHOLD) == "slower"
+
+
+def test_a_steady_cost_made_25_percent_slower_is_flagged_across_rounds(synthetic):
+    base = _with_rounds(synthetic, MAP_2MIB, [20, 20.4, 19.8])
+    slower = scaled(base, MAP_2MIB, 1.25)
+    row = next(r for r in bench.compare(base, slower).rows if r.id == MAP_2MIB)
+    assert row.verdict == "slower" and row.low > 1.2, (row.low, row.high)
+    row5 = next(r for r in bench.compare(base, scaled(base, MAP_2MIB, 1.05)).rows if r.id == MAP_2MIB)
+    assert row5.verdict == "same"
+
+
+def test_rounds_that_do_not_add_up_are_one_pool(synthetic):
+    doc = _with_rounds(synthetic, MAP_2MIB, [20, 21])
+    r = next(r for r in doc["results"] if r["id"] == MAP_2MIB)
+    assert bench._rounds_of(r["values"], r["rounds"]) == [100, 100]
+    assert bench._rounds_of(r["values"], [100, 99]) is None
+    assert bench._rounds_of(r["values"], [200]) is None

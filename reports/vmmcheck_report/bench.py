@@ -9,7 +9,8 @@ interpolation between order statistics (numpy's default), `quantile_ci` the dist
 the order statistics (both as harness/bench/stats.cpp computes them). `compare` pairs rows by `id`; for a row that ran in both files it takes the slowdown
 ratio of the p50s -- NEW/BASE where lower is better, BASE/NEW where higher is -- with a percentile bootstrap
 interval: each row's samples are resampled with replacement RESAMPLES times, and the statistic is the ratio
-of the resampled medians. Each row's generator is seeded from SEED and the row's id, so the same two files
+of the resampled medians; a row of several rounds (each a process of its own) is resampled round by round,
+so a cost that shifts between processes widens its interval. Each row's generator is seeded from SEED and the row's id, so the same two files
 always give the same answer, and a row's answer does not depend on what other rows the files hold. A row is
 flagged (`slower`) when the whole interval lies above 1 + threshold, `faster` when it lies below
 1/(1 + threshold), `same` otherwise; only a flagged row makes bench-compare exit 1. Rows in one file only,
@@ -183,18 +184,47 @@ def summarize(values: Sequence[float], confidence: float = 0.95) -> dict:
             "ci": {f"p{int(q * 100)}": list(quantile_ci(values, q, confidence)) for q in (0.5, 0.9, 0.99)}}
 
 
+def _rounds_of(row_values: Sequence[float], rounds: Optional[Sequence[int]]) -> Optional[List[int]]:
+    """The row's samples per round (docs/bench.md, "Rounds") when there are two rounds or more and they
+    account for every sample; else None (one pool)."""
+    if not rounds or len(rounds) < 2 or sum(rounds) != len(row_values) or min(rounds) < 1:
+        return None
+    return list(rounds)
+
+
+def _resampled_medians(values: Sequence[float], rounds: Optional[Sequence[int]], rng, resamples: int):
+    """Medians of `resamples` bootstrap resamples. With rounds, two levels: the rounds are drawn with
+    replacement, then each drawn round's samples -- so a cost that shifts between processes (the rounds)
+    widens the interval as it should, which resampling the pooled samples alone would hide."""
+    import numpy as np
+
+    v = np.asarray(values, dtype=float)
+    if rounds is None:
+        return np.median(v[rng.integers(0, v.size, size=(resamples, v.size))], axis=1)
+    sizes = np.asarray(rounds)
+    offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    count, widest = len(sizes), int(sizes.max())
+    pooled = np.full((resamples, count * widest), np.nan)
+    for j in range(count):
+        pick = rng.integers(0, count, size=resamples)        # the round drawn for place j
+        within = np.floor(rng.random((resamples, widest)) * sizes[pick][:, None]).astype(int)
+        taken = v[offsets[pick][:, None] + within]
+        pooled[:, j * widest:(j + 1) * widest] = np.where(np.arange(widest)[None, :] < sizes[pick][:, None], taken, np.nan)
+    return np.nanmedian(pooled, axis=1)
+
+
 def bootstrap_ratio(base_values: Sequence[float], new_values: Sequence[float], better: str, key: str,
                     resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
-                    seed: int = SEED) -> Optional[Tuple[float, float]]:
+                    seed: int = SEED, base_rounds: Optional[Sequence[int]] = None,
+                    new_rounds: Optional[Sequence[int]] = None) -> Optional[Tuple[float, float]]:
     """The percentile-bootstrap interval of the slowdown ratio of the medians (NEW/BASE for better=lower,
-    BASE/NEW for better=higher); None where a resampled median to divide by is not positive."""
+    BASE/NEW for better=higher); None where a resampled median to divide by is not positive. A row of
+    several rounds is resampled round by round (_resampled_medians)."""
     import numpy as np
 
     rng = np.random.default_rng([seed, zlib.crc32(key.encode("utf-8"))])
-    b = np.asarray(base_values, dtype=float)
-    n = np.asarray(new_values, dtype=float)
-    mb = np.median(b[rng.integers(0, b.size, size=(resamples, b.size))], axis=1)
-    mn = np.median(n[rng.integers(0, n.size, size=(resamples, n.size))], axis=1)
+    mb = _resampled_medians(base_values, _rounds_of(base_values, base_rounds), rng, resamples)
+    mn = _resampled_medians(new_values, _rounds_of(new_values, new_rounds), rng, resamples)
     top, bottom = (mn, mb) if better == "lower" else (mb, mn)
     if not np.all(bottom > 0):
         return None
@@ -402,7 +432,8 @@ def compare(base: Mapping, new: Mapping, threshold: float = DEFAULT_THRESHOLD, b
                                                                f"NEW in {a['unit']} ({a['better']} is better)"))
             continue
         top, bottom = (a["p50"], b["p50"]) if b["better"] == "lower" else (b["p50"], a["p50"])
-        interval = bootstrap_ratio(b["values"], a["values"], b["better"], b["id"], resamples, confidence, seed)
+        interval = bootstrap_ratio(b["values"], a["values"], b["better"], b["id"], resamples, confidence, seed,
+                                   b.get("rounds"), a.get("rounds"))
         if interval is None or bottom <= 0:
             out.not_compared.append(_uncompared(b["id"], b, a, "a median of 0 or below: no ratio"))
             continue

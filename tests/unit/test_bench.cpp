@@ -129,6 +129,8 @@ TEST(BenchPlan, SizesGoFromOneGranuleToTheLargestThatFits) {
   const bench::Plan q = bench::make_plan(bench::default_settings(true), 2 * MiB, 140 * GiB);
   EXPECT_EQ(q.sizes, (std::vector<std::size_t>{2 * MiB, 64 * MiB}));
   EXPECT_LT(bench::default_settings(true).policy.max_samples, full.policy.max_samples);
+  EXPECT_EQ(bench::default_settings(true).rounds, 1u);
+  EXPECT_GT(full.rounds, 1u);
 }
 
 TEST(BenchRows, IdsNameTheAxesInOrderAndTheJsonSummarises) {
@@ -151,6 +153,33 @@ TEST(BenchRows, IdsNameTheAxesInOrderAndTheJsonSummarises) {
   EXPECT_FALSE(n.contains("p50"));
   EXPECT_EQ(bench::bytes_text(64 * GiB), "64 GiB");
   EXPECT_EQ(bench::bytes_text(3 * 1000), "3000 B");
+}
+
+TEST(BenchRows, RoundsArePooledByIdWithHowManySamplesEachGave) {
+  bench::Row a{"vmm.map", bench::Json{{"size", 2 * MiB}}};
+  bench::Row b{"ipc.export_fd", bench::Json{{"size", 2 * MiB}}};
+  a.values = {1, 2, 3};
+  b.values = {10, 11};
+  const std::vector<bench::Json> first{bench::to_json(a, 0.95), bench::to_json(b, 0.95)};
+  a.values = {4, 5};
+  b.status = "error";
+  b.why = "cuMemExportToShareableHandle failed";
+  b.values.clear();
+  const std::vector<bench::Json> second{bench::to_json(a, 0.95), bench::to_json(b, 0.95)};
+  const std::vector<bench::Json> pooled = bench::pool_rounds({first, second}, 0.95);
+  ASSERT_EQ(pooled.size(), 2u);
+  EXPECT_EQ(pooled[0].at("id"), "vmm.map[size=2097152]");
+  EXPECT_EQ(pooled[0].at("values"), bench::Json::array({1, 2, 3, 4, 5}));
+  EXPECT_EQ(pooled[0].at("rounds"), bench::Json::array({3, 2}));
+  EXPECT_DOUBLE_EQ(pooled[0].at("p50").get<double>(), 3);
+  // A row that failed in a round is not pooled into a figure: it says which round and why.
+  EXPECT_EQ(pooled[1].at("status"), "error");
+  EXPECT_EQ(pooled[1].at("why"), "round 2: cuMemExportToShareableHandle failed");
+  EXPECT_FALSE(pooled[1].contains("values"));
+  // And a row read back is the row written.
+  const bench::Row back = bench::row_from_json(first[0]);
+  EXPECT_EQ(back.id(), "vmm.map[size=2097152]");
+  EXPECT_EQ(back.values, (std::vector<double>{1, 2, 3}));
 }
 
 TEST(BenchRun, TheFilterPicksRowsAndAFailureMarksItsRowsAndTheRunGoesOn) {
