@@ -46,16 +46,16 @@ def scaled(doc: dict, rid: str, factor: float) -> dict:
 
 
 def slowest_candidate(doc: dict, better: str = "lower", bench_name: str = "") -> str:
-    """The row a slowdown test changes: vmm.map of 2 MiB where it ran, else the `ok` row with the most samples."""
-    if better == "lower" and not bench_name:
-        r = next((r for r in doc["results"] if r["id"] == MAP_2MIB and bench.ok(r)), None)
-        if r is not None:
-            return r["id"]
+    """The row a slowdown test changes: vmm.map of 2 MiB where it resolves a 25% slowdown, else the `ok`
+    row with the most samples among those that do (bench.smallest_flagged); a run whose rows vary so much
+    between rounds that none does skips (the count is in docs/bench.md's figures)."""
     rows = [r for r in doc["results"] if bench.ok(r) and r["better"] == better
             and (not bench_name or r["bench"] == bench_name)]
-    if not rows:
-        pytest.skip(f"no ok row with better={better} {bench_name}")
-    return max(rows, key=lambda r: r["n"])["id"]
+    for r in sorted(rows, key=lambda r: (r["id"] != MAP_2MIB if better == "lower" and not bench_name else 0, -r["n"])):
+        f = bench.smallest_flagged(r)
+        if f is not None and f < 1.25:
+            return r["id"]
+    pytest.skip(f"no ok row with better={better} {bench_name} resolves a 25% slowdown")
 
 
 # --- statistics ----------------------------------------------------------------------------------------
@@ -128,10 +128,12 @@ def test_synthetic_intervals_are_those_of_quantile_ci(synthetic):
 
 def test_verdict_boundaries():
     assert bench.verdict(1.21, 1.3, 0.2) == "slower"
-    assert bench.verdict(1.2, 1.3, 0.2) == "same"          # the lower bound must lie beyond the threshold
+    assert bench.verdict(1.2, 1.3, 0.2) == "unresolved"    # the lower bound must lie beyond the threshold
     assert bench.verdict(0.7, 0.83, 0.2) == "faster"
-    assert bench.verdict(0.7, 1 / 1.2, 0.2) == "same"
-    assert bench.verdict(0.9, 1.4, 0.2) == "same"
+    assert bench.verdict(0.7, 1 / 1.2, 0.2) == "unresolved"
+    assert bench.verdict(0.9, 1.4, 0.2) == "unresolved"    # could be 40% slower, could be 10% faster
+    assert bench.verdict(0.9, 1.15, 0.2) == "same"         # no change as large as the threshold
+    assert bench.verdict(1 / 1.2, 1.2, 0.2) == "same"
 
 
 # --- the schema and the loader -------------------------------------------------------------------------
@@ -248,14 +250,16 @@ def test_bad_input_subprocess_has_no_traceback(tmp_path):
 def test_a_run_against_itself_flags_nothing(synthetic, run_cli):
     cmp = bench.compare(synthetic, synthetic)
     assert not cmp.flagged and cmp.exit_code == 0
-    assert {r.verdict for r in cmp.rows} == {"same"}
+    assert {r.verdict for r in cmp.rows} <= {"same", "unresolved"}
     assert all(r.ratio == 1.0 and r.low <= 1.0 <= r.high for r in cmp.rows)
     assert len(cmp.rows) == sum(1 for r in synthetic["results"] if bench.ok(r))
     assert len(cmp.not_compared) == sum(1 for r in synthetic["results"] if not bench.ok(r))
     assert not cmp.only_base and not cmp.only_new
     rc, out, err = run_cli("bench-compare", SYNTHETIC, SYNTHETIC)
     assert rc == 0 and err == ""
-    assert out.endswith(f"0 slower, 0 faster, {len(cmp.rows)} same; {len(cmp.not_compared)} not compared\n")
+    c = cmp.counts()
+    assert out.endswith(f"0 slower, 0 faster, {c['unresolved']} unresolved, {c['same']} same; "
+                        f"{len(cmp.not_compared)} not compared\n")
 
 
 @pytest.mark.parametrize("path", BENCH_FILES)
@@ -266,7 +270,7 @@ def test_25_percent_slower_is_flagged_and_exits_1(path, tmp_path, run_cli):
     cmp = bench.compare(doc, bench.load(new))
     assert [r.id for r in cmp.flagged] == [rid]
     assert cmp.flagged[0].ratio == pytest.approx(1.25)
-    assert all(r.verdict == "same" for r in cmp.rows if r.id != rid)
+    assert all(r.verdict in ("same", "unresolved") for r in cmp.rows if r.id != rid)
     rc, out, err = run_cli("bench-compare", path, new)
     assert rc == 1 and err == ""
     table = out.split("\n\n")[1].splitlines()
@@ -503,7 +507,7 @@ def test_a_cost_that_shifts_between_processes_is_not_a_slowdown(synthetic):
     base = _with_rounds(synthetic, MAP_2MIB, [16, 25, 16], seed=1)
     new = _with_rounds(synthetic, MAP_2MIB, [25, 25, 16], seed=2)
     row = next(r for r in bench.compare(base, new).rows if r.id == MAP_2MIB)
-    assert row.verdict == "same", (row.low, row.high)
+    assert row.verdict == "unresolved", (row.low, row.high)  # not flagged: its spread is wider than 20%
     # Resampling the pooled samples alone (ignoring the rounds) would have called it a slowdown.
     b = next(r for r in base["results"] if r["id"] == MAP_2MIB)
     a = next(r for r in new["results"] if r["id"] == MAP_2MIB)
@@ -526,3 +530,13 @@ def test_rounds_that_do_not_add_up_are_one_pool(synthetic):
     assert bench._rounds_of(r["values"], r["rounds"]) == [100, 100]
     assert bench._rounds_of(r["values"], [100, 99]) is None
     assert bench._rounds_of(r["values"], [200]) is None
+
+
+def test_the_smallest_flagged_slowdown_is_what_the_compare_flags(synthetic):
+    rid = slowest_candidate(synthetic)
+    row = next(r for r in synthetic["results"] if r["id"] == rid)
+    f = bench.smallest_flagged(row)
+    assert f is not None and f > 1.0
+    just_above, just_below = scaled(synthetic, rid, f * 1.001), scaled(synthetic, rid, f * 0.999)
+    assert next(r for r in bench.compare(synthetic, just_above).rows if r.id == rid).verdict == "slower"
+    assert next(r for r in bench.compare(synthetic, just_below).rows if r.id == rid).verdict != "slower"

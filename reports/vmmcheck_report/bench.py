@@ -37,12 +37,15 @@ COMPARE_SCHEMA_ID = "vmmcheck-bench-compare/1"
 DEFAULT_SCHEMA = Path(__file__).resolve().parent.parent.parent / "schema" / "bench.schema.json"
 
 DEFAULT_THRESHOLD = 0.20
+# What the report's "flagged from" column means.
+FLAGGED_FROM = ("flagged from: the smallest slowdown of the row that bench-compare (threshold 20%) flags "
+                "against a run like this one; a row whose cost shifts between rounds needs a larger one")
 RESAMPLES = 2000
 CONFIDENCE = 0.95     # of the bootstrap interval
 SEED = 20261201       # with the row's id, the seed of the row's bootstrap
 
 BYTE_AXES = ("size", "total", "to")     # axes whose values are byte counts: shown as 2 MiB, 1 GiB
-VERDICTS = ("slower", "faster", "same")  # the order the comparison lists them in
+VERDICTS = ("slower", "faster", "unresolved", "same")  # the order the comparison lists them in
 
 LoadError = loader.LoadError
 
@@ -233,12 +236,30 @@ def bootstrap_ratio(base_values: Sequence[float], new_values: Sequence[float], b
     return float(lo), float(hi)
 
 
+def smallest_flagged(row: Mapping, threshold: float = DEFAULT_THRESHOLD, resamples: int = RESAMPLES,
+                     confidence: float = CONFIDENCE, seed: int = SEED) -> Optional[float]:
+    """The smallest slowdown of this row that bench-compare flags against a run like this one: NEW with
+    every sample of the row `f` times slower has the interval of the row against itself times `f` (the
+    same resampling, scaled), so it is flagged once f * low > 1 + threshold. None where no ratio is had."""
+    if not ok(row):
+        return None
+    got = bootstrap_ratio(row["values"], row["values"], row["better"], row["id"], resamples, confidence, seed,
+                          row.get("rounds"), row.get("rounds"))
+    return None if got is None or got[0] <= 0 else (1.0 + threshold) / got[0]
+
+
 def verdict(low: float, high: float, threshold: float) -> str:
+    """slower: the whole interval above 1 + threshold; faster: the whole interval below 1/(1 + threshold);
+    same: the whole interval between the two (no change as large as the threshold); unresolved: the
+    interval reaches past a bound without lying beyond it -- the row's spread (between rounds, mostly)
+    is too wide to tell a change of the threshold from noise."""
     if low > 1.0 + threshold:
         return "slower"
     if high < 1.0 / (1.0 + threshold):
         return "faster"
-    return "same"
+    if high <= 1.0 + threshold and low >= 1.0 / (1.0 + threshold):
+        return "same"
+    return "unresolved"
 
 
 # --- naming and numbers ---------------------------------------------------------------------------------
@@ -390,7 +411,7 @@ class BenchComparison:
 
     def summary(self) -> str:
         c = self.counts()
-        text = f"{c['slower']} slower, {c['faster']} faster, {c['same']} same"
+        text = f"{c['slower']} slower, {c['faster']} faster, {c['unresolved']} unresolved, {c['same']} same"
         extra = [f"{n} {what}" for what, n in (("not compared", c["not_compared"]), ("only in BASE", c["only_in_base"]),
                                                ("only in NEW", c["only_in_new"])) if n]
         return text + ("; " + ", ".join(extra) if extra else "")
@@ -547,8 +568,11 @@ def _row_view(r: Mapping) -> dict:
     view = {"id": r["id"], "bench": r["bench"], "label": row_label(r), "unit": r["unit"], "better": r["better"],
             "status": r["status"], "ok": ok(r), "why": r.get("why", "")}
     if ok(r):
+        f = smallest_flagged(r)
         view.update(n=str(r["n"]), p50=num(r["p50"]), p50_ci=interval_text(r["ci"]["p50"]), p90=num(r["p90"]),
-                    p99=num(r["p99"]), mean=num(r["mean"]), min=num(r["min"]), max=num(r["max"]))
+                    p99=num(r["p99"]), mean=num(r["mean"]), min=num(r["min"]), max=num(r["max"]),
+                    rounds=str(len(r.get("rounds") or [1])),
+                    flags_at="—" if f is None else f"+{(f - 1) * 100:.0f}%")
     return view
 
 
@@ -583,6 +607,7 @@ def report_view(doc: Mapping, name: str, with_plots: bool = True) -> dict:
         "counts": counts,
         "total": len(doc["results"]),
         "groups": sections,
+        "flagged_from": FLAGGED_FROM,
     }
 
 
@@ -595,10 +620,11 @@ def format_report_text(doc: Mapping, name: str) -> str:
     lines = [f"{name}: {v['run']}", f"{v['total']} rows: {_counts_text(v['counts'])}"]
     for g in v["groups"]:
         lines += ["", f"{g['name']} ({len(g['rows'])} rows: {_counts_text(g['counts'])})"]
-        rows = [[r["id"], r["n"], f"{r['p50']} {r['p50_ci']}", r["p90"], r["p99"], r["unit"], ""] if r["ok"]
-                else [r["id"], "-", r["status"], "-", "-", r["unit"], r["why"]] for r in g["rows"]]
-        lines += _table(["id", "n", f"p50 [{v['confidence']} CI]", "p90", "p99", "unit", "why"], rows,
-                        right=(1, 3, 4), indent="  ")
+        rows = [[r["id"], r["n"], f"{r['p50']} {r['p50_ci']}", r["p90"], r["p99"], r["unit"], r["flags_at"], ""]
+                if r["ok"] else [r["id"], "-", r["status"], "-", "-", r["unit"], "-", r["why"]] for r in g["rows"]]
+        lines += _table(["id", "n", f"p50 [{v['confidence']} CI]", "p90", "p99", "unit", "flagged from", "why"], rows,
+                        right=(1, 3, 4, 6), indent="  ")
+    lines += ["", FLAGGED_FROM]
     return "\n".join(lines) + "\n"
 
 

@@ -52,7 +52,7 @@ RC = {
 METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
            "#17becf")
-VERDICT_COLOURS = {"slower": "#b42318", "faster": "#1e7e34", "same": "#6b7280"}
+VERDICT_COLOURS = {"slower": "#b42318", "faster": "#1e7e34", "unresolved": "#b7791f", "same": "#6b7280"}
 LINE_X = {"vmm": "size", "chunks": "chunks", "grow": "to"}   # groups drawn as lines, against which axis
 WIDTH_IN = 7.2
 HEIGHT_IN = 3.2

@@ -422,6 +422,68 @@ def litmus_vs_hand(src: Source) -> List[str]:
 MiB, GiB = 2 ** 20, 2 ** 30
 
 
+def _grow_line(grow: Mapping[str, Mapping[int, Mapping]], to: int, shown) -> str:
+    """One headline of the growable buffer: the step reaching `to` both ways, and all steps up to it."""
+    from . import bench
+
+    ok = bench.ok
+    v, c = grow["grow.vmm"].get(to), grow["grow.cudamalloc"].get(to)
+    step = (v or c)["axes"].get("step")
+    text = f"- Growing to {bench.size_text(to)}" + (f" (step {step})" if step is not None else "") + ": one step of "
+    text += ", of ".join(f"{code(name)} {shown(r)}" for name, r in (("grow.vmm", v), ("grow.cudamalloc", c))
+                         if r is not None)
+    if v is not None and c is not None and ok(v) and ok(c):
+        text += f" ({times(c['p50'] / v['p50'])} as long with cudaMalloc)"
+        sums = {}
+        for name in grow:
+            steps = [r for t, r in grow[name].items() if t <= to]
+            sums[name] = (math.fsum(r["p50"] for r in steps if ok(r)), sum(1 for r in steps if ok(r)), len(steps))
+        (sv, nv, kv), (sc, nc, kc) = sums["grow.vmm"], sums["grow.cudamalloc"]
+        ran = "" if (nv, nc) == (kv, kc) else f" ({nv} of {kv} and {nc} of {kc} steps ran)"
+        text += (f"; all steps up to it, p50s summed: {sig(sv)} {v['unit']} against {sig(sc)} {c['unit']} "
+                 f"({times(sc / sv)} as long){ran}")
+    return text + "."
+
+
+def bench_compare(src: Source, new_path: str) -> List[str]:
+    """Two bench files (the marker names BASE, then NEW) compared as `bench-compare` does (threshold 20%):
+    the verdicts, every row that is not `same`, and how large a slowdown the rows of BASE resolve
+    (bench.smallest_flagged: bench-report's "flagged from")."""
+    from . import bench
+
+    root = Path(str(src.path)[: -len(src.shown)]) if str(src.path).endswith(src.shown) else src.path.parent
+    new_full = (root / new_path).resolve()
+    if not new_full.exists():
+        raise FiguresError(f"{new_path}: no such file")
+    try:
+        base, new = bench.load(src.path), bench.load(new_full)
+    except load.LoadError as e:
+        raise FiguresError(str(e)) from None
+    cmp = bench.compare(base, new)
+    out = [f"`python -m vmmcheck_report bench-compare {src.shown} {new_path}` (two runs of git "
+           f"{base['context'].get('git_sha', '?')} and {new['context'].get('git_sha', '?')}): {cmp.summary()}.", ""]
+    moved = [r for r in cmp.rows if r.verdict in ("slower", "faster")]
+    if moved:
+        out += table(["row", "BASE p50", "NEW p50", "ratio [interval]", "verdict"],
+                     [[code(r.id), f"{sig(r.base_p50)} {r.unit}", f"{sig(r.new_p50)} {r.unit}",
+                       f"{r.ratio:.3f} [{r.low:.3f}, {r.high:.3f}]", r.verdict] for r in moved]) + [""]
+    unresolved = cmp.of("unresolved")
+    if unresolved:
+        widest = max(unresolved, key=lambda r: r.high / r.low)
+        steadiest = min(unresolved, key=lambda r: r.high / r.low)
+        out += [f"The {len(unresolved)} unresolved rows' intervals reach past 20% one way or both: their cost moved "
+                f"between rounds (processes) by more than that; from {code(steadiest.id)} "
+                f"{steadiest.ratio:.3f} [{steadiest.low:.3f}, {steadiest.high:.3f}] to {code(widest.id)} "
+                f"{widest.ratio:.3f} [{widest.low:.3f}, {widest.high:.3f}].", ""]
+    needs = sorted(f for f in (bench.smallest_flagged(r) for r in base["results"]) if f is not None)
+    if needs:
+        within = sum(1 for f in needs if f <= 1.25)
+        out += [f"Against a run like `{src.shown}`, a slowdown of 25% is flagged in {within} of its {len(needs)} rows "
+                f"(bench-report's \"flagged from\"); the median row needs {(needs[len(needs) // 2] - 1) * 100:.0f}%, "
+                f"the steadiest {(needs[0] - 1) * 100:.0f}%.", ""]
+    return out
+
+
 def bench_headline(src: Source) -> List[str]:
     """A `vmmcheck bench --json` file (docs/bench.md): the headline rows, what they add up to, and their ratios.
 
@@ -511,23 +573,10 @@ def bench_headline(src: Source) -> List[str]:
     all_to = set(grow["grow.vmm"]) | set(grow["grow.cudamalloc"])
     if all_to:
         both = [to for to in all_to if ok(grow["grow.vmm"].get(to)) and ok(grow["grow.cudamalloc"].get(to))]
-        to = max(both or all_to)
-        v, c = grow["grow.vmm"].get(to), grow["grow.cudamalloc"].get(to)
-        step = (v or c)["axes"].get("step")
-        text = f"- Growing to {bench.size_text(to)}" + (f" (step {step})" if step is not None else "") + ": one step of "
-        text += ", of ".join(f"{code(name)} {shown(r)}" for name, r in (("grow.vmm", v), ("grow.cudamalloc", c))
-                             if r is not None)
-        if ok(v) and ok(c):
-            text += f" ({times(c['p50'] / v['p50'])} as long with cudaMalloc)"
-            sums = {}
-            for name in grow:
-                steps = [r for t, r in grow[name].items() if t <= to]
-                sums[name] = (math.fsum(r["p50"] for r in steps if ok(r)), sum(1 for r in steps if ok(r)), len(steps))
-            (sv, nv, kv), (sc, nc, kc) = sums["grow.vmm"], sums["grow.cudamalloc"]
-            ran = "" if (nv, nc) == (kv, kc) else f" ({nv} of {kv} and {nc} of {kc} steps ran)"
-            text += (f"; all steps up to it, p50s summed: {sig(sv)} {v['unit']} against {sig(sc)} {c['unit']} "
-                     f"({times(sc / sv)} as long){ran}")
-        lines.append(text + ".")
+        # At 1 GiB where both ways reached it, and at the largest size both reached.
+        targets = sorted({to for to in (1 << 30, max(both or all_to)) if to in (both or all_to)})
+        for to in targets:
+            lines.append(_grow_line(grow, to, shown))
     if lines:
         found = True
         out += lines + [""]
@@ -575,6 +624,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "litmus": litmus,
     "litmus-vs-hand": litmus_vs_hand,
     "bench": bench_headline,
+    "bench-compare": bench_compare,
 }
 
 
@@ -609,7 +659,7 @@ def sections(text: str, doc: Path) -> List[Section]:
 
 def generate(spec: str, root: Path, where: str) -> List[str]:
     words = shlex.split(spec)
-    arity = 3 if words and words[0] == "cases" else 2
+    arity = 3 if words and words[0] in ("cases", "bench-compare") else 2
     if len(words) != arity or words[0] not in KINDS:
         raise FiguresError(f"{where}: expected '<!-- figures: KIND PATH -->' (cases: KIND PATH GLOB) with KIND one of "
                            f"{', '.join(KINDS)}; got {spec!r}")
@@ -649,7 +699,12 @@ def case_counts(readme: str, doc: Mapping) -> List[str]:
     for r in doc["results"]:
         counts[r["family"]] = counts.get(r["family"], 0) + 1
     problems = []
+    section = ""
     for n, line in enumerate(readme.splitlines(), start=1):
+        if line.startswith("## "):
+            section = line[3:].strip()
+        if section != "What is tested":  # other tables (the bench's) end in numbers too
+            continue
         m = re.match(r"^\| `([a-z0-9_.*]+)` \|.*\| (\d+) \|$", line)
         if not m:
             continue
