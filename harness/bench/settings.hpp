@@ -15,8 +15,8 @@ struct Settings {
   int device = 0;
   unsigned long long max_size = 0;  // the largest allocation a benchmark makes; 0: the plan's default
   // Rounds, each a process of its own whose samples are pooled: a driver call's cost can shift between
-  // processes (on the H200 VM, an import took 16 us in one process and 25 us in the next), and only
-  // samples from several processes show that spread (docs/bench.md, "Rounds").
+  // processes by more than it spreads within one, and only samples from several processes show that
+  // (docs/bench.md, "Rounds").
   unsigned rounds = 3;
   int round = -1;  // this process is that round of a parent's run (internal)
 };

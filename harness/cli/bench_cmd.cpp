@@ -27,13 +27,6 @@
 namespace vmmcheck::cli {
 namespace {
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
 // One console line per row: what it is, and its median with the interval, or why it did not run.
 std::string row_line(std::size_t index, const bench::Row& r, double confidence, double seconds) {
   std::ostringstream line;
@@ -108,7 +101,7 @@ int run_rounds(const Options& o, std::ostream& out) {
     failed_rounds += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     rounds.push_back(doc.at("results").get<std::vector<bench::Json>>());
     pooled = bench::pool_rounds(rounds, s.confidence);
-    if (o.json_given) run::write_results(o.json, bench::document(context, s, pooled, k + 1 == s.rounds ? utc_now() : ""));
+    if (o.json_given) run::write_results(o.json, bench::document(context, s, pooled, k + 1 == s.rounds ? run::utc_now_iso8601() : ""));
   }
   if (rounds.empty()) throw std::runtime_error("no round of the bench ran to the end");
   out << "pooled over " << rounds.size() << " round" << (rounds.size() == 1 ? "" : "s") << ":\n";
@@ -150,12 +143,9 @@ int cmd_bench(const Options& o, std::ostream& out) {
   run::RunContext rc;
   rc.tool_version = VMMCHECK_VERSION;
   rc.git_sha = VMMCHECK_GIT_SHA;
-  rc.driver_version = machine.driver_version;
-  rc.driver_release = machine.driver_release;
-  rc.runtime_version = machine.runtime_version;
-  rc.devices = machine.devices;
+  run::set_machine(rc, machine);
   rc.device = o.device;
-  rc.started = utc_now();
+  rc.started = run::utc_now_iso8601();
   const bench::Json context = run::to_json(rc);
 
   out << "vmmcheck bench on " << machine.devices[static_cast<std::size_t>(o.device)].name << " (device " << o.device
@@ -180,7 +170,7 @@ int cmd_bench(const Options& o, std::ostream& out) {
     write("");
   });
   bench::bench_all(run, plan);
-  write(utc_now());
+  write(run::utc_now_iso8601());
   if (rows.empty()) throw InputError("no benchmark matches the filter '" + o.filter + "'");
   out << rows.size() << " rows" << (failed ? ", " + std::to_string(failed) + " failed" : "")
       << (o.json_given ? "; " + o.json : "") << "\n";

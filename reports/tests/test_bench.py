@@ -20,7 +20,8 @@ from vmmcheck_report import bench, figures
 
 REPO = Path(__file__).resolve().parents[2]
 SYNTHETIC = FIXTURES / "bench" / "synthetic.json"
-COMMITTED = sorted((REPO / "ci" / "results" / "bench").glob("*.json"))
+# The committed runs (a rerun of the same build is the same kind of file: the main run stands for both).
+COMMITTED = sorted(p for p in (REPO / "ci" / "results" / "bench").glob("*.json") if not p.name.endswith(".rerun.json"))
 # Every bench file the slowdown tests run on: the synthetic one, then each committed run.
 BENCH_FILES = [pytest.param(SYNTHETIC, id="synthetic")] + (
     [pytest.param(p, id=p.name) for p in COMMITTED] or

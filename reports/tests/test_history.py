@@ -19,6 +19,10 @@ REPO = REPORTS.parent
 # The planted self-test run (55 cases, small: most tests use it) and the full one-H200 run.
 PLANTED = REPO / "ci/results/nvidia-h200_driver-580.159.04.planted.json"
 FULL = REPO / "ci/results/nvidia-h200_driver-580.159.04.json"
+# What the committed full run says of itself (it is replaced by newer runs; the tests read, not spell, it).
+_FULL_DOC = json.loads(FULL.read_text())
+FULL_SHA, FULL_CASES, FULL_STARTED = (_FULL_DOC["context"]["git_sha"], len(_FULL_DOC["results"]),
+                                      _FULL_DOC["context"]["started"])
 # A JSON file of another schema: the device probe (no schema_version, no results).
 PROBE = REPO / "ci/results/nvidia-h200_driver-580.159.04.probe.json"
 
@@ -64,16 +68,16 @@ def test_add_then_show(tmp_path, run_cli):
     assert rc == 0 and err == ""
     assert out.splitlines() == [
         f"{PLANTED}: added as run 1 (NVIDIA H200, driver 580.159.04, git fa395cc989f2, 55 cases)",
-        f"{FULL}: added as run 2 (NVIDIA H200, driver 580.159.04, git 0436448, 749 cases)",
+        f"{FULL}: added as run 2 (NVIDIA H200, driver 580.159.04, git {FULL_SHA}, {FULL_CASES} cases)",
     ]
-    assert counts(db) == (2, 55 + 749)
+    assert counts(db) == (2, 55 + FULL_CASES)
     rc, out, err = run_cli("history", "show", "--db", db)
     assert rc == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == f"{db}: 2 runs, newest first"
     assert lines[1].split() == ["run", "started", "gpu", "driver", "sha", "cases", "statuses", "source"]
     # Newest first: the full run started on 2026-12-01, the planted one on 2026-11-30.
-    assert lines[2].split()[:7] == ["2", "2026-12-01T13:58:01Z", "NVIDIA", "H200", "580.159.04", "0436448", "749"]
+    assert lines[2].split()[:7] == ["2", FULL_STARTED, "NVIDIA", "H200", "580.159.04", FULL_SHA, str(FULL_CASES)]
     assert lines[3].split()[:7] == ["1", "2026-11-30T04:52:10Z", "NVIDIA", "H200", "580.159.04", "fa395cc989f2",
                                     "55"]
     assert "Pass 51, Crash 2, Timeout 2" in lines[3]
@@ -82,7 +86,7 @@ def test_add_then_show(tmp_path, run_cli):
     # The machine form says the same.
     rc, out, _ = run_cli("history", "show", "--db", db, "--json")
     runs = json.loads(out)["runs"]
-    assert [(r["id"], r["cases"], r["git_sha"]) for r in runs] == [(2, 749, "0436448"), (1, 55, "fa395cc989f2")]
+    assert [(r["id"], r["cases"], r["git_sha"]) for r in runs] == [(2, FULL_CASES, FULL_SHA), (1, 55, "fa395cc989f2")]
     assert runs[1]["statuses"] == {"Pass": 51, "Crash": 2, "Timeout": 2}
     assert runs[0]["budget"]["instances"] == 10000000 and runs[0]["source"] == str(FULL)
     # --limit keeps the newest; --family counts only that family's cases.
@@ -300,7 +304,7 @@ def test_a_bad_file_writes_nothing(kind, tmp_path, run_cli):
     stored = db.read_bytes()
     rc, _, err = run_cli("history", "add", "--db", db, PLANTED, bad)
     assert rc == 2 and err.startswith(f"{bad}: ")
-    assert counts(db) == (1, 749) and db.read_bytes() == stored
+    assert counts(db) == (1, FULL_CASES) and db.read_bytes() == stored
 
 
 def test_a_missing_file_writes_nothing(tmp_path, run_cli):

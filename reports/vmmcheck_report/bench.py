@@ -108,20 +108,7 @@ def read_schema(schema_path: Optional[Path] = None) -> dict:
 
 def load(path, schema_path: Optional[Path] = None) -> dict:
     """Read and check one bench file; raises LoadError (load.LoadError) with a one-line message naming the file."""
-    where = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise LoadError(f"{where}: no such file") from None
-    except IsADirectoryError:
-        raise LoadError(f"{where}: is a directory, not a bench file") from None
-    except OSError as e:
-        raise LoadError(f"{where}: cannot read: {e.strerror or e}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LoadError(f"{where}: not JSON: not UTF-8 text (byte {e.start})") from None
-    return parse(text, where, read_schema(schema_path))
+    return parse(loader.read_text(path, "bench file"), str(path), read_schema(schema_path))
 
 
 # --- statistics (docs/bench.md, "How a figure is made") -------------------------------------------------
@@ -197,8 +184,9 @@ def _rounds_of(row_values: Sequence[float], rounds: Optional[Sequence[int]]) -> 
 
 def _resampled_medians(values: Sequence[float], rounds: Optional[Sequence[int]], rng, resamples: int):
     """Medians of `resamples` bootstrap resamples. With rounds, two levels: the rounds are drawn with
-    replacement, then each drawn round's samples -- so a cost that shifts between processes (the rounds)
-    widens the interval as it should, which resampling the pooled samples alone would hide."""
+    replacement, then as many samples from each drawn round (with replacement) as the largest round has --
+    each process weighs alike -- so a cost that shifts between processes (the rounds) widens the interval
+    as it should, which resampling the pooled samples alone would hide."""
     import numpy as np
 
     v = np.asarray(values, dtype=float)
@@ -207,13 +195,9 @@ def _resampled_medians(values: Sequence[float], rounds: Optional[Sequence[int]],
     sizes = np.asarray(rounds)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     count, widest = len(sizes), int(sizes.max())
-    pooled = np.full((resamples, count * widest), np.nan)
-    for j in range(count):
-        pick = rng.integers(0, count, size=resamples)        # the round drawn for place j
-        within = np.floor(rng.random((resamples, widest)) * sizes[pick][:, None]).astype(int)
-        taken = v[offsets[pick][:, None] + within]
-        pooled[:, j * widest:(j + 1) * widest] = np.where(np.arange(widest)[None, :] < sizes[pick][:, None], taken, np.nan)
-    return np.nanmedian(pooled, axis=1)
+    pick = rng.integers(0, count, size=(resamples, count, 1))             # the rounds drawn
+    within = np.floor(rng.random((resamples, count, widest)) * sizes[pick]).astype(np.int64)
+    return np.median(v[offsets[pick] + within].reshape(resamples, count * widest), axis=1)
 
 
 def bootstrap_ratio(base_values: Sequence[float], new_values: Sequence[float], better: str, key: str,

@@ -135,22 +135,26 @@ def parse(text: str, where: str, schema: dict) -> dict:
     return doc
 
 
-def load(path, schema_path: Optional[Path] = None) -> dict:
-    """Read and check one results file; raises LoadError with a one-line message naming the file."""
+def read_text(path, what: str = "results file") -> str:
+    """The UTF-8 text of `path`; LoadError naming the file and what is wrong (missing, a folder, not text)."""
     where = str(path)
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise LoadError(f"{where}: no such file") from None
     except IsADirectoryError:
-        raise LoadError(f"{where}: is a directory, not a results file") from None
+        raise LoadError(f"{where}: is a directory, not a {what}") from None
     except OSError as e:
         raise LoadError(f"{where}: cannot read: {e.strerror or e}") from None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise LoadError(f"{where}: not JSON: not UTF-8 text (byte {e.start})") from None
-    return parse(text, where, read_schema(schema_path))
+
+
+def load(path, schema_path: Optional[Path] = None) -> dict:
+    """Read and check one results file; raises LoadError with a one-line message naming the file."""
+    return parse(read_text(path), str(path), read_schema(schema_path))
 
 
 def dump(doc: dict, path) -> None:

@@ -55,10 +55,7 @@ Suite::Suite(SuiteOptions options, const std::vector<model::Case>& table) : opti
   context_.started = utc_now_iso8601();
   if (options_.baseline) context_.expectations = options_.baseline->files();
   const device::Machine m = device::describe_machine();
-  context_.driver_version = m.driver_version;
-  context_.driver_release = m.driver_release;
-  context_.runtime_version = m.runtime_version;
-  context_.devices = m.devices;
+  set_machine(context_, m);
   gpu_present_ = !m.devices.empty();
   no_gpu_reason_ = m.no_gpu_reason;
 

@@ -36,6 +36,13 @@ json to_json(const Budget& b) {
               {"stress_params", to_json(b.stress)}};
 }
 
+void set_machine(RunContext& c, const device::Machine& m) {
+  c.driver_version = m.driver_version;
+  c.driver_release = m.driver_release;
+  c.runtime_version = m.runtime_version;
+  c.devices = m.devices;
+}
+
 json to_json(const RunContext& c) {
   json devices = json::array();
   for (const DeviceSummary& d : c.devices)

@@ -37,6 +37,9 @@ struct RunContext {
   std::vector<std::pair<std::string, std::string>> expectations;
 };
 
+// Fills what `m` says of the machine: driver, runtime, devices.
+void set_machine(RunContext& c, const device::Machine& m);
+
 Json to_json(const Budget& b);
 Json to_json(const RunContext& c);
 Json to_json(const CaseResult& r);
