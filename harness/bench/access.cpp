@@ -79,11 +79,14 @@ void bench_access(Run& run, const Plan& plan) {
       std::iota(order.begin(), order.end(), 0u);
       std::shuffle(order.begin(), order.end(), std::mt19937_64(0x5eed));
       run::DeviceBuffer<std::uint32_t> device_order(slots);
-      CUDA_CHECK(cudaMemcpy(device_order.get(), order.data(), slots * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+      // On `stream`, then waited for: a pageable cudaMemcpy may return before the copy lands, and the
+      // non-blocking stream would not wait for it.
+      CUDA_CHECK(cudaMemcpyAsync(device_order.get(), order.data(), slots * sizeof(std::uint32_t), cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaStreamSynchronize(stream));
       kernels::launch_link_cycle(a, device_order.get(), slots, plan.chase_slot, stream);
       run::DeviceBuffer<std::uint64_t> position(1);
       const std::uint64_t start = order[0] * plan.chase_slot + kernels::slot_word_offset(order[0], plan.chase_slot);
-      CUDA_CHECK(cudaMemcpy(position.get(), &start, sizeof(start), cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpyAsync(position.get(), &start, sizeof(start), cudaMemcpyHostToDevice, stream));
       CUDA_CHECK(cudaStreamSynchronize(stream));
       return sample(run.settings().policy, 2, [&](std::vector<double>& t) {
         for (int v = 0; v < 2; ++v) {

@@ -36,7 +36,7 @@ class Run {
  public:
   Run(Settings settings, std::function<void(const Row&)> sink);
   const Settings& settings() const { return settings_; }
-  bool wants(const Row& row) const;
+  bool wants(const Row& row) const;  // the filter selects its benchmark's name
 
   // Fills the wanted `rows` from `measure()`, which returns one series of samples per row (in order). A
   // NotSupportedError marks them not_supported, any other error `error`, with the message; the run goes on.

@@ -27,7 +27,7 @@ Plan make_plan(const Settings& s, std::size_t granularity, std::size_t free_byte
   for (std::size_t n : s.quick ? std::vector<std::size_t>{1, 32} : std::vector<std::size_t>{1, 8, 64, 512})
     if (p.chunks_total / n >= g && p.chunks_total % (n * g) == 0) p.chunk_counts.push_back(n);
   p.ipc_sizes = s.quick ? upto({g}) : upto({g, 512 * MiB, 8 * GiB});
-  p.grow_step = fit(s.quick ? 32 * MiB : 64 * MiB);
+  p.grow_step = std::min(largest, fit(s.quick ? 32 * MiB : 64 * MiB));
   p.grow_to = std::max(p.grow_step, std::min(largest, s.quick ? 256 * MiB : 2 * GiB) / p.grow_step * p.grow_step);
   p.access_size = fit(std::min(largest, s.quick ? 512 * MiB : 16 * GiB));
   p.chase_hops = s.quick ? 20000 : 100000;
@@ -37,9 +37,7 @@ Plan make_plan(const Settings& s, std::size_t granularity, std::size_t free_byte
 Run::Run(Settings settings, std::function<void(const Row&)> sink)
     : settings_(std::move(settings)), sink_(std::move(sink)) {}
 
-bool Run::wants(const Row& row) const {
-  return model::filter_selects(settings_.filter, row.bench) || model::filter_selects(settings_.filter, row.id());
-}
+bool Run::wants(const Row& row) const { return model::filter_selects(settings_.filter, row.bench); }
 
 void Run::measure(std::vector<Row> rows, const std::function<std::vector<std::vector<double>>()>& measure) {
   if (std::none_of(rows.begin(), rows.end(), [&](const Row& r) { return wants(r); })) return;

@@ -43,8 +43,9 @@ void bench_vmm_calls(Run& run, const Plan& plan) {
     run.measure({two}, [&] {
       const int peer = run::peer_of(dev);  // NotSupportedError, saying what is missing, on one GPU
       return sample(run.settings().policy, 1, [&](std::vector<double>& t) {
-        vmm::PhysicalAllocation memory(dev, size);
+        // Declared in the reverse of the release order: unmap, release, free.
         vmm::AddressRange range(size, granularity);
+        vmm::PhysicalAllocation memory(dev, size);
         vmm::Mapping mapping(range.base(), size, memory, 0);
         CUmemAccessDesc grants[2] = {};
         for (int i = 0; i < 2; ++i) {

@@ -2,10 +2,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -68,15 +71,44 @@ std::vector<std::string> round_args(const Options& o, unsigned k, const std::str
 
 // Runs the rounds one after another, each a process of its own (its rows print as it measures them),
 // and pools their rows; the JSON is rewritten after every round.
+// A folder of this run's own for the rounds' files (mkdtemp: no name another run, or a stale file of a
+// killed one, can take), removed with what is in it when the run ends.
+class RoundFolder {
+ public:
+  RoundFolder() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "vmmcheck-bench-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a folder for the rounds' files in " + pattern);
+    path_ = pattern;
+  }
+  ~RoundFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  std::string file(unsigned k) const { return (path_ / ("round-" + std::to_string(k) + ".json")).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// How a round's process ended, in words.
+std::string ending(int status) {
+  if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) return ipc::signal_name(WTERMSIG(status));
+  return "wait status " + std::to_string(status);
+}
+
 int run_rounds(const Options& o, std::ostream& out) {
   const bench::Settings& s = o.bench;
+  const RoundFolder folder;
   std::vector<std::vector<bench::Json>> rounds;
   bench::Json context;
   std::vector<bench::Json> pooled;
   unsigned failed_rounds = 0;
+  const auto write = [&](const std::string& finished) {
+    if (o.json_given && !rounds.empty()) run::write_results(o.json, bench::document(context, s, pooled, finished));
+  };
   for (unsigned k = 0; k < s.rounds; ++k) {
-    const std::string json = (std::filesystem::temp_directory_path() /
-                              ("vmmcheck-bench-" + std::to_string(getpid()) + "-" + std::to_string(k) + ".json")).string();
+    const std::string json = folder.file(k);
     out << "round " << k + 1 << " of " << s.rounds << " (a process of its own)\n" << std::flush;
     std::string error;
     const pid_t child = ipc::spawn_in_group(round_args(o, k, json), {{STDOUT_FILENO, STDOUT_FILENO}, {STDERR_FILENO, STDERR_FILENO}}, error);
@@ -84,26 +116,28 @@ int run_rounds(const Options& o, std::ostream& out) {
     int status = 0;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
     }
+    // A usage error is the same in every round: say it once, as the command's own.
+    if (WIFEXITED(status) && WEXITSTATUS(status) == kExitUsage) return kExitUsage;
     std::ifstream in(json);
-    if (!in) {
+    const bench::Json doc = in ? bench::Json::parse(in, nullptr, false) : bench::Json();
+    if (doc.is_null() || doc.is_discarded() || !doc.contains("results")) {
       ++failed_rounds;
-      out << "round " << k + 1 << " left no rows (exit status " << status << ")\n";
+      out << "round " << k + 1 << " left no rows (" << ending(status) << ")\n";
       continue;
     }
-    const bench::Json doc = bench::Json::parse(in, nullptr, false);
-    in.close();
-    std::filesystem::remove(json);
-    if (doc.is_discarded() || !doc.contains("results")) {
+    // Exit code 1 with rows is rows that failed: they are in the rows; anything else is a round that broke.
+    const bool ended = WIFEXITED(status) && (WEXITSTATUS(status) == kExitOk || WEXITSTATUS(status) == kExitFailure);
+    if (!ended) {
       ++failed_rounds;
-      continue;
+      out << "round " << k + 1 << " ended with " << ending(status) << "\n";
     }
     if (context.is_null()) context = doc.at("context");
-    failed_rounds += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     rounds.push_back(doc.at("results").get<std::vector<bench::Json>>());
     pooled = bench::pool_rounds(rounds, s.confidence);
-    if (o.json_given) run::write_results(o.json, bench::document(context, s, pooled, k + 1 == s.rounds ? run::utc_now_iso8601() : ""));
+    write("");
   }
-  if (rounds.empty()) throw std::runtime_error("no round of the bench ran to the end");
+  if (rounds.empty()) throw std::runtime_error("no round of the bench left rows (their output is above)");
+  write(run::utc_now_iso8601());
   out << "pooled over " << rounds.size() << " round" << (rounds.size() == 1 ? "" : "s") << ":\n";
   std::size_t failed = 0;
   for (std::size_t i = 0; i < pooled.size(); ++i) {
@@ -122,16 +156,15 @@ int run_rounds(const Options& o, std::ostream& out) {
 int cmd_bench(const Options& o, std::ostream& out) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("bench --json needs a FILE (rows are written as they are measured)");
-  if (o.bench.rounds > 1 && o.bench.round < 0) {
-    const device::Machine machine = device::describe_machine();  // say so now, not once per round
-    if (machine.devices.empty()) throw NotSupportedError("bench needs a GPU: " + machine.no_gpu_reason);
-    return run_rounds(o, out);
-  }
-  const device::Machine machine = device::describe_machine();
+  // A round dies with the run that started it (it runs in a process group of its own, out of reach of
+  // the terminal's Ctrl-C).
+  if (o.bench.round >= 0) prctl(PR_SET_PDEATHSIG, SIGKILL);
+  const device::Machine machine = device::describe_machine();  // checked here, before any round starts
   if (machine.devices.empty()) throw NotSupportedError("bench needs a GPU: " + machine.no_gpu_reason);
   if (o.device >= static_cast<int>(machine.devices.size()))
     throw InputError("--device " + std::to_string(o.device) + ": this machine has " +
                      std::to_string(machine.devices.size()) + " GPU(s)");
+  if (o.bench.rounds > 1 && o.bench.round < 0) return run_rounds(o, out);
   CUDA_CHECK(cudaSetDevice(o.device));
   CUDA_CHECK(cudaFree(nullptr));  // the primary context, before the first driver call times anything
   std::size_t free_bytes = 0, total_bytes = 0;

@@ -133,9 +133,9 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
 
   CLI::App* bench_cmd = app.add_subcommand(
       "bench", "time the VMM calls, growing a buffer, and reaching memory through aliases (docs/bench.md)");
-  bench_cmd->add_option("--filter", o.filter, "comma-separated globs over benchmark names or ids; -GLOB excludes")
+  bench_cmd->add_option("--filter", o.filter, "comma-separated globs over benchmark names (vmm.map, grow.*); -GLOB excludes")
       ->envname("VMMCHECK_FILTER");
-  add_json(*bench_cmd, o, "write the rows as JSON to FILE, rewritten after every row");
+  add_json(*bench_cmd, o, "write the rows as JSON to FILE, rewritten after every row (with rounds: every round)");
   bench_cmd->add_option("--device", o.device, "CUDA device index")->envname("VMMCHECK_DEVICE")->check(CLI::NonNegativeNumber);
   CLI::Option* quick = bench_cmd->add_flag("--quick", o.bench.quick, "fewer sizes and samples: a smoke run of seconds")
                            ->envname("VMMCHECK_BENCH_QUICK");

@@ -208,6 +208,12 @@ TEST(BenchRun, TheFilterPicksRowsAndAFailureMarksItsRowsAndTheRunGoesOn) {
   EXPECT_EQ(got[2].status, "error");
   EXPECT_NE(got[2].why.find("cuMemImportFromShareableHandle"), std::string::npos);
   EXPECT_FALSE(measured);  // nothing wanted: not even measured
+  // An exclusion takes a benchmark out, whatever its axes.
+  bench::Settings but = bench::default_settings(true);
+  but.filter = "vmm.*,-vmm.map";
+  const bench::Run excluding(but, [](const bench::Row&) {});
+  EXPECT_FALSE(excluding.wants(bench::Row{"vmm.map", bench::Json{{"size", 2 * MiB}}}));
+  EXPECT_TRUE(excluding.wants(bench::Row{"vmm.unmap", bench::Json{{"size", 2 * MiB}}}));
 }
 
 TEST(BenchDocument, CarriesTheContextWithoutTheCaseSelectionAndTheSettings) {
