@@ -26,7 +26,6 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-import jsonschema
 
 from . import load as loader
 from . import model
@@ -60,13 +59,6 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _first_error(schema: dict, doc, where: str) -> None:
-    validator = jsonschema.Draft7Validator(schema)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(doc))
-    if error is not None:
-        raise LoadError(f"{where}: {loader._json_path(error.absolute_path)}: {error.message}")
-
-
 def parse(text: str, where: str, schema: dict) -> dict:
     """Check a bench document's text; `where` names it in messages (LoadError, one line)."""
     if not text.strip():
@@ -83,7 +75,7 @@ def parse(text: str, where: str, schema: dict) -> dict:
         raise LoadError(f"{where}: not a {SCHEMA_ID} file (schema {doc['schema']!r})")
     if isinstance(doc, dict) and "schema" not in doc and "schema_version" in doc:
         raise LoadError(f"{where}: not a {SCHEMA_ID} file but a `vmmcheck run` results file")
-    _first_error(schema, doc, where)
+    loader.check_schema(schema, doc, where)
     seen: Dict[str, int] = {}
     for i, r in enumerate(doc["results"]):
         if r["id"] in seen:
@@ -97,13 +89,7 @@ def parse(text: str, where: str, schema: dict) -> dict:
 
 
 def read_schema(schema_path: Optional[Path] = None) -> dict:
-    path = Path(schema_path) if schema_path else DEFAULT_SCHEMA
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LoadError(f"{path}: schema not found (pass --schema SCHEMA.json)") from None
-    except (OSError, ValueError) as e:
-        raise LoadError(f"{path}: cannot read the schema: {e}") from None
+    return loader.read_schema(Path(schema_path) if schema_path else DEFAULT_SCHEMA)
 
 
 def load(path, schema_path: Optional[Path] = None) -> dict:

@@ -45,6 +45,7 @@ except ImportError:  # Python < 3.11: the snippets are optional
 import jinja2
 
 from . import fmt, handbook_svg, load, model
+from .render import new_environment
 
 PROG = "vmmcheck_report handbook"
 
@@ -473,11 +474,7 @@ _ENV: Optional[jinja2.Environment] = None
 def environment() -> jinja2.Environment:
     global _ENV
     if _ENV is None:
-        _ENV = jinja2.Environment(
-            loader=jinja2.PackageLoader("vmmcheck_report", "templates"),
-            autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
-            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-            undefined=jinja2.StrictUndefined)
+        _ENV = new_environment(keep_trailing_newline=True)
         _ENV.filters.update(count=fmt.count, percent=fmt.percent, md=_md_cell,
                             hist=lambda h: " ".join(f"{k}={fmt.count(v)}" for k, v in h.items()) or "(empty)")
     return _ENV

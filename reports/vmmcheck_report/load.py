@@ -81,7 +81,8 @@ def _json_path(path) -> str:
     return out or "(document)"
 
 
-def _first_error(schema: dict, instance, where: str) -> None:
+def check_schema(schema: dict, instance, where: str) -> None:
+    """LoadError naming `where` and the first place `instance` breaks `schema` (JSON Schema draft 7)."""
     validator = jsonschema.Draft7Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
     if error is not None:
@@ -125,8 +126,8 @@ def parse(text: str, where: str, schema: dict) -> dict:
         end = text.rstrip()
         hint = " (truncated?)" if e.pos >= len(end) - 1 or not end.endswith("}") else ""
         raise LoadError(f"{where}: not JSON: {e}{hint}") from None
-    _first_error(EXTENSION_SCHEMA, doc, where)
-    _first_error(schema, strip_extensions(doc), where)
+    check_schema(EXTENSION_SCHEMA, doc, where)
+    check_schema(schema, strip_extensions(doc), where)
     seen = {}
     for i, r in enumerate(doc["results"]):
         if r["name"] in seen:

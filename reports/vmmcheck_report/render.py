@@ -18,17 +18,23 @@ from . import fmt, model
 _ENV: Optional[jinja2.Environment] = None
 
 
+def new_environment(keep_trailing_newline: bool = False) -> jinja2.Environment:
+    """The package's templates (templates/*.j2, shipped as package data), HTML autoescaped, a typo in a
+    template an error rather than an empty cell; each user adds its own filters."""
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("vmmcheck_report", "templates"),
+        autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=keep_trailing_newline,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
 def environment() -> jinja2.Environment:
-    """The templates live in the package (templates/*.j2, shipped as package data)."""
     global _ENV
     if _ENV is None:
-        _ENV = jinja2.Environment(
-            loader=jinja2.PackageLoader("vmmcheck_report", "templates"),
-            autoescape=jinja2.select_autoescape(enabled_extensions=("html.j2",), default_for_string=False),
-            trim_blocks=True,
-            lstrip_blocks=True,
-            undefined=jinja2.StrictUndefined,  # a typo in a template is an error, not an empty cell
-        )
+        _ENV = new_environment()
         _ENV.filters.update(count=fmt.count, seconds=fmt.seconds, rate=fmt.rate, percent=fmt.percent,
                             signed_percent=fmt.signed_percent, mdcell=_markdown_cell,
                             dotbreak=_dot_break, softbreak=_soft_break)
