@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "cli/bench_cmd.hpp"
 #include "cli/cases.hpp"
@@ -20,10 +21,12 @@
 #include "cli/selftest.hpp"
 #include "cli/tune.hpp"
 #include "cli/version.hpp"
+#include "litmus/codegen.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "device/probe.hpp"
 #include "model/loader.hpp"
+#include "model/ptx_model.hpp"
 #include "model/select.hpp"
 #include "run/execution/suite.hpp"
 #include "run/records/baseline.hpp"
@@ -32,62 +35,108 @@
 #include "run/execution/isolated_child.hpp"
 #include "run/kit/mutants.hpp"
 #include "run/kit/support.hpp"
+#include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 #include "run/litmus/row_result.hpp"
 
 namespace vmmcheck::cli {
 namespace {
 
+// Where --json [FILE] goes: stdout, or FILE -- never over a document of another kind (run/records/output_file.hpp).
+void claim_json(const Options& o, const std::string& kind) {
+  if (o.json_given && !o.json.empty() && o.json != "-") run::claim_output(o.json, kind);
+}
+
 void emit_json(const Options& o, const nlohmann::ordered_json& doc, std::ostream& out) {
   if (o.json.empty() || o.json == "-") out << doc.dump(2) << "\n";
   else run::write_results(o.json, doc);
 }
 
-// With --here, the support stage's answer for each case on this machine ("" where it can run).
-std::vector<std::string> here_answers(const Options& o, const std::vector<const model::Case*>& selected) {
-  std::vector<std::string> why(selected.size());
+// With --here, the support stage's answer for each case and litmus row on this machine ("" where it can run).
+struct HereAnswers {
+  std::vector<std::string> cases, rows;
+};
+HereAnswers here_answers(const Options& o, const Selected& s) {
+  HereAnswers why{std::vector<std::string>(s.cases.size()), std::vector<std::string>(s.rows.size())};
   try {
     const device::ProbeReport machine = run::describe_for_support();
-    for (std::size_t i = 0; i < selected.size(); ++i) why[i] = run::why_not_here(*selected[i], machine, o.device);
+    for (std::size_t i = 0; i < s.cases.size(); ++i) why.cases[i] = run::why_not_here(*s.cases[i], machine, o.device);
+    for (std::size_t i = 0; i < s.rows.size(); ++i) why.rows[i] = litmus::why_not_generated(s.rows[i].test);
   } catch (const NotSupportedError& e) {
-    for (std::size_t i = 0; i < selected.size(); ++i)
-      if (selected[i]->pattern().needs_gpu) why[i] = e.what();
+    for (std::size_t i = 0; i < s.cases.size(); ++i)
+      if (s.cases[i]->pattern().needs_gpu) why.cases[i] = e.what();
+    for (std::string& w : why.rows) w = e.what();
   }
   return why;
 }
 
+// The model's verdict of each litmus row (what `vmmcheck model` prints); a row it cannot take is bad input.
+std::vector<run::RowVerdict> verdicts_of(const std::vector<litmus::Row>& rows) {
+  std::vector<run::RowVerdict> out;
+  for (const litmus::Row& row : rows) {
+    try {
+      out.push_back(run::model_verdict(row));
+    } catch (const std::invalid_argument& e) {
+      throw InputError(row.file + ":" + std::to_string(row.line) + ": " + row.name + ": the model cannot take it: " + e.what());
+    }
+  }
+  return out;
+}
+
+// What --filter, --caselist and --shard were, for "no case matches ...".
+std::string selection_text(const Options& o) {
+  std::string text = "the filter '" + o.filter + "'";
+  if (!o.caselist.empty()) text += ", the case list " + o.caselist;
+  if (!o.shard.empty()) text += ", shard " + o.shard;
+  return text;
+}
+
 int cmd_list(const Options& o, std::ostream& out) {
+  claim_json(o, "list");
   const model::CaseTable table = load(o);
-  const auto selected = model::select_cases(table.cases, o.filter);
-  const std::vector<std::string> why = o.here ? here_answers(o, selected) : std::vector<std::string>{};
+  const Selected s = select(o, table);
+  if (s.cases.empty() && s.rows.empty()) throw InputError("no case or litmus row matches " + selection_text(o));
+  const HereAnswers why = o.here ? here_answers(o, s) : HereAnswers{};
+  const std::vector<run::RowVerdict> verdicts = verdicts_of(s.rows);
   if (o.json_given) {
-    nlohmann::ordered_json doc = list_document(table, selected);
-    if (o.here)
-      for (std::size_t i = 0; i < selected.size(); ++i)
-        doc["cases"][i]["here"] = why[i].empty() ? nlohmann::ordered_json{{"runs", true}}
-                                                 : nlohmann::ordered_json{{"runs", false}, {"why_not", why[i]}};
+    nlohmann::ordered_json doc = list_document(table, s.cases, s.rows, verdicts);
+    if (o.here) {
+      const auto here = [](const std::string& w) {
+        return w.empty() ? nlohmann::ordered_json{{"runs", true}} : nlohmann::ordered_json{{"runs", false}, {"why_not", w}};
+      };
+      for (std::size_t i = 0; i < s.cases.size(); ++i) doc["cases"][i]["here"] = here(why.cases[i]);
+      for (std::size_t i = 0; i < s.rows.size(); ++i) doc["litmus_rows"][i]["here"] = here(why.rows[i]);
+    }
     emit_json(o, doc, out);
     return kExitOk;
   }
+  // One line a name: the case's expectation; a litmus row's, with what the model says of its question.
+  std::vector<std::string> names, verdict_texts;
+  for (const model::Case* c : s.cases) {
+    names.push_back(c->name);
+    verdict_texts.push_back(model::to_string(c->verdict.expectation));
+  }
+  for (std::size_t i = 0; i < s.rows.size(); ++i) {
+    names.push_back(run::case_name_of(s.rows[i]));
+    verdict_texts.push_back(std::string(model::to_string(model::Expectation::Required)) + "  " + litmus::name_of(s.rows[i].expect) +
+                            " (" + model::ptx::to_string(s.rows[i].condition) + "): " + run::answer_of(s.rows[i], verdicts[i]));
+  }
+  std::vector<std::string> here_texts = why.cases;
+  here_texts.insert(here_texts.end(), why.rows.begin(), why.rows.end());
   std::size_t width = 0, runnable = 0;
-  for (const model::Case* c : selected) width = std::max(width, c->name.size());
-  for (std::size_t i = 0; i < selected.size(); ++i) {
-    const model::Case* c = selected[i];
-    out << c->name << std::string(width + 2 - c->name.size(), ' ') << model::to_string(c->verdict.expectation);
+  for (const std::string& n : names) width = std::max(width, n.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out << names[i] << std::string(width + 2 - names[i].size(), ' ') << verdict_texts[i];
     if (o.here) {
-      const std::string expectation = model::to_string(c->verdict.expectation);
-      out << std::string(11 - std::min<std::size_t>(10, expectation.size()), ' ')
-          << (why[i].empty() ? "runs here" : "not here: " + why[i]);
-      runnable += why[i].empty();
+      out << std::string(11 - std::min<std::size_t>(10, verdict_texts[i].size()), ' ')
+          << (here_texts[i].empty() ? "runs here" : "not here: " + here_texts[i]);
+      runnable += here_texts[i].empty();
     }
     out << "\n";
   }
-  out << selected.size() << " cases";
+  out << s.cases.size() << " cases and " << s.rows.size() << " litmus rows";
   if (o.here) out << ", " << runnable << " can run here";
   out << "\n";
-  // The litmus rows `run` runs after the cases (docs/litmus.md); `vmmcheck model` lists and decides them.
-  if (const std::size_t rows = litmus_rows(o).size(); rows > 0)
-    out << "and " << rows << " litmus rows (cases/litmus: 'vmmcheck model' lists them with their verdicts)\n";
   return kExitOk;
 }
 
@@ -103,7 +152,7 @@ int cmd_explain(const Options& o, std::ostream& out) {
       texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));
       continue;
     }
-    if (rows.empty()) rows = litmus_rows(o);
+    if (rows.empty()) rows = all_litmus_rows(o);
     const auto row = std::find_if(rows.begin(), rows.end(), [&](const litmus::Row& r) { return run::case_name_of(r) == name; });
     if (row == rows.end()) throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");
     texts.push_back(explain(*row, results));
@@ -115,6 +164,7 @@ int cmd_explain(const Options& o, std::ostream& out) {
 }
 
 int cmd_probe(const Options& o, std::ostream& out) {
+  claim_json(o, "probe");
   device::ProbeReport report = device::probe(o.allow_multicast);
   report.fd_transports = run::probe_fd_transports();
   if (o.json_given) emit_json(o, device::to_json(report), out);
@@ -125,26 +175,42 @@ int cmd_probe(const Options& o, std::ostream& out) {
 int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("run --json needs a FILE (results are written case by case)");
+  const std::string json_file = o.json_given ? o.json : o.resume;  // resuming without --json continues the same file
+  if (!json_file.empty()) run::claim_output(json_file, "results");
   const model::CaseTable table = load(o);
   // --litmus runs those files alone; otherwise the cases and the shipped litmus rows (docs/litmus.md).
-  const auto selected = o.litmus.empty() ? model::select_cases_or_none(table.cases, o.filter) : std::vector<const model::Case*>{};
-  const std::vector<litmus::Row> rows = litmus_rows(o);
-  if (selected.empty() && rows.empty()) throw InputError("no case or litmus row matches the filter '" + o.filter + "'");
+  const Selected s = select(o, table);
+  const std::vector<const model::Case*>& selected = s.cases;
+  const std::vector<litmus::Row>& rows = s.rows;
+  if (selected.empty() && rows.empty()) throw InputError("no case or litmus row matches " + selection_text(o));
   const std::size_t total = selected.size() + rows.size();
+  std::optional<run::Baseline> baseline;
+  if (!o.baseline.empty()) {
+    baseline = run::Baseline::read(o.baseline);
+    // A row naming no case there is -- a misspelt name, a case renamed since -- would tolerate nothing and
+    // say nothing; every name a table or litmus file has is known, whatever this run selects.
+    std::vector<std::string> known;
+    for (const model::Case& c : table.cases) known.push_back(c.name);
+    for (const litmus::Row& r : all_litmus_rows(o)) known.push_back(run::case_name_of(r));
+    for (const std::string& problem : baseline->unknown_rows(known)) {
+      if (!o.allow_unknown) throw InputError(problem + " (--allow-unknown makes it a warning)");
+      err << "vmmcheck: warning: " << problem << "\n";
+    }
+  }
 
   run::SuiteOptions so;
   for (const auto& p : case_paths(o)) so.cases_paths.push_back(std::filesystem::absolute(p).string());
   so.cases_path_text = cases_path_text(o);
-  so.filter = o.filter;
+  so.selection = s.selection;
   so.device = o.device;
   so.budget = o.budget;
   so.program = self_program();
   so.isolate_all = o.isolate;
   so.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
   so.power = o.power;
-  so.json_file = o.json_given ? o.json : o.resume;  // resuming without --json continues the same file
+  so.json_file = json_file;
   so.resume_file = o.resume;
-  if (!o.baseline.empty()) so.baseline = run::Baseline::read(o.baseline);
+  so.baseline = std::move(baseline);
   so.tool_version = VMMCHECK_VERSION;
   so.git_sha = VMMCHECK_GIT_SHA;
   run::Suite suite(std::move(so), table.cases);
@@ -216,7 +282,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::Probe: return cmd_probe(o, out);
       case Command::Tune: return cmd_tune(o, out);
       case Command::Selftest: return cmd_selftest(o, out, err);
-      case Command::Model: return cmd_model(o, out);
+      case Command::Model: return cmd_model(o, out, err);
       case Command::Bench: return cmd_bench(o, out);
       case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
       case Command::IpcPeer: run::run_ipc_peer(o.device);

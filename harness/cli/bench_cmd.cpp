@@ -24,6 +24,7 @@
 #include "common/error.hpp"
 #include "device/machine.hpp"
 #include "ipc/child_process.hpp"
+#include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 #include "vmm/owners.hpp"
 
@@ -156,6 +157,7 @@ int run_rounds(const Options& o, std::ostream& out) {
 int cmd_bench(const Options& o, std::ostream& out) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("bench --json needs a FILE (rows are written as they are measured)");
+  if (o.json_given) run::claim_output(o.json, "bench");
   // A round dies with the run that started it (it runs in a process group of its own, out of reach of
   // the terminal's Ctrl-C).
   if (o.bench.round >= 0) prctl(PR_SET_PDEATHSIG, SIGKILL);

@@ -1,8 +1,8 @@
 #include "cli/cases.hpp"
 
 #include "common/error.hpp"
+#include "common/paths.hpp"
 #include "litmus/folder.hpp"
-#include "model/select.hpp"
 #include "run/litmus/row_result.hpp"
 
 namespace vmmcheck::cli {
@@ -16,23 +16,39 @@ model::CaseTable load(const Options& o) { return model::load_cases(case_paths(o)
 
 std::string cases_path_text(const Options& o) {
   std::string text;
-  for (const auto& p : case_paths(o)) text += (text.empty() ? "" : ",") + p.string();
+  for (const auto& p : case_paths(o)) text += (text.empty() ? "" : ",") + resolved_path(p);
   return text;
 }
 
-std::vector<litmus::Row> litmus_rows(const Options& o) {
+std::vector<litmus::Row> all_litmus_rows(const Options& o) {
   std::vector<std::filesystem::path> paths(o.litmus.begin(), o.litmus.end());
   if (paths.empty())
     for (const auto& p : case_paths(o))
       if (std::filesystem::is_directory(p / "litmus")) paths.push_back(p / "litmus");
-  std::vector<litmus::Row> rows;
   try {
-    for (litmus::Row& row : litmus::rows_of(litmus::parse_paths(paths)))
-      if (model::filter_selects(o.filter, run::case_name_of(row))) rows.push_back(std::move(row));
+    return litmus::rows_of(litmus::parse_paths(paths));
   } catch (const std::runtime_error& e) {  // ParseError included: path:line:column: what was expected
     throw InputError(e.what());
   }
-  return rows;
+}
+
+Selected select(const Options& o, const model::CaseTable& table) {
+  Selected s;
+  s.selection.filter = o.filter;
+  if (!o.shard.empty()) s.selection.shard = model::parse_shard(o.shard);
+  std::vector<litmus::Row> rows = all_litmus_rows(o);
+  s.all_rows = rows.size();
+  if (!o.caselist.empty()) {
+    s.selection.caselist = model::Caselist::read(o.caselist);
+    std::vector<std::string> known;
+    for (const model::Case& c : table.cases) known.push_back(c.name);
+    for (const litmus::Row& r : rows) known.push_back(run::case_name_of(r));
+    s.selection.caselist->check_against(known);
+  }
+  if (o.litmus.empty()) s.cases = model::select_cases_or_none(table.cases, s.selection);
+  for (litmus::Row& row : rows)
+    if (s.selection.selects(run::case_name_of(row))) s.rows.push_back(std::move(row));
+  return s;
 }
 
 std::string self_program() {

@@ -1,6 +1,6 @@
 #pragma once
-// What every subcommand that runs cases shares: where the case tables are, and this program's path for
-// the children it starts.
+// What every subcommand that runs or lists cases shares: where the case tables and litmus files are, what
+// --filter, --caselist and --shard select of them, and this program's path for the children it starts.
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -8,17 +8,29 @@
 #include "cli/options.hpp"
 #include "litmus/file.hpp"
 #include "model/loader.hpp"
+#include "model/select.hpp"
 
 namespace vmmcheck::cli {
 
 std::vector<std::filesystem::path> case_paths(const Options& o);  // --cases, or the shipped tables
 model::CaseTable load(const Options& o);
-std::string cases_path_text(const Options& o);                      // as the results' context records it
+// The case paths as the results' context records them: each resolved (absolute, no `..`, no trailing
+// '/'), comma-separated -- so `cases/` and `./cases` are one place when a run is resumed.
+std::string cases_path_text(const Options& o);
 std::string self_program();                                         // /proc/self/exe, or "vmmcheck"
 
-// The litmus rows a run runs (docs/litmus.md): those of --litmus, or else of the litmus/ folder beside the
-// case tables (the shipped cases/litmus); the filter applies to their names (litmus.<row>). A malformed
-// file is an InputError (path:line:column).
-std::vector<litmus::Row> litmus_rows(const Options& o);
+// Every litmus row there is (docs/litmus.md): those of --litmus, or else of the litmus/ folder beside the
+// case tables (the shipped cases/litmus). A malformed file is an InputError (path:line:column).
+std::vector<litmus::Row> all_litmus_rows(const Options& o);
+
+// What --filter, --caselist and --shard select: the cases (none with run --litmus: those files alone) and
+// the litmus rows. A case list line that names no case or row there is is an InputError (file:line).
+struct Selected {
+  model::Selection selection;
+  std::vector<const model::Case*> cases;
+  std::vector<litmus::Row> rows;
+  std::size_t all_rows = 0;  // litmus rows there are before selecting
+};
+Selected select(const Options& o, const model::CaseTable& table);
 
 }  // namespace vmmcheck::cli

@@ -2,114 +2,140 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
+#include <functional>
+#include <memory>
+
 #include "cli/app.hpp"
 #include "cli/version.hpp"
 
 namespace vmmcheck::cli {
 namespace {
 
-// Adds the options every subcommand shares; each has a VMMCHECK_* environment twin.
+// The environment twin of every flag (docs/design.md, "Environment twins"): run's flags have the plain
+// names (run --filter: VMMCHECK_FILTER), another command's carry the command's name (list --filter:
+// VMMCHECK_LIST_FILTER; bench --json: VMMCHECK_BENCH_JSON). So a variable exported for one command never
+// reaches another: a CI job that exports VMMCHECK_JSON for `run` and then calls `list` keeps its results.
+// Hidden options (a parent's word to its child) and positional arguments have none.
+std::string twin_of(const CLI::App& cmd, const std::string& flag) {
+  std::string name = "VMMCHECK_";
+  if (cmd.get_name() != "run") name += cmd.get_name() + "_";
+  name += flag;
+  for (char& c : name) c = c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
+void add_twins(CLI::App& cmd) {
+  for (CLI::Option* opt : cmd.get_options()) {
+    if (opt->get_lnames().empty() || opt->get_group().empty() || opt->get_lnames()[0] == "help") continue;
+    opt->envname(twin_of(cmd, opt->get_lnames()[0]));
+  }
+}
+
+// A count flag that takes no negative number: CLI11 reads "-5" into an unsigned as 2^64-5.
+const CLI::Validator kNotNegative = CLI::Validator(
+    [](std::string& text) {
+      const auto first = text.find_first_not_of(" \t");
+      return first != std::string::npos && text[first] == '-' ? std::string("must not be negative") : std::string();
+    },
+    "NONNEGATIVE");
+
+// Adds the options every subcommand shares.
 void add_common(CLI::App& cmd, Options& o) {
   // One value per --cases: otherwise `explain --cases DIR NAME` would read NAME as a second folder.
   cmd.add_option("--cases", o.cases, "case table file or folder, repeatable (default: the shipped cases/)")
-      ->allow_extra_args(false)
-      ->envname("VMMCHECK_CASES");
-  cmd.add_option("--filter", o.filter, "comma-separated globs over dotted case names; -GLOB excludes")->envname("VMMCHECK_FILTER");
+      ->allow_extra_args(false);
+  cmd.add_option("--filter", o.filter, "comma-separated globs over dotted case names; -GLOB excludes");
+}
+
+// --caselist and --shard: what run runs and list lists, beside --filter (model/select.hpp).
+void add_selection(CLI::App& cmd, Options& o) {
+  cmd.add_option("--caselist", o.caselist,
+                 "only the cases and litmus rows a line of FILE names (a name or glob a line, '#' comments)")
+      ->check(CLI::ExistingFile);
+  cmd.add_option("--shard", o.shard, "only part K of N of the selection: a stable split by name (K/N, e.g. 2/3)");
 }
 
 void add_json(CLI::App& cmd, Options& o, const std::string& what) {
-  cmd.add_option("--json", o.json, what)->expected(0, 1)->envname("VMMCHECK_JSON");
+  cmd.add_option("--json", o.json, what)->expected(0, 1);
 }
 
 void add_budget(CLI::App& cmd, Options& o) {
   run::Budget& b = o.budget;
-  cmd.add_option("--iterations", b.iterations, "launches per in-kernel case, repetitions per operation case")
-      ->envname("VMMCHECK_ITERATIONS")->check(CLI::Range(1u, 1000000u));
-  cmd.add_option("--instances", b.instances, "litmus instances per in-kernel case (at least)")
-      ->envname("VMMCHECK_INSTANCES")->check(CLI::Range(1ull, 1ull << 40));
-  cmd.add_option("--op-words", b.op_words, "words written and read per operation-level repetition")
-      ->envname("VMMCHECK_OP_WORDS")->check(CLI::Range(1024ull, 1ull << 30));
-  cmd.add_option("--seed", b.seed, "seed for placements and values")->envname("VMMCHECK_SEED");
-  cmd.add_option("--device", o.device, "CUDA device index")->envname("VMMCHECK_DEVICE")->check(CLI::NonNegativeNumber);
+  cmd.add_option("--iterations", b.iterations, "launches per in-kernel case, repetitions per operation case")->check(CLI::Range(1u, 1000000u));
+  cmd.add_option("--instances", b.instances, "litmus instances per in-kernel case (at least)")->check(CLI::Range(1ull, 1ull << 40));
+  cmd.add_option("--op-words", b.op_words, "words written and read per operation-level repetition")->check(CLI::Range(1024ull, 1ull << 30));
+  cmd.add_option("--seed", b.seed, "seed for placements and values")->check(kNotNegative);
+  cmd.add_option("--device", o.device, "CUDA device index")->check(CLI::NonNegativeNumber);
 }
 
 // Stress of the in-kernel cases: a preset, or a params file written by `vmmcheck tune`.
 void add_stress(CLI::App& cmd, Options& o) {
   CLI::Option* preset =
-      cmd.add_flag("--stress", o.stress, "pre-stress: 4 scratch accesses per thread before every litmus round")
-          ->envname("VMMCHECK_STRESS");
+      cmd.add_flag("--stress", o.stress, "pre-stress: 4 scratch accesses per thread before every litmus round");
   cmd.add_option("--stress-params", o.stress_params, "stress knobs from a params file written by 'vmmcheck tune'")
-      ->envname("VMMCHECK_STRESS_PARAMS")
       ->check(CLI::ExistingFile)
       ->excludes(preset);
 }
 
 void add_isolation(CLI::App& cmd, Options& o) {
   cmd.add_flag("--isolate", o.isolate,
-               "run every case in a child process (cases that may fault or hang always are)")
-      ->envname("VMMCHECK_ISOLATE");
-  cmd.add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed (Timeout)")
-      ->envname("VMMCHECK_TIMEOUT")->check(CLI::Range(0.1, 86400.0));
-  cmd.add_option("--resume", o.resume, "a results file of an interrupted run: its cases are kept, not run again")
-      ->envname("VMMCHECK_RESUME");
+               "run every case in a child process (cases that may fault or hang always are)");
+  cmd.add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed (Timeout)")->check(CLI::Range(0.1, 86400.0));
+  cmd.add_option("--resume", o.resume, "a results file of an interrupted run: its cases are kept, not run again");
 }
 
-}  // namespace
-
-int parse_command_line(const std::vector<std::string>& args, Options& o, std::ostream& out, std::ostream& err) {
-  CLI::App app{"vmmcheck: conformance harness for CUDA virtual memory management and virtual-alias ordering",
-               "vmmcheck"};
+// Every subcommand and flag, bound to `o`.
+std::unique_ptr<CLI::App> build_app(Options& o) {
+  auto owned = std::make_unique<CLI::App>(
+      "vmmcheck: conformance harness for CUDA virtual memory management and virtual-alias ordering", "vmmcheck");
+  CLI::App& app = *owned;
   app.set_version_flag("--version", std::string(VMMCHECK_VERSION) + " (git " + VMMCHECK_GIT_SHA + ")");
   app.require_subcommand(1);
 
   CLI::App* list = app.add_subcommand("list", "list the cases (no GPU needed)");
   add_common(*list, o);
+  add_selection(*list, o);
   add_json(*list, o, "print the list as JSON (to FILE, or stdout)");
   list->add_flag("--here", o.here,
                  "say for each case whether it can run on this machine, and why not (the support stage; needs no "
-                 "GPU to answer 'no')")
-      ->envname("VMMCHECK_HERE");
+                 "GPU to answer 'no')");
 
   CLI::App* run_cmd = app.add_subcommand("run", "run the cases on the local GPU");
   add_common(*run_cmd, o);
+  add_selection(*run_cmd, o);
   add_json(*run_cmd, o, "write JSON results to FILE, updated after every case");
   add_budget(*run_cmd, o);
   add_stress(*run_cmd, o);
   add_isolation(*run_cmd, o);
   // A mutant switched on for this run (run/kit/mutants.hpp); for selftest, so not in --help.
   run_cmd->add_option("--mutant", o.mutant, "")->group("");
-  run_cmd->add_flag("--verbose,-v", o.verbose, "list every case, also those skipped because there is no GPU")
-      ->envname("VMMCHECK_VERBOSE");
+  run_cmd->add_flag("--verbose,-v", o.verbose, "list every case, also those skipped because there is no GPU");
   run_cmd->add_flag("--allow-multicast", o.allow_multicast,
-                    "opt in to the multicast cases (the gate still refuses without device support or where the site switched NVLink multicast off)")
-      ->envname("VMMCHECK_ALLOW_MULTICAST");
+                    "opt in to the multicast cases (the gate still refuses without device support or where the site switched NVLink multicast off)");
   run_cmd->add_flag("--mpi", o.mpi,
                     "under mpirun: rank 0 runs the cases and writes the results; rank 1 (another GPU where there "
                     "is one) is the importing process of ipc.* and fabric.* (docs/design.md, \"Processes\")");
   run_cmd->add_flag("--strict", o.strict,
-                    "fail the run on warnings too (a `model` case's weak outcome; a forbidden call the driver accepted)")
-      ->envname("VMMCHECK_STRICT");
+                    "fail the run on warnings too (a `model` case's weak outcome; a forbidden call the driver accepted)");
   run_cmd->add_option("--baseline", o.baseline,
                       "expected results (ci/expectations/<gpu>-<driver>-fails.txt; the -flakes.txt and -skips.txt "
                       "beside it too): listed results become ExpectedFail, Flake or Skip")
-      ->envname("VMMCHECK_BASELINE")
       ->check(CLI::ExistingFile);
+  run_cmd->add_flag("--allow-unknown", o.allow_unknown,
+                    "a baseline row naming no case is a warning, not an error (a baseline shared by versions)");
   run_cmd->add_option("--litmus", o.litmus,
-                      "run these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus")
-      ->envname("VMMCHECK_LITMUS");
+                      "run these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus");
   run_cmd->add_flag("!--no-power", o.power,
-                    "do not run the controls that show each required or fault case can fail on this GPU")
-      ->envname("VMMCHECK_NO_POWER");
+                    "do not run the controls that show each required or fault case can fail on this GPU");
 
   CLI::App* tune_cmd = app.add_subcommand(
       "tune", "search the stress knobs for the most weak outcomes per GPU second on the controls; write a params file");
   add_common(*tune_cmd, o);
   add_budget(*tune_cmd, o);
-  tune_cmd->add_option("--trials", o.tune_trials, "random draws (the first is no stress)")
-      ->envname("VMMCHECK_TUNE_TRIALS")->check(CLI::Range(1u, 100000u));
-  tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")
-      ->envname("VMMCHECK_TUNE_SECONDS")->check(CLI::Range(1.0, 86400.0));
-  tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)")->envname("VMMCHECK_TUNE_OUT");
+  tune_cmd->add_option("--trials", o.tune_trials, "random draws (the first is no stress)")->check(CLI::Range(1u, 100000u));
+  tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")->check(CLI::Range(1.0, 86400.0));
+  tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)");
 
   CLI::App* selftest_cmd = app.add_subcommand(
       "selftest", "mutation self-test: run the suite with each ordering mechanism removed; every mutant must be caught");
@@ -117,8 +143,7 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   add_json(*selftest_cmd, o, "write the per-mutant findings as JSON to FILE");
   add_budget(*selftest_cmd, o);
   add_stress(*selftest_cmd, o);
-  selftest_cmd->add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed")
-      ->envname("VMMCHECK_TIMEOUT")->check(CLI::Range(0.1, 86400.0));
+  selftest_cmd->add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed")->check(CLI::Range(0.1, 86400.0));
   selftest_cmd->add_option("--mutant", o.mutants, "only these mutants (repeatable; default: all)")->allow_extra_args(false);
   selftest_cmd->add_flag("--verbose,-v", o.verbose, "list every case that caught each mutant");
 
@@ -133,12 +158,10 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
 
   CLI::App* bench_cmd = app.add_subcommand(
       "bench", "time the VMM calls, growing a buffer, and reaching memory through aliases (docs/bench.md)");
-  bench_cmd->add_option("--filter", o.filter, "comma-separated globs over benchmark names (vmm.map, grow.*); -GLOB excludes")
-      ->envname("VMMCHECK_FILTER");
+  bench_cmd->add_option("--filter", o.filter, "comma-separated globs over benchmark names (vmm.map, grow.*); -GLOB excludes");
   add_json(*bench_cmd, o, "write the rows as JSON to FILE, rewritten after every row (with rounds: every round)");
-  bench_cmd->add_option("--device", o.device, "CUDA device index")->envname("VMMCHECK_DEVICE")->check(CLI::NonNegativeNumber);
-  CLI::Option* quick = bench_cmd->add_flag("--quick", o.bench.quick, "fewer sizes and samples: a smoke run of seconds")
-                           ->envname("VMMCHECK_BENCH_QUICK");
+  bench_cmd->add_option("--device", o.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  bench_cmd->add_flag("--quick", o.bench.quick, "fewer sizes and samples: a smoke run of seconds");
   bench_cmd->add_option("--warmup", o.bench.policy.warmup, "untimed samples before each point")
       ->check(CLI::Range(0u, 1000u));
   bench_cmd->add_option("--min-samples", o.bench.policy.min_samples, "samples per point at least")
@@ -152,19 +175,19 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
       ->check(CLI::Range(1u, 100u));
   bench_cmd->add_option("--round", o.bench.round, "")->group("");  // a parent's round k (internal)
   bench_cmd->add_option("--max-size", o.bench.max_size, "the largest allocation, e.g. 8GiB (default 64GiB, 512MiB with --quick)")
+      ->check(kNotNegative)
       ->transform(CLI::AsSizeValue(false));
 
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);
   explain_cmd->add_option("case", o.names, "dotted case names (default: every case the filter selects)");
-  explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from")->envname("VMMCHECK_RESULTS");
+  explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from");
   explain_cmd->add_option("--litmus", o.litmus, "litmus files or folders whose rows litmus.<row> names (default: cases/litmus)")
       ->allow_extra_args(false);
 
   CLI::App* probe_cmd = app.add_subcommand("probe", "print driver, runtime and per-device VMM capabilities");
   add_json(*probe_cmd, o, "print the probe as JSON (to FILE, or stdout)");
-  probe_cmd->add_flag("--allow-multicast", o.allow_multicast, "opt in to multicast cases (the gate still applies)")
-      ->envname("VMMCHECK_ALLOW_MULTICAST");
+  probe_cmd->add_flag("--allow-multicast", o.allow_multicast, "opt in to multicast cases (the gate still applies)");
 
   // The child side of isolation; not for people, so not in --help.
   CLI::App* child = app.add_subcommand("isolated-case", "")->group("");
@@ -172,6 +195,40 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   // The importing side of the ipc.* and fabric.* cases (harness/run/execution/peer_server.hpp); not for people either.
   CLI::App* ipc_peer = app.add_subcommand("ipc-peer", "")->group("");
   ipc_peer->add_option("--device", o.device, "the CUDA device to import on")->required();
+
+  for (CLI::App* sub : app.get_subcommands(std::function<bool(CLI::App*)>{})) {
+    if (!sub->get_group().empty()) add_twins(*sub);
+    // CLI11 reads the environment twins of every subcommand without a parse-complete callback, parsed or
+    // not -- and the subcommands share Options' fields, so run's VMMCHECK_JSON would become list's --json.
+    // With one, a subcommand reads its twins only when it is the one given.
+    sub->parse_complete_callback([] {});
+  }
+  return owned;
+}
+
+}  // namespace
+
+std::vector<std::string> twins_of(const std::string& command) {
+  Options o;
+  const std::unique_ptr<CLI::App> app = build_app(o);
+  std::vector<std::string> names;
+  for (const CLI::Option* opt : app->get_subcommand(command)->get_options())
+    if (!opt->get_envname().empty()) names.push_back(opt->get_envname());
+  return names;
+}
+
+int parse_command_line(const std::vector<std::string>& args, Options& o, std::ostream& out, std::ostream& err) {
+  const std::unique_ptr<CLI::App> owned = build_app(o);
+  CLI::App& app = *owned;
+  CLI::App* const list = app.get_subcommand("list");
+  CLI::App* const explain_cmd = app.get_subcommand("explain");
+  CLI::App* const probe_cmd = app.get_subcommand("probe");
+  CLI::App* const tune_cmd = app.get_subcommand("tune");
+  CLI::App* const selftest_cmd = app.get_subcommand("selftest");
+  CLI::App* const model_cmd = app.get_subcommand("model");
+  CLI::App* const bench_cmd = app.get_subcommand("bench");
+  CLI::App* const child = app.get_subcommand("isolated-case");
+  CLI::App* const ipc_peer = app.get_subcommand("ipc-peer");
 
   std::vector<std::string> argv(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
   try {
@@ -210,7 +267,7 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
     o.command = Command::Bench;
     // --quick sets the policy's defaults; a policy flag given beside it still wins.
     const bench::Settings given = o.bench;
-    o.bench = bench::default_settings(quick->count() > 0 || given.quick);
+    o.bench = bench::default_settings(bench_cmd->get_option("--quick")->count() > 0 || given.quick);
     o.bench.confidence = given.confidence;
     o.bench.max_size = given.max_size;
     o.bench.round = given.round;

@@ -13,4 +13,8 @@ namespace vmmcheck::cli {
 // the exit code to end with, after printing help, the version, or a usage error to `err`.
 int parse_command_line(const std::vector<std::string>& args, Options& o, std::ostream& out, std::ostream& err);
 
+// The environment twins of a command's flags ("run": VMMCHECK_FILTER, VMMCHECK_JSON, ...; docs/design.md,
+// "Environment twins").
+std::vector<std::string> twins_of(const std::string& command);
+
 }  // namespace vmmcheck::cli

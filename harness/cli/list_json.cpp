@@ -5,6 +5,7 @@
 
 #include "model/oracle.hpp"
 #include "model/ptx_model.hpp"
+#include "run/litmus/row_result.hpp"
 #include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
@@ -70,9 +71,31 @@ json shape_of(const model::Case& c) {
   return json{{"threads", threads}, {"boundaries", boundaries}, {"weak", weak}};
 }
 
+// A litmus row as `run` records it (its case name, family and expectation) with the question its file
+// asks and the model's answer (what `vmmcheck model` prints).
+json row_json(const litmus::Row& row, const run::RowVerdict& v) {
+  const run::CaseResult r = run::begin_row_result(row);
+  return json{{"name", r.name},
+              {"family", r.family},
+              {"pattern", r.pattern},
+              {"axes", [&] {
+                 json axes = json::object();
+                 for (const auto& [axis, value] : r.axes) axes[axis] = value;
+                 return axes;
+               }()},
+              {"expectation", model::to_string(r.expectation)},
+              {"file", row.file},
+              {"line", row.line},
+              {"expect", litmus::name_of(row.expect)},
+              {"condition", model::ptx::to_string(row.condition)},
+              {"model", run::answer_of(row, v)},
+              {"matches", v.matches}};
+}
+
 }  // namespace
 
-json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected) {
+json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected,
+                   const std::vector<litmus::Row>& rows, const std::vector<run::RowVerdict>& verdicts) {
   json cases = json::array();
   std::set<std::string> families;
   for (const model::Case* c : selected) {
@@ -93,7 +116,13 @@ json list_document(const model::CaseTable& table, const std::vector<const model:
   json family_list = json::array();
   for (const model::Family& f : table.families)
     if (families.count(f.name)) family_list.push_back(family_json(f));
-  return json{{"schema_version", run::kSchemaVersion}, {"families", family_list}, {"cases", cases}};
+  json litmus_rows = json::array();
+  for (std::size_t i = 0; i < rows.size(); ++i) litmus_rows.push_back(row_json(rows[i], verdicts[i]));
+  return json{{"schema", "vmmcheck-list/1"},
+              {"schema_version", run::kSchemaVersion},
+              {"families", family_list},
+              {"cases", cases},
+              {"litmus_rows", litmus_rows}};
 }
 
 }  // namespace vmmcheck::cli

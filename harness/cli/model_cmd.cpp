@@ -14,6 +14,7 @@
 #include "litmus/nvrtc.hpp"
 #include "model/ptx_model.hpp"
 #include "run/litmus/row_result.hpp"
+#include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
@@ -28,12 +29,6 @@ std::vector<litmus::Row> rows_named(const Options& o) {
   } catch (const std::runtime_error& e) {
     throw InputError(e.what());
   }
-}
-
-// "forbidden", "allowed": what the model says of the outcome the row asks about.
-std::string answer(const litmus::Row& row, const run::RowVerdict& v) {
-  if (row.expect == litmus::Expect::Assert) return v.model_allows ? "violable" : "holds";
-  return v.model_allows ? "allowed" : "forbidden";
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {
@@ -60,8 +55,13 @@ void write_kernels(const std::vector<litmus::Row>& rows, const std::filesystem::
 
 }  // namespace
 
-int cmd_model(const Options& o, std::ostream& out) {
+int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.litmus.empty()) throw InputError("model needs litmus files or folders");
+  const bool json_to_stdout = o.json_given && (o.json.empty() || o.json == "-");
+  if (o.json_given && !json_to_stdout) run::claim_output(o.json, "model");
+  // The console: every row without --json; with it, the rows against their file and the summary still
+  // (on stderr when the JSON goes to stdout), so a CI log says why the command exits 1.
+  std::ostream& console = json_to_stdout ? err : out;
   const std::vector<litmus::Row> rows = rows_named(o);
   std::size_t width = 0, against = 0;
   for (const litmus::Row& r : rows) width = std::max(width, r.name.size());
@@ -75,27 +75,25 @@ int cmd_model(const Options& o, std::ostream& out) {
     }
     against += !v.matches;
     const std::string asked = std::string(litmus::name_of(row.expect)) + " (" + model::ptx::to_string(row.condition) + ")";
-    if (!o.json_given) {
-      out << row.name << std::string(width + 2 - row.name.size(), ' ') << asked << ": " << answer(row, v)
-          << (v.matches ? "" : "   AGAINST THE FILE (" + row.file + ":" + std::to_string(row.line) + ")") << "\n";
-      if (o.verbose || !v.matches) out << "    " << v.explanation << "\n";
+    if (!o.json_given || !v.matches) {
+      console << row.name << std::string(width + 2 - row.name.size(), ' ') << asked << ": " << run::answer_of(row, v)
+              << (v.matches ? "" : "   AGAINST THE FILE (" + row.file + ":" + std::to_string(row.line) + ")") << "\n";
+      if (o.verbose || !v.matches) console << "    " << v.explanation << "\n";
     }
     doc["rows"].push_back({{"name", row.name},
                            {"file", row.file},
                            {"line", row.line},
                            {"expect", litmus::name_of(row.expect)},
                            {"condition", model::ptx::to_string(row.condition)},
-                           {"model", answer(row, v)},
+                           {"model", run::answer_of(row, v)},
                            {"matches", v.matches},
                            {"explanation", v.explanation}});
   }
-  if (!o.kernels_dir.empty()) write_kernels(rows, o.kernels_dir, o.json_given ? std::cerr : out);
-  if (o.json_given) {
-    if (o.json.empty() || o.json == "-") out << doc.dump(2) << "\n";
-    else run::write_results(o.json, doc);
-  } else {
-    out << rows.size() << " rows: " << rows.size() - against << " as the files say, " << against << " against\n";
-  }
+  if (!o.kernels_dir.empty()) write_kernels(rows, o.kernels_dir, console);
+  if (json_to_stdout) out << doc.dump(2) << "\n";
+  else if (o.json_given) run::write_results(o.json, doc);
+  console << rows.size() << " rows: " << rows.size() - against << " as the files say, " << against << " against"
+          << (o.json_given && !json_to_stdout ? "; verdicts in " + o.json : "") << "\n";
   return against == 0 ? kExitOk : kExitFailure;
 }
 

@@ -8,6 +8,7 @@
 
 namespace vmmcheck::cli {
 
-int cmd_model(const Options& o, std::ostream& out);
+// With --json the console still says how many rows disagree and shows each (stderr when the JSON is stdout).
+int cmd_model(const Options& o, std::ostream& out, std::ostream& err);
 
 }  // namespace vmmcheck::cli

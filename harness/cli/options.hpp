@@ -1,5 +1,5 @@
 #pragma once
-// Everything the command line sets. Each flag has a VMMCHECK_* environment twin (see command_line.cpp).
+// Everything the command line sets. Each flag has an environment twin of its command's (command_line.cpp).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +15,8 @@ struct Options {
   Command command = Command::Run;
   std::vector<std::string> cases;  // files or folders of case tables; empty: the shipped tables
   std::string filter;       // comma-separated globs over dotted names
+  std::string caselist;     // run, list: a case list file (model/caselist.hpp)
+  std::string shard;        // run, list: "K/N" (model/shard.hpp)
   std::string json;         // results/probe/list JSON file; "-" for stdout
   bool json_given = false;
   int device = 0;
@@ -32,6 +34,7 @@ struct Options {
   bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
   bool strict = false;      // run: a Warning fails the run
   std::string baseline;     // run: an expectations fails file (run/records/baseline.hpp)
+  bool allow_unknown = false;  // run: a baseline row naming no case warns instead of failing
   double timeout_s = 120;   // run: hard limit per isolated case
   std::string resume;       // run: a results file whose cases are not run again
   std::string spec;         // isolated-case: what the parent asks the child to run

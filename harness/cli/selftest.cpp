@@ -11,6 +11,7 @@
 
 #include "cli/app.hpp"
 #include "cli/cases.hpp"
+#include "cli/command_line.hpp"
 #include "cli/console.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
@@ -18,6 +19,7 @@
 #include "model/select.hpp"
 #include "ipc/child_process.hpp"
 #include "run/kit/mutants.hpp"
+#include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
@@ -139,6 +141,10 @@ const char* verdict_token(Cell::Verdict v) {
 }  // namespace
 
 int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
+  if (o.json_given && !o.json.empty() && o.json != "-") run::claim_output(o.json, "selftest");
+  // Each pass is a `run` child given this selftest's settings spelt out; none of run's environment twins an
+  // outer job exported for its own `run` (VMMCHECK_BASELINE, VMMCHECK_LITMUS, VMMCHECK_SHARD, ...) may reach it.
+  for (const std::string& name : twins_of("run")) unsetenv(name.c_str());
   const model::CaseTable table = load(o);
   const std::vector<const MutantWord*> mutants = chosen_mutants(o);
   const std::vector<const model::Case*> selected = model::select_cases(table.cases, o.filter);

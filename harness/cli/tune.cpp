@@ -14,6 +14,7 @@
 #include "device/machine.hpp"
 #include "model/controls.hpp"
 #include "model/select.hpp"
+#include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 #include "run/kit/session.hpp"
 
@@ -144,6 +145,7 @@ Json trial_json(const Trial& t) {
 }  // namespace
 
 int cmd_tune(const Options& o, std::ostream& out) {
+  run::claim_output(o.tune_out, "stress-params");
   const model::CaseTable table = load(o);
   const Targets targets = targets_of(table, o.filter);
   const device::Machine machine = device::describe_machine();

@@ -10,6 +10,7 @@
 
 #include "common/driver.hpp"
 #include "common/error.hpp"
+#include "device/machine.hpp"
 #include "vmm/fabric.hpp"
 #include "vmm/owners.hpp"
 
@@ -70,6 +71,9 @@ ProbeReport probe(bool allow_multicast_flag) {
   const DriverApi& api = driver();
   VMM_CHECK(api.cuDriverGetVersion(&r.driver_version));
 
+  std::ostringstream release;
+  release << std::ifstream("/proc/driver/nvidia/version").rdbuf();
+  r.driver_release = driver_release_from(release.str());
   std::ostringstream proc;
   proc << std::ifstream("/proc/devices").rdbuf();
   r.imex = read_imex_state(proc.str(), "/dev/nvidia-caps-imex-channels");
@@ -141,7 +145,11 @@ nlohmann::json to_json(const ProbeReport& r) {
                        {"fabric_trial", {{"status", d.fabric_trial}, {"reason", d.fabric_reason},
                                          {"imex_channel_count", d.imex_channel_count}}}});
   }
-  return json{{"driver_version", r.driver_version},
+  // "schema" names the document's kind (run/records/output_file.hpp); driver_release is what results files
+  // record, so the report driver's rerun can tell whether a file is of this machine.
+  return json{{"schema", "vmmcheck-probe/1"},
+              {"driver_version", r.driver_version},
+              {"driver_release", r.driver_release},
               {"runtime_version", r.runtime_version},
               {"imex", {{"proc_devices_entry", r.imex.proc_devices_entry},
                         {"major", r.imex.major},

@@ -42,6 +42,7 @@ struct DeviceCaps {
 
 struct ProbeReport {
   int driver_version = 0;
+  std::string driver_release;  // e.g. 580.159.04 (machine.hpp); empty if unknown
   int runtime_version = 0;
   ImexState imex;
   std::vector<DeviceCaps> devices;

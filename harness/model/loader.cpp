@@ -457,7 +457,7 @@ CaseTable load_cases(const std::vector<std::filesystem::path>& files_or_folders)
 }
 
 std::filesystem::path default_cases_path() {
-  if (const char* env = std::getenv("VMMCHECK_CASES"); env && *env) return env;
+  // Not VMMCHECK_CASES: that is run's twin of --cases (the command line reads it), and no other's.
   return VMMCHECK_CASES_DIR;
 }
 

@@ -45,7 +45,8 @@ CaseTable load_cases(const std::vector<std::filesystem::path>& files_or_folders)
 // Parses one family from text; `source` names it in error messages.
 CaseTable parse_cases(std::string_view text, const std::string& source);
 
-// The folder of case tables shipped with vmmcheck (compiled in; VMMCHECK_CASES overrides it).
+// The folder of case tables shipped with vmmcheck (compiled in; run --cases, or its twin VMMCHECK_CASES,
+// names others).
 std::filesystem::path default_cases_path();
 
 }  // namespace vmmcheck::model

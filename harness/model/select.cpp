@@ -46,6 +46,18 @@ std::vector<const Case*> select_cases_or_none(const std::vector<Case>& cases, co
   return out;
 }
 
+bool Selection::selects(const std::string& name) const {
+  return filter_selects(filter, name) && (!caselist || caselist->selects(name)) &&
+         (!shard || shard_of(name, shard->count) == shard->index);
+}
+
+std::vector<const Case*> select_cases_or_none(const std::vector<Case>& cases, const Selection& selection) {
+  std::vector<const Case*> out;
+  for (const Case& c : cases)
+    if (selection.selects(c.name)) out.push_back(&c);
+  return out;
+}
+
 std::vector<const Case*> select_cases(const std::vector<Case>& cases, const std::string& filter) {
   std::vector<const Case*> out = select_cases_or_none(cases, filter);
   if (out.empty() && !cases.empty()) throw InputError("no case matches the filter '" + filter + "'");

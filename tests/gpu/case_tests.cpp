@@ -62,7 +62,14 @@ vmmcheck::run::Suite& suite() {
     o.cases_paths = {vmmcheck::model::default_cases_path().string()};
     o.cases_path_text = o.cases_paths.front();
     o.power = false;  // a ctest test is the case's verdict; `vmmcheck run` measures power
-    if (!std::string(VMMCHECK_CTEST_BASELINE).empty()) o.baseline = vmmcheck::run::Baseline::read(VMMCHECK_CTEST_BASELINE);
+    if (!std::string(VMMCHECK_CTEST_BASELINE).empty()) {
+      o.baseline = vmmcheck::run::Baseline::read(VMMCHECK_CTEST_BASELINE);
+      // As `vmmcheck run --baseline` does: a row naming no case is bad input, not a silent no-op.
+      std::vector<std::string> known;
+      for (const Case& c : table().cases) known.push_back(c.name);
+      for (const auto& r : litmus_rows()) known.push_back(vmmcheck::run::case_name_of(r));
+      for (const std::string& problem : o.baseline->unknown_rows(known)) throw vmmcheck::InputError(problem);
+    }
     return vmmcheck::run::Suite(std::move(o), table().cases);
   }();
   return s;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cli/app.hpp"
+#include "ipc/child_process.hpp"
 
 namespace vmmcheck::testing {
 
@@ -24,6 +25,14 @@ inline Outcome cli(std::vector<std::string> args) {
   std::ostringstream out, err;
   const int code = cli::run_app(args, out, err);
   return {code, out.str(), err.str()};
+}
+
+// The vmmcheck program itself in a child process, for runs whose cases run in children of their own (in
+// process, run_app would start this test binary as the child). `out` is what it printed, both streams.
+inline Outcome program(std::vector<std::string> args, std::chrono::milliseconds timeout = std::chrono::seconds(120)) {
+  args.insert(args.begin(), VMMCHECK_BINARY);
+  const ipc::ChildRun r = ipc::run_child(args, timeout);
+  return {r.end == ipc::ChildRun::End::Exited ? r.code : -1, r.log_tail, r.error};
 }
 
 inline bool has_gpu() {

@@ -141,6 +141,31 @@ TEST(Baseline, RunChecksTheFileBeforeAnything) {
   EXPECT_NE(bad.err.find("has no '# reason'"), std::string::npos) << bad.err;
 }
 
+// A fails row naming no case or litmus row there is (a typo, a case renamed since) tolerates nothing and
+// would say nothing: exit 2 naming file:line, or with --allow-unknown a warning and the run goes on.
+TEST(Baseline, ARowNamingNoCaseIsExitTwoUnlessAllowed) {
+  const auto fails = baseline_files(
+      "# known: the driver accepts it\napi.unmap_with_hole,Fail\n\n# a typo\napi.unmap_with_hol,Fail\n"
+      "\n# a litmus row is a case too\nlitmus.corr.0.cta_relaxed,Fail\n");
+  const testing::Outcome o = testing::cli({"run", "--filter", "api.*", "--baseline", fails.string()});
+  EXPECT_EQ(o.code, cli::kExitUsage) << o.out << o.err;
+  EXPECT_NE(o.err.find(fails.string() + ":5: api.unmap_with_hol names no case or litmus row (--allow-unknown makes it a warning)"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(o.err.find("unmap_with_hole names"), std::string::npos) << o.err;
+  EXPECT_EQ(o.err.find("litmus.corr.0.cta_relaxed names"), std::string::npos) << o.err;
+  const testing::Outcome allowed = testing::cli({"run", "--filter", "api.*", "--baseline", fails.string(), "--allow-unknown"});
+  EXPECT_NE(allowed.code, cli::kExitUsage) << allowed.err;
+  EXPECT_NE(allowed.err.find("vmmcheck: warning: " + fails.string() + ":5: api.unmap_with_hol names no case or litmus row"),
+            std::string::npos)
+      << allowed.err;
+  // The shipped baseline names only cases that exist.
+  const testing::Outcome shipped = testing::cli(
+      {"run", "--filter", "api.*", "--baseline",
+       std::string(VMMCHECK_SOURCE_DIR) + "/ci/expectations/nvidia-h200-580.159.04-fails.txt"});
+  EXPECT_NE(shipped.code, cli::kExitUsage) << shipped.err;
+}
+
 TEST(Baseline, StrictMakesWarningsFailures) {
   EXPECT_FALSE(is_failure(Status::Warning, false));
   EXPECT_TRUE(is_failure(Status::Warning, true));

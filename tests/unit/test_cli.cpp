@@ -212,6 +212,7 @@ namespace vmmcheck::testing {
 namespace {
 
 using cli::kExitNothingRunnable;
+using cli::kExitFailure;
 using cli::kExitUsage;
 
 // list --json carries what the handbook draws and explains: each case's why, the oracle's derivation and
@@ -258,6 +259,83 @@ d0.b1.t0 { ld.acquire.gpu r0, [flag] == 1; ld r1, [x]; }
   o = cli({"model", "--json", "-", good.string()});
   EXPECT_EQ(o.code, 0);
   EXPECT_NE(o.out.find("\"schema\": \"vmmcheck-model/1\""), std::string::npos) << o.out;
+}
+
+// With --json the console still says what disagrees and how many: a CI log shows why model exits 1.
+TEST(CliModel, JsonStillPrintsTheSummaryAndEveryRowAgainstItsFile) {
+  const auto wrong = temp_file("vmmcheck-mp-json-wrong.test", R"(.global x;
+.global flag;
+d0.b0.t0 { st [x], 1; st.release.gpu [flag], 1; }
+d0.b1.t0 { ld.acquire.gpu r0, [flag] == 1; ld r1, [x]; }
+permit (r1 != 1) as data;
+assert (r1 == 1) as fine;
+)");
+  const auto json = std::filesystem::temp_directory_path() / "vmmcheck-model-verdicts.json";
+  std::filesystem::remove(json);
+  Outcome o = cli({"model", wrong.string(), "--json", json.string()});
+  EXPECT_EQ(o.code, kExitFailure);
+  EXPECT_NE(o.out.find("vmmcheck-mp-json-wrong.data"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("AGAINST THE FILE (" + wrong.string() + ":5)"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("vmmcheck-mp-json-wrong.fine"), std::string::npos) << "a row as its file says is in the JSON only";
+  EXPECT_NE(o.out.find("2 rows: 1 as the files say, 1 against; verdicts in " + json.string()), std::string::npos) << o.out;
+  EXPECT_EQ(nlohmann::json::parse(std::ifstream(json))["rows"].size(), 2u);
+  // To stdout, the JSON alone is there; the summary and the row go to stderr.
+  o = cli({"model", wrong.string(), "--json", "-"});
+  EXPECT_EQ(o.code, kExitFailure);
+  EXPECT_EQ(nlohmann::json::parse(o.out)["rows"].size(), 2u);
+  EXPECT_NE(o.err.find("AGAINST THE FILE"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("2 rows: 1 as the files say, 1 against"), std::string::npos) << o.err;
+}
+
+// Counts are never negative: "-5" is refused, not read as 2^64-5 (from the command line or a twin).
+TEST(Cli, NumericFlagsRefuseNegatives) {
+  const std::vector<std::vector<std::string>> flags = {
+      {"run", "--seed"},       {"run", "--iterations"},  {"run", "--instances"}, {"run", "--op-words"},
+      {"run", "--device"},     {"run", "--timeout"},     {"tune", "--trials"},   {"tune", "--seconds"},
+      {"tune", "--seed"},      {"selftest", "--seed"},   {"selftest", "--timeout"}, {"bench", "--warmup"},
+      {"bench", "--min-samples"}, {"bench", "--max-samples"}, {"bench", "--seconds"}, {"bench", "--rounds"},
+      {"bench", "--max-size"}, {"bench", "--device"},    {"bench", "--confidence"}};
+  for (const auto& f : flags) {
+    for (const char* value : {"-5", "-1"}) {
+      const Outcome o = cli({f[0], f[1], value});
+      EXPECT_EQ(o.code, kExitUsage) << f[0] << " " << f[1] << " " << value << ": " << o.out << o.err;
+    }
+  }
+  setenv("VMMCHECK_SEED", "-5", 1);
+  const Outcome o = cli({"run"});
+  unsetenv("VMMCHECK_SEED");
+  EXPECT_EQ(o.code, kExitUsage) << o.err;
+  EXPECT_NE(o.err.find("--seed: must not be negative"), std::string::npos) << o.err;
+}
+
+// list shows the litmus rows run runs, with their verdicts; the filter selects them as it selects cases.
+TEST(Cli, ListShowsLitmusRowsWithTheirVerdicts) {
+  Outcome o = cli({"list", "--filter", "litmus.corr.*"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("litmus.corr.0.cta_relaxed"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("required  assert (not (r0 == 1 && r1 == 0)): holds"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("0 cases and "), std::string::npos) << o.out;
+  o = cli({"list", "--json", "--filter", "litmus.corr.*"});
+  ASSERT_EQ(o.code, 0) << o.err;
+  const auto doc = nlohmann::json::parse(o.out);
+  EXPECT_EQ(doc["schema"], "vmmcheck-list/1");
+  EXPECT_EQ(doc["cases"].size(), 0u);
+  ASSERT_GT(doc["litmus_rows"].size(), 0u);
+  const auto& row = doc["litmus_rows"][0];
+  EXPECT_EQ(row["name"], "litmus.corr.0.cta_relaxed");
+  EXPECT_EQ(row["family"], "litmus.corr");
+  EXPECT_EQ(row["expectation"], "required");
+  EXPECT_EQ(row["expect"], "assert");
+  EXPECT_EQ(row["model"], "holds");
+  EXPECT_EQ(row["matches"], true);
+  EXPECT_EQ(row["axes"]["file"], "corr");
+  const auto all = nlohmann::json::parse(cli({"list", "--json"}).out);
+  o = cli({"list"});
+  EXPECT_NE(o.out.find(std::to_string(all["cases"].size()) + " cases and " + std::to_string(all["litmus_rows"].size()) +
+                       " litmus rows"),
+            std::string::npos)
+      << o.out.substr(o.out.size() - 300);
+  EXPECT_EQ(cli({"list", "--filter", "litmus.nothing.*"}).code, kExitUsage);
 }
 
 // The shipped litmus folder is part of the default suite: listed, run (skipped here without a GPU), and

@@ -136,7 +136,12 @@ TEST(Isolation, ResumeRefusesAnotherBudget) {
             ChildRun::End::Exited);
   const ChildRun r = vmmcheck({"run", "--cases", kPlanted, "--seed", "7", "--resume", part.string()});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.log_tail.find("another budget"), std::string::npos) << r.log_tail;
+  EXPECT_NE(r.log_tail.find("the budget (--iterations, --instances, --op-words, --seed, stress params): that run had "
+                            "10000000 instances, 4 iterations, 4194304 op words, seed 1"),
+            std::string::npos)
+      << r.log_tail;
+  EXPECT_NE(r.log_tail.find("this one has 10000000 instances, 4 iterations, 4194304 op words, seed 7"), std::string::npos)
+      << r.log_tail;
 }
 
 TEST(Isolation, ResumeRefusesAnotherFilter) {
@@ -145,7 +150,8 @@ TEST(Isolation, ResumeRefusesAnotherFilter) {
             ChildRun::End::Exited);
   const ChildRun r = vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.c*", "--resume", part.string()});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.log_tail.find("resume it with the same"), std::string::npos) << r.log_tail;
+  EXPECT_NE(r.log_tail.find("--filter: that run had 'planted.host.ok', this one has 'planted.host.c*'"), std::string::npos)
+      << r.log_tail;
   EXPECT_EQ(statuses(part).size(), 1u) << "the refused resume left the file alone";
 }
 

@@ -7,23 +7,28 @@
 #include "run/kit/session.hpp"
 #include "run/kit/support.hpp"
 #include "run/litmus/launcher.hpp"
+#include "run/records/provenance.hpp"
 
 namespace vmmcheck::run {
 namespace {
 
-// Results of an earlier, interrupted run that this one keeps. Resuming finishes the same run: the same
-// cases, filter, device and budget (anything else would mix results of different runs in one file, or
-// drop the ones outside a new filter).
-std::map<std::string, CaseResult> resumed_results(const SuiteOptions& o) {
+// Results of an earlier, interrupted run that this one keeps, and the context block the file goes on
+// with: its own, with this resumption's time added (nothing in it is rewritten). Resuming finishes the
+// same run (run/records/provenance.hpp); anything else is an InputError naming each difference.
+std::map<std::string, CaseResult> resumed_results(const SuiteOptions& o, const RunContext& here, Json& context_block) {
   std::map<std::string, CaseResult> kept;
   if (o.resume_file.empty()) return kept;
   StoredRun stored = read_results(o.resume_file);
-  if (stored.budget != o.budget)
-    throw InputError(o.resume_file + ": that run used another budget; resume it with the same --iterations, --instances, "
-                     "--op-words, --seed and stress params");
-  if (stored.cases_path != o.cases_path_text || stored.filter != o.filter || stored.device != o.device)
-    throw InputError(o.resume_file + ": that run had --cases '" + stored.cases_path + "' --filter '" + stored.filter +
-                     "' --device " + std::to_string(stored.device) + "; resume it with the same");
+  const std::vector<std::string> differences = resume_mismatches(stored.context, here);
+  if (!differences.empty()) {
+    std::string text;
+    for (const std::string& d : differences) text += (text.empty() ? "" : "; ") + d;
+    throw InputError(o.resume_file + ": cannot resume a run of another machine or selection here (the file is left as "
+                     "it is) -- " + text);
+  }
+  context_block = stored.context_block;
+  if (!context_block.contains("resumed")) context_block["resumed"] = Json::array();
+  context_block["resumed"].push_back(here.started);
   for (CaseResult& r : stored.results) {
     if (r.reason.rfind("not run:", 0) == 0) continue;  // a case the earlier run could not finish runs again
     kept[r.name] = std::move(r);
@@ -45,17 +50,20 @@ CaseResult with_identity(CaseResult kept, const model::Case& c) {
 }  // namespace
 
 Suite::Suite(SuiteOptions options, const std::vector<model::Case>& table) : options_(std::move(options)) {
-  kept_ = resumed_results(options_);
   context_.tool_version = options_.tool_version;
   context_.git_sha = options_.git_sha;
   context_.device = options_.device;
   context_.budget = options_.budget;
   context_.cases_path = options_.cases_path_text;
-  context_.filter = options_.filter;
+  context_.filter = options_.selection.filter;
+  if (options_.selection.caselist) context_.caselist = options_.selection.caselist->path();
+  context_.shard = options_.selection.shard;
   context_.started = utc_now_iso8601();
   if (options_.baseline) context_.expectations = options_.baseline->files();
   const device::Machine m = device::describe_machine();
   set_machine(context_, m);
+  context_block_ = to_json(context_);
+  kept_ = resumed_results(options_, context_, context_block_);
   gpu_present_ = !m.devices.empty();
   no_gpu_reason_ = m.no_gpu_reason;
 
@@ -136,7 +144,7 @@ Suite::Step Suite::run(const litmus::Row& row) {
   results_.push_back(std::move(r));
   CaseResult& recorded = results_.back();
   if (options_.baseline) options_.baseline->apply(recorded);
-  if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_, results_));
+  if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_block_, results_, context_.expectations));
   return {recorded, resumed};
 }
 
@@ -160,7 +168,7 @@ Suite::Step Suite::run(const model::Case& c) {
   const bool ran = r.status == Status::Pass || r.status == Status::Fail;
   if (options_.power && ran && !r.power) power_->attach(c, r);
   if (options_.baseline) options_.baseline->apply(r);
-  if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_, results_));
+  if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_block_, results_, context_.expectations));
   return {r, resumed};
 }
 

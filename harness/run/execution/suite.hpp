@@ -18,6 +18,7 @@
 #include "device/probe.hpp"
 #include "litmus/file.hpp"
 #include "model/case.hpp"
+#include "model/select.hpp"
 #include "run/execution/executor.hpp"
 #include "run/execution/power.hpp"
 #include "run/records/baseline.hpp"
@@ -31,8 +32,8 @@ class LitmusLauncher;  // run/litmus/launcher.hpp
 
 struct SuiteOptions {
   std::vector<std::string> cases_paths;  // the case tables, as a child process loads them again
-  std::string cases_path_text;           // as the results' context records them
-  std::string filter;
+  std::string cases_path_text;           // as the results' context records them (resolved)
+  model::Selection selection;            // --filter, --caselist, --shard: recorded in the context
   int device = 0;
   Budget budget;
   std::string program;  // the vmmcheck binary that runs isolated children
@@ -40,7 +41,7 @@ struct SuiteOptions {
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // per isolated case
   bool power = true;                                              // measure each case's control
   std::string json_file;    // rewritten after every case; empty: none
-  std::string resume_file;  // an interrupted run's results, kept (same cases, filter, device and budget)
+  std::string resume_file;  // an interrupted run's results, kept: the same run (run/records/provenance.hpp)
   std::optional<Baseline> baseline;
   std::string tool_version, git_sha;
 };
@@ -48,7 +49,7 @@ struct SuiteOptions {
 class Suite {
  public:
   // `table`: every case loaded (controls are found among them). Throws InputError for a results file
-  // to resume that is of another run.
+  // to resume that is of another run (naming every difference), before anything is written.
   Suite(SuiteOptions options, const std::vector<model::Case>& table);
   ~Suite();
 
@@ -74,7 +75,8 @@ class Suite {
 
  private:
   SuiteOptions options_;
-  RunContext context_;
+  RunContext context_;  // this run's, for the header
+  Json context_block_;  // what the results file's context says: this run's, or the resumed file's own
   bool gpu_present_ = false;
   std::string no_gpu_reason_;
   std::optional<device::ProbeReport> machine_;  // the support stage's description of this machine

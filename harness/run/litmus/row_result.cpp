@@ -103,6 +103,11 @@ RowVerdict model_verdict(const litmus::Row& row) {
   return v;
 }
 
+std::string answer_of(const litmus::Row& row, const RowVerdict& v) {
+  if (row.expect == litmus::Expect::Assert) return v.model_allows ? "violable" : "holds";
+  return v.model_allows ? "allowed" : "forbidden";
+}
+
 std::string case_name_of(const litmus::Row& row) {
   std::string name = "litmus." + token(stem_of(row));
   if (row.instance >= 0) name += "." + std::to_string(row.instance);

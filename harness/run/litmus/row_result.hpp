@@ -30,6 +30,9 @@ struct RowVerdict {
   std::string explanation;    // the witness or the axioms, one line per item
 };
 RowVerdict model_verdict(const litmus::Row& row);
+// The model's answer in one word: "holds" or "violable" for an assert row, "allowed" or "forbidden" for a
+// permit row (`vmmcheck model` and `list` print it).
+std::string answer_of(const litmus::Row& row, const RowVerdict& v);
 
 // Case names of rows: "litmus.<row name>" with the file stem and command lowered to [a-z0-9_] (the
 // results' names are); family "litmus.<file stem>"; pattern "litmus".

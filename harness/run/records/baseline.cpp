@@ -1,6 +1,8 @@
 #include "run/records/baseline.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <set>
 
 #include "common/error.hpp"
 
@@ -96,6 +98,21 @@ Baseline Baseline::read(const std::filesystem::path& fails_file) {
     *path = file.string();
   }
   return b;
+}
+
+std::vector<std::string> Baseline::unknown_rows(const std::vector<std::string>& known) const {
+  const std::set<std::string> names(known.begin(), known.end());
+  std::vector<std::pair<std::string, std::string>> unknown;  // (where, name)
+  for (const auto& [name, listed] : fails_)
+    if (!names.count(name)) unknown.emplace_back(listed.where, name);
+  // file order: "path:line" compared by line number
+  std::sort(unknown.begin(), unknown.end(), [](const auto& a, const auto& b) {
+    const auto line = [](const std::string& where) { return std::stol(where.substr(where.rfind(':') + 1)); };
+    return line(a.first) < line(b.first);
+  });
+  std::vector<std::string> out;
+  for (const auto& [where, name] : unknown) out.push_back(where + ": " + name + " names no case or litmus row");
+  return out;
 }
 
 std::optional<std::string> Baseline::skipped_by(const std::string& name) const {

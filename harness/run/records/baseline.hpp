@@ -27,6 +27,10 @@ class Baseline {
  public:
   static Baseline read(const std::filesystem::path& fails_file);
 
+  // The fails rows whose name is none of `known` (every case and litmus row there is), each as
+  // "file:line: NAME names no case or litmus row", in file order.
+  std::vector<std::string> unknown_rows(const std::vector<std::string>& known) const;
+
   // The skip pattern that names `name` ("file:line"), if any: such a case is not run.
   std::optional<std::string> skipped_by(const std::string& name) const;
   // Rewrites r's status as the baseline says (keeping vmmcheck's in original_status, why in note).

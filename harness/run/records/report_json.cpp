@@ -47,18 +47,22 @@ json to_json(const RunContext& c) {
   json devices = json::array();
   for (const DeviceSummary& d : c.devices)
     devices.push_back({{"index", d.index}, {"name", d.name}, {"compute_capability", d.compute_capability}});
-  return json{{"tool", "vmmcheck"},
-              {"tool_version", c.tool_version},
-              {"git_sha", c.git_sha},
-              {"driver", c.driver_version ? format_version(c.driver_version) : ""},
-              {"driver_release", c.driver_release},
-              {"cuda", c.runtime_version ? format_version(c.runtime_version) : ""},
-              {"devices", devices},
-              {"device", c.device},
-              {"budget", to_json(c.budget)},
-              {"cases_path", c.cases_path},
-              {"filter", c.filter},
-              {"started", c.started}};
+  json out{{"tool", "vmmcheck"},
+           {"tool_version", c.tool_version},
+           {"git_sha", c.git_sha},
+           {"driver", c.driver_version ? format_version(c.driver_version) : ""},
+           {"driver_release", c.driver_release},
+           {"cuda", c.runtime_version ? format_version(c.runtime_version) : ""},
+           {"devices", devices},
+           {"device", c.device},
+           {"budget", to_json(c.budget)},
+           {"cases_path", c.cases_path},
+           {"filter", c.filter},
+           {"started", c.started}};
+  if (!c.caselist.empty()) out["caselist"] = c.caselist;
+  if (c.shard) out["shard"] = {{"index", c.shard->index}, {"count", c.shard->count}};
+  if (!c.resumed.empty()) out["resumed"] = c.resumed;
+  return out;
 }
 
 namespace {
@@ -225,6 +229,47 @@ Budget budget_from_json(const json& j, const std::string& source) {
   return b;
 }
 
+namespace {
+
+// 13.0 -> 13000 (the inverse of device::format_version); 0 for "" (no driver).
+int version_from(const std::string& text, const std::string& where) {
+  if (text.empty()) return 0;
+  const auto dot = text.find('.');
+  try {
+    return std::stoi(text.substr(0, dot)) * 1000 + (dot == std::string::npos ? 0 : std::stoi(text.substr(dot + 1)) * 10);
+  } catch (const std::exception&) {
+    throw InputError(where + ": '" + text + "' is not a CUDA version");
+  }
+}
+
+RunContext context_from_json(const json& c, const std::string& where) {
+  RunContext out;
+  out.tool_version = field<std::string>(c, "tool_version", where);
+  out.git_sha = field<std::string>(c, "git_sha", where);
+  out.driver_version = version_from(field<std::string>(c, "driver", where), where + ".driver");
+  out.driver_release = field<std::string>(c, "driver_release", where);
+  out.runtime_version = version_from(field<std::string>(c, "cuda", where), where + ".cuda");
+  const json devices = field<json>(c, "devices", where);
+  if (!devices.is_array()) throw InputError(where + ": 'devices' is not a list");
+  for (const json& d : devices)
+    out.devices.push_back({field<int>(d, "index", where + ".devices"), field<std::string>(d, "name", where + ".devices"),
+                           field<std::string>(d, "compute_capability", where + ".devices")});
+  out.device = field<int>(c, "device", where);
+  out.budget = budget_from_json(field<json>(c, "budget", where), where + ".budget");
+  out.cases_path = field<std::string>(c, "cases_path", where);
+  out.filter = field<std::string>(c, "filter", where);
+  if (c.contains("caselist")) out.caselist = field<std::string>(c, "caselist", where);
+  if (c.contains("shard")) {
+    const json s = field<json>(c, "shard", where);
+    out.shard = model::Shard{field<std::uint32_t>(s, "index", where + ".shard"), field<std::uint32_t>(s, "count", where + ".shard")};
+  }
+  out.started = field<std::string>(c, "started", where);
+  if (c.contains("resumed")) out.resumed = field<std::vector<std::string>>(c, "resumed", where);
+  return out;
+}
+
+}  // namespace
+
 StoredRun read_results(const std::filesystem::path& path) {
   const std::string source = path.string();
   std::ifstream in(path, std::ios::binary);
@@ -241,10 +286,8 @@ StoredRun read_results(const std::filesystem::path& path) {
     throw InputError(source + ": schema_version " + std::to_string(version) + " is not one this vmmcheck reads (1 to " +
                      std::to_string(kSchemaVersion) + ")");
   const json context = field<json>(doc, "context", source);
-  run.budget = budget_from_json(field<json>(context, "budget", source + ": context"), source + ": context.budget");
-  run.cases_path = field<std::string>(context, "cases_path", source + ": context");
-  run.filter = field<std::string>(context, "filter", source + ": context");
-  run.device = field<int>(context, "device", source + ": context");
+  run.context_block = context;
+  run.context = context_from_json(context, source + ": context");
   const json results = field<json>(doc, "results", source);
   if (!results.is_array()) throw InputError(source + ": 'results' is not a list");
   for (const json& r : results) run.results.push_back(result_from_json(r, source));
@@ -252,6 +295,11 @@ StoredRun read_results(const std::filesystem::path& path) {
 }
 
 json results_document(const RunContext& c, const std::vector<CaseResult>& results) {
+  return results_document(to_json(c), results, c.expectations);
+}
+
+json results_document(const json& context, const std::vector<CaseResult>& results,
+                      const std::vector<std::pair<std::string, std::string>>& expectations) {
   json list = json::array();
   json totals = {{"Pass", 0},    {"Fail", 0},  {"NotSupported", 0}, {"Crash", 0},
                  {"Timeout", 0}, {"Error", 0}, {"Warning", 0}};
@@ -259,10 +307,10 @@ json results_document(const RunContext& c, const std::vector<CaseResult>& result
     list.push_back(to_json(r));
     totals[to_string(r.status)] = totals.value(to_string(r.status), 0) + 1;
   }
-  json doc{{"schema_version", kSchemaVersion}, {"context", to_json(c)}, {"totals", totals}, {"results", list}};
-  if (!c.expectations.empty()) {
+  json doc{{"schema_version", kSchemaVersion}, {"context", context}, {"totals", totals}, {"results", list}};
+  if (!expectations.empty()) {
     json files = json::object();
-    for (const auto& [kind, path] : c.expectations) files[kind] = path.empty() ? json(nullptr) : json(path);
+    for (const auto& [kind, path] : expectations) files[kind] = path.empty() ? json(nullptr) : json(path);
     doc["expectations"] = files;
   }
   return doc;

@@ -3,10 +3,12 @@
 // per case. The file is rewritten after every case, so a run that dies keeps what it finished.
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "device/machine.hpp"
+#include "model/shard.hpp"
 #include "run/records/budget.hpp"
 #include "run/records/result.hpp"
 
@@ -30,9 +32,12 @@ struct RunContext {
   std::vector<DeviceSummary> devices;
   int device = 0;           // the device the cases ran on
   Budget budget;
-  std::string cases_path;
+  std::string cases_path;   // resolved, comma-separated (cli/cases.hpp)
   std::string filter;
+  std::string caselist;     // run --caselist: the file, resolved; empty: none
+  std::optional<model::Shard> shard;  // run --shard K/N
   std::string started;      // ISO 8601 UTC
+  std::vector<std::string> resumed;   // when `run --resume` continued the file (ISO 8601 UTC), oldest first
   // The baseline files applied (run --baseline): kind ("fails", "flakes", "skips") -> path, "" for none.
   std::vector<std::pair<std::string, std::string>> expectations;
 };
@@ -44,19 +49,20 @@ Json to_json(const Budget& b);
 Json to_json(const RunContext& c);
 Json to_json(const CaseResult& r);
 Json results_document(const RunContext& c, const std::vector<CaseResult>& results);
+// The same around a context block as it is: a resumed run writes its file's own context, not this machine's.
+Json results_document(const Json& context, const std::vector<CaseResult>& results,
+                      const std::vector<std::pair<std::string, std::string>>& expectations);
 
 // The reverse of to_json, for results that come back from a child process or from a file being
 // resumed. Throws InputError naming `source` and the field when the JSON is not a valid record.
 CaseResult result_from_json(const Json& j, const std::string& source);
 Budget budget_from_json(const Json& j, const std::string& source);
 
-// A results file written by `run --json`: its budget and its records. Throws InputError naming the
-// file and the problem when it cannot be read or is not a results document.
+// A results file written by `run --json`: its context (as written, and what it says) and its records.
+// Throws InputError naming the file and the problem when it cannot be read or is not a results document.
 struct StoredRun {
-  Budget budget;
-  std::string cases_path;  // as the context block gives them
-  std::string filter;
-  int device = 0;
+  Json context_block;  // exactly as the file has it
+  RunContext context;  // what it says: tool, machine, budget, selection (devices and budget parsed)
   std::vector<CaseResult> results;
 };
 StoredRun read_results(const std::filesystem::path& path);

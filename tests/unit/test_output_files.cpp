@@ -1,0 +1,191 @@
+// Output files and environment twins (docs/design.md, "Output files", "Environment twins"): no command
+// overwrites a document of another kind, and a variable exported for one command reaches no other.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "cli/command_line.hpp"
+#include "cli/options.hpp"
+#include "cli_driver.hpp"
+#include "common/error.hpp"
+#include "run/records/output_file.hpp"
+
+namespace vmmcheck {
+namespace {
+
+using testing::cli;
+using cli::kExitFailure;
+using cli::kExitUsage;
+using testing::Outcome;
+
+const std::filesystem::path kCorpus = std::filesystem::path(VMMCHECK_SOURCE_DIR) / "tests/corpus/documents";
+
+// The kind of every document of the shared corpus is its file name's first word ("none": no kind); the
+// report driver reads the same folder (reports/tests/test_output_files.py).
+TEST(OutputFiles, EveryCorpusDocumentHasTheKindItsNameSays) {
+  std::size_t seen = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kCorpus)) {
+    if (entry.path().extension() != ".json") continue;
+    const std::string name = entry.path().filename().string();
+    const std::string expected = name.substr(0, name.find('.'));
+    const std::optional<std::string> kind = run::document_kind_of_file(entry.path());
+    EXPECT_EQ(kind.value_or("none"), expected) << name;
+    ++seen;
+  }
+  EXPECT_GE(seen, 15u);
+  EXPECT_EQ(run::document_kind_of_file(kCorpus / "no-such-file.json"), std::nullopt);
+  EXPECT_EQ(run::document_kind_of_file(kCorpus), std::nullopt);  // a folder
+}
+
+std::string bytes_of(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::filesystem::path copy_of(const std::string& corpus_file, const std::string& name) {
+  const auto to = std::filesystem::temp_directory_path() / name;
+  std::filesystem::copy_file(kCorpus / corpus_file, to, std::filesystem::copy_options::overwrite_existing);
+  return to;
+}
+
+// Each command that writes JSON, told to write over a results file (or run over a list), exits 2 before
+// anything else -- GPU or not -- and leaves the file as it was.
+TEST(OutputFiles, NoCommandOverwritesADocumentOfAnotherKind) {
+  const auto results = copy_of("results.run.json", "vmmcheck-out-results.json");
+  const std::string before = bytes_of(results);
+  const std::string litmus = std::string(VMMCHECK_SOURCE_DIR) + "/cases/litmus/corr.test";
+  const std::vector<std::vector<std::string>> commands = {
+      {"list", "--json", results.string()},
+      {"model", litmus, "--json", results.string()},
+      {"probe", "--json", results.string()},
+      {"bench", "--quick", "--json", results.string()},
+      {"selftest", "--json", results.string()},
+      {"tune", "--out", results.string()},
+  };
+  for (const auto& args : commands) {
+    const Outcome o = cli(args);
+    EXPECT_EQ(o.code, kExitUsage) << args[0] << ": " << o.err;
+    EXPECT_NE(o.err.find(results.string() + ": holds vmmcheck results (run --json); not overwriting it"), std::string::npos)
+        << args[0] << ": " << o.err;
+    EXPECT_EQ(bytes_of(results), before) << args[0];
+  }
+  const auto list = copy_of("list.schema.json", "vmmcheck-out-list.json");
+  const std::string list_before = bytes_of(list);
+  const Outcome o = cli({"run", "--filter", "alias.mp.*", "--json", list.string()});
+  EXPECT_EQ(o.code, kExitUsage) << o.err;
+  EXPECT_NE(o.err.find("holds a vmmcheck case list (list --json)"), std::string::npos) << o.err;
+  EXPECT_EQ(bytes_of(list), list_before);
+  // The same kind, or a file that is not ours, is written over as before.
+  EXPECT_EQ(cli({"list", "--filter", "alias.mp.*", "--json", list.string()}).code, 0);
+  const auto foreign = copy_of("none.package.json", "vmmcheck-out-foreign.json");
+  EXPECT_EQ(cli({"list", "--filter", "alias.mp.*", "--json", foreign.string()}).code, 0);
+  EXPECT_EQ(run::document_kind_of_file(foreign), "list");
+}
+
+// Sets environment variables for one scope.
+class Environment {
+ public:
+  explicit Environment(std::vector<std::pair<std::string, std::string>> vars) : vars_(std::move(vars)) {
+    for (const auto& [k, v] : vars_) setenv(k.c_str(), v.c_str(), 1);
+  }
+  ~Environment() {
+    for (const auto& [k, v] : vars_) unsetenv(k.c_str());
+  }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> vars_;
+};
+
+cli::Options parsed(std::vector<std::string> args) {
+  args.insert(args.begin(), "vmmcheck");
+  cli::Options o;
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::parse_command_line(args, o, out, err), -1) << err.str();
+  return o;
+}
+
+// run's twins have the plain names; every other command reads only its own (VMMCHECK_<COMMAND>_<FLAG>).
+TEST(EnvironmentTwins, RunsNamesReachRunOnly) {
+  const Environment env({{"VMMCHECK_JSON", "/tmp/run-results.json"},
+                         {"VMMCHECK_FILTER", "alias.mp.*"},
+                         {"VMMCHECK_CASES", "/tmp/run-cases"},
+                         {"VMMCHECK_SEED", "7"},
+                         {"VMMCHECK_TIMEOUT", "9"}});
+  const cli::Options run = parsed({"run"});
+  EXPECT_EQ(run.json, "/tmp/run-results.json");
+  EXPECT_TRUE(run.json_given);
+  EXPECT_EQ(run.filter, "alias.mp.*");
+  EXPECT_EQ(run.cases, std::vector<std::string>{"/tmp/run-cases"});
+  EXPECT_EQ(run.budget.seed, 7u);
+  EXPECT_EQ(run.timeout_s, 9.0);
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"list"}, {"model", "x.test"}, {"probe"}, {"bench"}, {"selftest"}, {"tune"}, {"explain"}}) {
+    const cli::Options o = parsed(args);
+    EXPECT_TRUE(o.json.empty()) << args[0];
+    EXPECT_FALSE(o.json_given) << args[0];
+    EXPECT_TRUE(o.filter.empty()) << args[0];
+    EXPECT_TRUE(o.cases.empty()) << args[0];
+    EXPECT_EQ(o.budget.seed, 1u) << args[0];
+    EXPECT_EQ(o.timeout_s, 120.0) << args[0];
+  }
+}
+
+TEST(EnvironmentTwins, EachCommandHasItsOwn) {
+  const Environment env({{"VMMCHECK_LIST_FILTER", "alias.rmw.*"},
+                         {"VMMCHECK_MODEL_JSON", "/tmp/model.json"},
+                         {"VMMCHECK_BENCH_JSON", "/tmp/bench.json"},
+                         {"VMMCHECK_SELFTEST_SEED", "3"},
+                         {"VMMCHECK_TUNE_TRIALS", "5"},
+                         {"VMMCHECK_PROBE_JSON", "/tmp/probe.json"},
+                         {"VMMCHECK_EXPLAIN_RESULTS", "/tmp/r.json"}});
+  EXPECT_EQ(parsed({"list"}).filter, "alias.rmw.*");
+  EXPECT_EQ(parsed({"model", "x.test"}).json, "/tmp/model.json");
+  EXPECT_EQ(parsed({"bench"}).json, "/tmp/bench.json");
+  EXPECT_EQ(parsed({"selftest"}).budget.seed, 3u);
+  EXPECT_EQ(parsed({"tune"}).tune_trials, 5u);
+  EXPECT_EQ(parsed({"probe"}).json, "/tmp/probe.json");
+  EXPECT_EQ(parsed({"explain"}).results, "/tmp/r.json");
+  // ... and none reaches run.
+  const cli::Options run = parsed({"run"});
+  EXPECT_TRUE(run.filter.empty());
+  EXPECT_TRUE(run.json.empty());
+  EXPECT_EQ(run.budget.seed, 1u);
+}
+
+// The CI job of the issue: VMMCHECK_JSON exported for run, then list and model called -- the results file
+// stays as it was.
+TEST(EnvironmentTwins, ListAndModelLeaveRunsResultsFileAlone) {
+  const auto results = std::filesystem::temp_directory_path() / "vmmcheck-env-results.json";
+  std::filesystem::copy_file(std::string(VMMCHECK_SOURCE_DIR) + "/ci/results/nvidia-h200_driver-580.159.04.json", results,
+                             std::filesystem::copy_options::overwrite_existing);
+  const std::string before = bytes_of(results);
+  const Environment env({{"VMMCHECK_JSON", results.string()}});
+  Outcome o = cli({"list"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find(" litmus rows\n"), std::string::npos) << "the list on the console";
+  o = cli({"model", std::string(VMMCHECK_SOURCE_DIR) + "/cases/litmus"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find(" as the files say, 0 against\n"), std::string::npos) << "the verdicts on the console";
+  EXPECT_EQ(bytes_of(results), before);
+}
+
+// Help names each flag's twin, so a user can find it; twins_of lists them (selftest clears run's for its passes).
+TEST(EnvironmentTwins, HelpNamesThem) {
+  const std::vector<std::string> run = cli::twins_of("run");
+  for (const char* name : {"VMMCHECK_FILTER", "VMMCHECK_JSON", "VMMCHECK_CASES", "VMMCHECK_CASELIST", "VMMCHECK_SHARD",
+                           "VMMCHECK_BASELINE", "VMMCHECK_NO_POWER"})
+    EXPECT_NE(std::find(run.begin(), run.end(), name), run.end()) << name;
+  for (const std::string& name : cli::twins_of("list")) EXPECT_EQ(name.rfind("VMMCHECK_LIST_", 0), 0u) << name;
+  EXPECT_NE(cli({"run", "--help"}).out.find("(Env:VMMCHECK_FILTER)"), std::string::npos);
+  EXPECT_NE(cli({"list", "--help"}).out.find("(Env:VMMCHECK_LIST_FILTER)"), std::string::npos);
+  EXPECT_NE(cli({"bench", "--help"}).out.find("(Env:VMMCHECK_BENCH_QUICK)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace vmmcheck
