@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import re
 from pathlib import Path
 
@@ -541,3 +542,114 @@ def test_the_smallest_flagged_slowdown_is_what_the_compare_flags(synthetic):
     just_above, just_below = scaled(synthetic, rid, f * 1.001), scaled(synthetic, rid, f * 0.999)
     assert next(r for r in bench.compare(synthetic, just_above).rows if r.id == rid).verdict == "slower"
     assert next(r for r in bench.compare(synthetic, just_below).rows if r.id == rid).verdict != "slower"
+
+
+# --- rounds to resolve an unresolved row, --fail-on-unresolved ------------------------------------------
+
+@pytest.mark.parametrize("ratio, low, high, rounds, want", [
+    # Above 1.2, the lower side reaching below it: s = (ln 1.25 - ln 1.2) / (ln 1.25 - ln 1.1) = 0.3193.
+    (1.25, 1.1, 1.4, 3, 30),
+    # Between the bounds, the upper side over 1.2: s = ln 1.2 / ln 1.3 = 0.6949.
+    (1.0, 0.9, 1.3, 2, 5),
+    # Over both bounds: both sides must clear theirs, the smaller s (ln 1.2 / ln 1.5 = 0.4497) counts.
+    (1.0, 0.7, 1.5, 3, 15),
+    # Faster than 1/1.2, the upper side reaching above it: s = (ln 1.2 + ln 0.8) / (ln 0.8 - ln 0.85) = 0.6734.
+    (0.8, 0.7, 0.85, 1, 3),
+    # The ratio outside its interval: the interval's geometric centre ln(1.3)/2 stands for it.
+    (1.5, 1.0, 1.3, 1, 7),
+    # On the bound: more rounds cannot move it off.
+    (1.2, 1.1, 1.3, 3, None),
+    # Not unresolved: nothing to say.
+    (1.0, 0.95, 1.05, 3, None),
+    (1.5, 1.3, 1.7, 3, None),
+])
+def test_rounds_needed_by_hand(ratio, low, high, rounds, want):
+    assert bench.rounds_needed(ratio, low, high, 0.2, rounds) == want
+
+
+def test_one_more_round_at_least():
+    """An interval just short of resolving still needs a round more than it has."""
+    assert bench.rounds_needed(1.3, 1.2 - 1e-9, 1.4, 0.2, 3) == 4
+
+
+def _replicated(doc: dict, rid: str, times: int) -> dict:
+    """`doc` with row `rid`'s rounds repeated `times` times: more rounds of the same spread, the same median."""
+    out = copy.deepcopy(doc)
+    r = next(r for r in out["results"] if r["id"] == rid)
+    edges = np.cumsum([0] + r["rounds"])
+    chunks = [r["values"][edges[i]:edges[i + 1]] for i in range(len(r["rounds"]))]
+    r["values"] = [v for _ in range(times) for c in chunks for v in c]
+    r["rounds"] = r["rounds"] * times
+    r.update(bench.summarize(r["values"]))
+    return out
+
+
+@pytest.mark.parametrize("base_centres, new_centres", [([20, 22, 19], [23, 25, 21]), ([20, 23, 21], [26, 24, 27])])
+def test_the_estimate_is_about_what_resolves_it(synthetic, base_centres, new_centres):
+    """Runs of more rounds of the same spread: a third of the estimate leaves the row unresolved, twice it
+    resolves it."""
+    base = _with_rounds(synthetic, MAP_2MIB, base_centres, seed=1)
+    new = _with_rounds(synthetic, MAP_2MIB, new_centres, seed=2)
+    row = next(r for r in bench.compare(base, new).rows if r.id == MAP_2MIB)
+    assert row.verdict == "unresolved" and row.rounds_now == 3
+    need = row.rounds_to_resolve
+    assert need is not None and need > 3
+    for rounds, resolved in ((need // 3, False), (2 * need, True)):
+        times = max(1, math.ceil(rounds / 3))
+        again = next(r for r in bench.compare(_replicated(base, MAP_2MIB, times), _replicated(new, MAP_2MIB, times)).rows
+                     if r.id == MAP_2MIB)
+        assert (again.verdict != "unresolved") == resolved, (rounds, again.verdict, again.low, again.high)
+
+
+def test_a_row_without_rounds_counts_one(synthetic):
+    base = _with_rounds(synthetic, MAP_2MIB, [20, 22, 19], seed=1)
+    new = copy.deepcopy(base)
+    r = next(r for r in new["results"] if r["id"] == MAP_2MIB)
+    del r["rounds"]
+    assert next(c for c in bench.compare(base, new).rows if c.id == MAP_2MIB).rounds_now == 1
+
+
+@pytest.fixture
+def unresolved_pair(synthetic, tmp_path):
+    """Two files whose vmm.map of 2 MiB is unresolved (a cost that shifts between rounds), the rest the same."""
+    base = write_json(tmp_path / "base.json", _with_rounds(synthetic, MAP_2MIB, [20, 22, 19], seed=1))
+    new = write_json(tmp_path / "new.json", _with_rounds(synthetic, MAP_2MIB, [23, 25, 21], seed=2))
+    return base, new
+
+
+def test_unresolved_rows_say_how_many_rounds_would_resolve_them(unresolved_pair, tmp_path, run_cli):
+    base, new = unresolved_pair
+    cmp = bench.compare(bench.load(base), bench.load(new))
+    row = next(r for r in cmp.rows if r.id == MAP_2MIB)
+    assert row.verdict == "unresolved" and all(r.verdict == "same" for r in cmp.rows if r.id != MAP_2MIB)
+    rc, out, _ = run_cli("bench-compare", base, new, "--json", tmp_path / "c.json", "--html", tmp_path / "c.html")
+    assert rc == 0
+    line = f"  {MAP_2MIB}: about {row.rounds_to_resolve} rounds in each run would resolve it (now 3 rounds)"
+    assert f"\nUnresolved (1): rounds that would resolve each, from its spread:\n{line}\n" in out
+    assert out.rstrip().splitlines()[-1] == "0 slower, 0 faster, 1 unresolved, 71 same; 16 not compared"
+    doc = json.loads((tmp_path / "c.json").read_text())
+    fields = {r["id"]: (r["rounds_now"], r["rounds_to_resolve"]) for r in doc["rows"]}
+    assert fields[MAP_2MIB] == (3, row.rounds_to_resolve)
+    assert all(v[1] is None for k, v in fields.items() if k != MAP_2MIB)
+    html = (tmp_path / "c.html").read_text()
+    assert f'<td class="resolve">about {row.rounds_to_resolve} rounds in each run would resolve it' in html
+    assert html.count('<td class="resolve"></td>') == len(cmp.rows) - 1
+
+
+def test_fail_on_unresolved(unresolved_pair, tmp_path, run_cli):
+    base, new = unresolved_pair
+    rc, out, _ = run_cli("bench-compare", base, new, "--fail-on-unresolved", "--json", tmp_path / "c.json",
+                         "--html", tmp_path / "c.html")
+    assert rc == 1
+    assert out.rstrip().splitlines()[-1] == ("0 slower, 0 faster, 1 unresolved, 71 same; 16 not compared; "
+                                             "fails: 1 unresolved (--fail-on-unresolved)")
+    doc = json.loads((tmp_path / "c.json").read_text())
+    assert doc["exit_code"] == 1 and doc["failing"] == ["1 unresolved (--fail-on-unresolved)"]
+    assert "No row slower; fails: 1 unresolved (--fail-on-unresolved)</p>" in (tmp_path / "c.html").read_text()
+    # Nothing unresolved: the flag changes nothing but the summary.
+    rc, out, _ = run_cli("bench-compare", SYNTHETIC, SYNTHETIC, "--fail-on-unresolved")
+    assert rc == 0 and out.rstrip().endswith("; fails: nothing")
+    # Slower and unresolved: both named.
+    slower = write_json(tmp_path / "slower.json", scaled(bench.load(new), "vmm.map[size=67108864]", 1.5))
+    rc, out, _ = run_cli("bench-compare", base, slower, "--fail-on-unresolved")
+    assert rc == 1 and out.rstrip().endswith("; fails: 1 slower, 1 unresolved (--fail-on-unresolved)")

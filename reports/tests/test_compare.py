@@ -1,11 +1,17 @@
-"""compare: each kind of difference is found, and only the differences there are."""
+"""compare: each kind of difference is found, and only the differences there are; any worsening gates."""
 
 import copy
+import re
+from pathlib import Path
 
 import pytest
 
 from conftest import H200, make_doc, result, run_module, write_json
-from vmmcheck_report import compare
+from vmmcheck_report import compare, model
+
+REPO = Path(__file__).resolve().parents[2]
+ONE_H200 = REPO / "ci" / "results" / "nvidia-h200_driver-580.159.04.json"
+TWO_H200 = REPO / "ci" / "results" / "2x-nvidia-h200_driver-580.159.04.json"
 
 
 def first_required(doc):
@@ -24,20 +30,22 @@ def one_regression(tmp_path, h200_doc):
 def test_against_itself_nothing(run_cli):
     rc, out, err = run_cli("compare", H200, H200)
     assert rc == 0 and err == ""
+    assert out.splitlines()[0] == "OK: no regression"
     assert "no differences" in out
-    assert "0 regressions" in out
+    assert "note:" not in out           # the same machine
 
 
 def test_one_regression_in_process(one_regression, run_cli, tmp_path):
     path, name = one_regression
     rc, out, _ = run_cli("compare", H200, path, "--html", tmp_path / "cmp.html")
     assert rc == 1
-    assert f"Regressions (1):\n  {name}: Pass -> Fail\n" in out
-    assert "1 regression\n" in out
+    assert out.splitlines()[0] == "REGRESSED: 1 regression (1 worsened, 0 new failing, 0 missing)"
+    assert f"Regressions (1):\n  Worsened (1):\n    {name}: Pass -> Fail\n" in out
     # Nothing else moved: the regression is the only section.
-    assert out.count("):\n") == 1
+    assert out.count("):\n") == 2
     html = (tmp_path / "cmp.html").read_text()
-    assert html.count('<tr class="change">') == 1 and "1 regression</p>" in html
+    assert html.count('<tr class="change">') == 1
+    assert '<p class="verdict bad" id="verdict">REGRESSED: 1 regression (1 worsened, 0 new failing, 0 missing)</p>' in html
     assert name.replace(".", ".<wbr>") in html
 
 
@@ -45,8 +53,16 @@ def test_one_regression_subprocess(one_regression):
     path, name = one_regression
     proc = run_module("compare", H200, path)
     assert proc.returncode == 1, proc.stderr
-    assert f"  {name}: Pass -> Fail" in proc.stdout
+    assert f"    {name}: Pass -> Fail" in proc.stdout
     assert proc.stdout.count(" -> ") == 1
+
+
+def test_ranks():
+    """The rank table of the brief, read from model.STATUS_TABLE."""
+    assert {s.name: s.rank for s in model.STATUS_TABLE} == {
+        "Pass": 0, "UnexpectedPass": 0, "ExpectedFail": 0, "Skip": 0, "NotSupported": 1, "Warning": 2, "Flake": 2,
+        "Fail": 3, "Crash": 3, "Timeout": 3, "Error": 3}
+    assert model.RANK_FAILING == 3 and model.rank("Bogus") == 3
 
 
 def test_regression_kinds(h200_doc):
@@ -54,31 +70,127 @@ def test_regression_kinds(h200_doc):
     for r, status in zip(cur["results"][:4], ["Fail", "Crash", "Timeout", "Error"]):
         r["status"] = status
     cmp = compare.compare(h200_doc, cur)
-    assert [(c.before, c.after) for c in cmp.regressions] == [("Pass", s) for s in ["Fail", "Crash", "Timeout", "Error"]]
+    assert [(c.before, c.after) for c in cmp.worsened] == [("Pass", s) for s in ["Fail", "Crash", "Timeout", "Error"]]
+    assert cmp.regressions == cmp.worsened
     assert cmp.exit_code == 1
 
 
-def test_fixes_appeared_vanished_not_supported_flake():
+@pytest.mark.parametrize("before, after", [("Warning", "Fail"), ("Pass", "NotSupported"), ("NotSupported", "Fail"),
+                                           ("Pass", "Flake"), ("Pass", "Warning"), ("NotSupported", "Warning"),
+                                           ("Flake", "Crash"), ("ExpectedFail", "Fail"), ("Skip", "NotSupported"),
+                                           ("UnexpectedPass", "Timeout")])
+def test_every_worsening_is_a_regression(before, after):
+    extra_b = {"original_status": "Fail"} if before in model.DRIVER_STATUSES else {}
+    extra_a = {"original_status": "Fail"} if after in model.DRIVER_STATUSES else {}
+    cmp = compare.compare(make_doc([result("alias.mp.a.x", before, **extra_b)]),
+                          make_doc([result("alias.mp.a.x", after, **extra_a)]))
+    assert [(c.before, c.after) for c in cmp.worsened] == [(before, after)]
+    assert cmp.exit_code == 1
+    assert compare.format_text(cmp).startswith("REGRESSED: 1 regression (1 worsened, 0 new failing, 0 missing)\n")
+    # The other way round it is an improvement, never a regression.
+    back = compare.compare(make_doc([result("alias.mp.a.x", after, **extra_a)]),
+                           make_doc([result("alias.mp.a.x", before, **extra_b)]))
+    assert [(c.before, c.after) for c in back.improvements] == [(after, before)] and back.exit_code == 0
+
+
+@pytest.mark.parametrize("before, after", [("Fail", "Crash"), ("Pass", "ExpectedFail"), ("Warning", "Flake"),
+                                           ("Pass", "Skip"), ("Timeout", "Error")])
+def test_the_same_rank_is_another_status_change(before, after):
+    extra_b = {"original_status": "Fail"} if before in model.DRIVER_STATUSES else {}
+    extra_a = {"original_status": "Fail"} if after in model.DRIVER_STATUSES else {}
+    cmp = compare.compare(make_doc([result("alias.mp.a.x", before, **extra_b)]),
+                          make_doc([result("alias.mp.a.x", after, **extra_a)]))
+    assert [(c.before, c.after) for c in cmp.other_status_changes] == [(before, after)]
+    assert cmp.exit_code == 0 and cmp.regressions == []
+
+
+def test_new_failing_missing_and_the_other_categories():
     base = make_doc([result("alias.mp.a.fixed", "Fail"), result("alias.mp.a.gone"), result("alias.mp.a.ns"),
                      result("alias.mp.a.fl"), result("alias.mp.a.crashes", "Fail"),
-                     result("alias.mp.a.xfail", "ExpectedFail", original_status="Fail")])
-    cur = make_doc([result("alias.mp.a.fixed"), result("alias.mp.a.new"),
+                     result("alias.mp.a.xfail", "ExpectedFail", original_status="Fail"),
+                     result("alias.mp.a.ran", "NotSupported")])
+    cur = make_doc([result("alias.mp.a.fixed"), result("alias.mp.a.new"), result("alias.mp.a.newbad", "Crash"),
+                    result("alias.mp.a.newwarn", "Warning"), result("alias.mp.a.newns", "NotSupported"),
                     result("alias.mp.a.ns", "NotSupported", reason="one GPU"),
                     result("alias.mp.a.fl", "Flake", original_status="Fail"), result("alias.mp.a.crashes", "Crash"),
-                    result("alias.mp.a.xfail", "UnexpectedPass", original_status="Pass")])
+                    result("alias.mp.a.xfail", "UnexpectedPass", original_status="Pass"),
+                    result("alias.mp.a.ran")])
     cmp = compare.compare(base, cur)
+    regressions = {title: [c.name for c in changes] for title, changes in cmp.regression_groups()}
+    assert regressions == {"Worsened": ["alias.mp.a.ns", "alias.mp.a.fl"], "New failing": ["alias.mp.a.newbad"],
+                           "Missing": ["alias.mp.a.gone"]}
     names = {title: [c.name for c in changes] for title, changes in cmp.sections()}
     assert names == {
-        "Fixes": ["alias.mp.a.fixed", "alias.mp.a.xfail"],
-        "Appeared": ["alias.mp.a.new"],
-        "Vanished": ["alias.mp.a.gone"],
-        "New NotSupported": ["alias.mp.a.ns"],
-        "New flakes": ["alias.mp.a.fl"],
-        "Other status changes": ["alias.mp.a.crashes"],
+        "Improvements": ["alias.mp.a.fixed", "alias.mp.a.ran"],
+        "Other status changes": ["alias.mp.a.crashes", "alias.mp.a.xfail"],
+        "Appeared": ["alias.mp.a.new", "alias.mp.a.newwarn", "alias.mp.a.newns"],
     }
-    assert cmp.exit_code == 0
+    assert cmp.exit_code == 1
     text = compare.format_text(cmp)
-    assert "alias.mp.a.new: new, Pass" in text and "alias.mp.a.gone: gone (was Pass)" in text
+    assert text.splitlines()[0] == "REGRESSED: 4 regressions (2 worsened, 1 new failing, 1 missing)"
+    assert "    alias.mp.a.newbad: (absent) -> Crash\n" in text and "    alias.mp.a.gone: Pass -> (absent)\n" in text
+    assert "  alias.mp.a.new: (absent) -> Pass\n" in text
+    # The regressions come before every other section.
+    assert text.index("Regressions (4):") < text.index("Improvements (2):") < text.index("Appeared (3):")
+
+
+def test_allow_missing_lists_them_as_vanished(tmp_path, run_cli):
+    base = make_doc([result("alias.mp.a.kept"), result("alias.mp.a.gone", "Warning")])
+    cur = make_doc([result("alias.mp.a.kept")])
+    cmp = compare.compare(base, cur, allow_missing=True)
+    assert cmp.missing == [] and [c.name for c in cmp.vanished] == ["alias.mp.a.gone"] and cmp.exit_code == 0
+    b, c = write_json(tmp_path / "b.json", base), write_json(tmp_path / "c.json", cur)
+    rc, out, _ = run_cli("compare", b, c)
+    assert rc == 1 and out.splitlines()[0] == "REGRESSED: 1 regression (0 worsened, 0 new failing, 1 missing)"
+    assert "  Missing (1):\n    alias.mp.a.gone: Warning -> (absent)\n" in out
+    rc, out, _ = run_cli("compare", b, c, "--allow-missing")
+    assert rc == 0 and out.splitlines()[0] == "OK: no regression"
+    assert "Vanished (1):\n  alias.mp.a.gone: Warning -> (absent)\n" in out and "Missing" not in out
+
+
+def test_the_header_names_both_runs_and_notes_what_differs(tmp_path, h200_doc):
+    other = copy.deepcopy(h200_doc)
+    other["context"].update(driver_release="590.10.01", driver="13.1", git_sha="abc1234")
+    device = other["context"]["devices"][0]
+    other["context"]["devices"] = [dict(device, name="NVIDIA H100", index=i) for i in (0, 1)]
+    cmp = compare.compare(h200_doc, other, baseline_name="b.json", current_name="c.json")
+    lines = compare.format_text(cmp).splitlines()
+    ctx = h200_doc["context"]
+    assert lines[1:5] == [
+        "baseline: b.json",
+        f"          NVIDIA H200, 1 device, driver {ctx['driver_release']} (CUDA {ctx['driver']}), git {ctx['git_sha']}",
+        "current:  c.json",
+        "          NVIDIA H100, 2 devices, driver 590.10.01 (CUDA 13.1), git abc1234"]
+    assert lines[5:8] == [
+        "note: the runs differ in GPU count: 1 in BASELINE, 2 in CURRENT -- cases that need two GPUs run only in one",
+        "note: the runs are of different GPUs: NVIDIA H200 in BASELINE, NVIDIA H100 in CURRENT -- a status may differ "
+        "for the GPU, not the change",
+        f"note: the runs differ in driver: {ctx['driver_release']} (CUDA {ctx['driver']}) in BASELINE, 590.10.01 "
+        "(CUDA 13.1) in CURRENT -- a status may differ for the driver, not the change"]
+    html = compare.format_html(cmp)
+    assert html.count('<p class="note">') == 3 and "NVIDIA H100, 2 devices, driver 590.10.01" in html
+
+
+def test_the_one_and_the_two_gpu_h200_runs():
+    """The committed runs of one H200 and of two: the Warning that became a Fail on two GPUs, and the litmus
+    rows the two-GPU run did not run, are regressions; the gate says so first."""
+    proc = run_module("compare", ONE_H200, TWO_H200)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "REGRESSED: 260 regressions (1 worsened, 0 new failing, 259 missing)"
+    assert lines[1] == f"baseline: {ONE_H200}" and lines[3] == f"current:  {TWO_H200}"
+    assert lines[2].startswith("          NVIDIA H200, 1 device, driver 580.159.04 (CUDA 13.0), git ")
+    assert lines[4].startswith("          NVIDIA H200, 2 devices, driver 580.159.04 (CUDA 13.0), git ")
+    assert lines[5] == ("note: the runs differ in GPU count: 1 in BASELINE, 2 in CURRENT -- cases that need two "
+                        "GPUs run only in one")
+    text = proc.stdout
+    worsened = text[text.index("  Worsened (1):\n"):text.index("  Missing (259):\n")]
+    assert "    api.unmap_with_hole: Warning -> Fail\n" in worsened
+    missing = text[text.index("  Missing (259):\n"):].split("\n\n")[0].splitlines()[1:]
+    assert len(missing) == 259 and all(re.fullmatch(r"    litmus\.\S+: (Pass|Warning) -> \(absent\)", m) for m in missing)
+    # The peer cases that ran only with two GPUs are improvements, not regressions.
+    assert "    peer.access.granted: NotSupported -> Pass" not in text
+    assert "  peer.access.granted: NotSupported -> Pass\n" in text[text.index("Improvements ("):]
 
 
 def test_not_supported_both_times_is_no_change():
@@ -136,7 +248,7 @@ def test_thresholds_from_cli(tmp_path, run_cli):
     rc, out, _ = run_cli("compare", base, cur)
     assert rc == 0 and "Instances/s changes (1):" in out
     rc, out, _ = run_cli("compare", base, cur, "--rate-threshold", "0.5")
-    assert rc == 0 and "no differences" in out
+    assert rc == 0 and "no differences" in out and out.startswith("OK: no regression\n")
     with pytest.raises(SystemExit) as e:
         run_cli("compare", base, cur, "--rate-threshold", "-1")
     assert e.value.code == 2

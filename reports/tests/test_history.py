@@ -145,16 +145,21 @@ def test_compare_against_history_picks_the_newest_other_run(tmp_path, run_cli, p
     assert run_cli("history", "add", "--db", db, newer, older, other_gpu, current)[0] == 0
     rc, out, err = run_cli("compare", "--against-history", "--db", db, current)
     assert rc == 1 and err == ""         # the one regression, as compare BASE CURRENT says it
-    assert out.splitlines()[0].startswith(f"baseline: history run 1 (NVIDIA H200, {newer}, git bbbbbbb, "
-                                          f"started 2026-11-20T00:00:00Z)")
-    assert out.splitlines()[1].startswith(f"current:  {current} ")
-    assert f"Regressions (1):\n  {CASE}: Pass -> Fail\n" in out
+    lines = out.splitlines()
+    assert lines[0] == "REGRESSED: 1 regression (1 worsened, 0 new failing, 0 missing)"
+    assert lines[1] == (f"baseline: history run 1 (NVIDIA H200, {newer}, git bbbbbbb, "
+                        f"started 2026-11-20T00:00:00Z)")
+    assert lines[2].startswith("          NVIDIA H200, 1 device, driver 580.159.04 (CUDA ") and \
+        lines[2].endswith("git bbbbbbb")
+    assert lines[3] == f"current:  {current}"
+    assert f"Regressions (1):\n  Worsened (1):\n    {CASE}: Pass -> Fail\n" in out
     # The same verdict as comparing the two files directly.
     rc2, out2, _ = run_cli("compare", newer, current)
-    assert rc2 == rc and out2.splitlines()[2:] == out.splitlines()[2:]
+    lines2 = out2.splitlines()
+    assert rc2 == rc and lines2[0] == lines[0] and lines2[2:] == lines[2:]
     # The newer run against the history: CURRENT (stored, and newer) is its baseline now.
     rc, out, _ = run_cli("compare", "--against-history", "--db", db, newer)
-    assert rc == 0 and out.startswith("baseline: history run 4 (")
+    assert rc == 0 and out.splitlines()[1].startswith("baseline: history run 4 (")
     # The H100 run has no earlier run of its GPU: itself only.
     rc, out, err = run_cli("compare", "--against-history", "--db", db, other_gpu)
     assert rc == 2 and out == ""
@@ -171,7 +176,7 @@ def test_compare_against_history_keeps_to_the_same_device_count(tmp_path, run_cl
     current = variant(tmp_path, planted, "current.json", "2026-11-30T00:00:00Z", "ccccccc")
     assert run_cli("history", "add", "--db", db, one, two)[0] == 0
     rc, out, _ = run_cli("compare", "--against-history", "--db", db, current)
-    assert rc == 0 and out.splitlines()[0].startswith(f"baseline: history run 1 (NVIDIA H200, {one}, "), out
+    assert rc == 0 and out.splitlines()[1].startswith(f"baseline: history run 1 (NVIDIA H200, {one}, "), out
 
 
 def test_compare_against_history_default_store_from_environment(tmp_path, run_cli, planted, monkeypatch):

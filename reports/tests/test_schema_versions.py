@@ -101,16 +101,26 @@ def test_markdown_has_the_axes_column(v1, v2):
 
 
 def test_compare_the_version_1_run_with_the_version_2_run(v1, v2):
+    """The version-2 run has every case of the version-1 run and alias.rmw besides: six cases appeared, all
+    passing, so no regression; none is missing."""
     cmp = compare.compare(v1, v2)
-    assert cmp.regressions == [] and cmp.vanished == [] and cmp.exit_code == 0
+    assert cmp.regressions == [] and cmp.missing == [] and cmp.vanished == [] and cmp.exit_code == 0
     assert sorted(c.name for c in cmp.appeared) == sorted(r["name"] for r in v2["results"] if r["family"] == "alias.rmw")
-    assert len(cmp.appeared) == 6
+    assert len(cmp.appeared) == 6 and {c.after for c in cmp.appeared} == {"Pass"}
+    # The other way round, the six are missing: a case that stopped running is a regression.
+    back = compare.compare(v2, v1)
+    assert sorted(c.name for c in back.missing) == sorted(c.name for c in cmp.appeared) and back.exit_code == 1
+    assert compare.compare(v2, v1, allow_missing=True).exit_code == 0
 
 
 def test_compare_cli_on_both_files(tmp_path):
     proc = run_module("compare", H200, H200_V2)
     assert proc.returncode == 0, proc.stderr
-    assert "0 regressions" in proc.stdout and "Vanished" not in proc.stdout
+    assert proc.stdout.startswith("OK: no regression\n")
+    assert "Appeared (6):" in proc.stdout and "Missing" not in proc.stdout and "Vanished" not in proc.stdout
+    proc = run_module("compare", H200_V2, H200)
+    assert proc.returncode == 1 and proc.stdout.startswith(
+        "REGRESSED: 6 regressions (0 worsened, 0 new failing, 6 missing)\n")
 
 
 def test_junit_carries_pattern_and_axes_as_properties(tmp_path, v1, v2):

@@ -13,8 +13,22 @@ of the resampled medians; a row of several rounds (each a process of its own) is
 so a cost that shifts between processes widens its interval. Each row's generator is seeded from SEED and the row's id, so the same two files
 always give the same answer, and a row's answer does not depend on what other rows the files hold. A row is
 flagged (`slower`) when the whole interval lies above 1 + threshold, `faster` when it lies below
-1/(1 + threshold), `same` otherwise; only a flagged row makes bench-compare exit 1. Rows in one file only,
-or not `ok` in either, are listed and not compared.
+1/(1 + threshold), `same` when it lies between the two, `unresolved` when it reaches past a bound without
+lying beyond it; only a flagged row makes bench-compare exit 1 -- and, with --fail-on-unresolved, an
+unresolved one (the summary then says which made it fail). Rows in one file only, or not `ok` in either,
+are listed and not compared.
+
+Rounds to resolve a row. For each unresolved row the comparison estimates how many rounds in each run would
+resolve it, from its own spread (rounds_to_resolve). A bootstrap interval narrows as 1/sqrt(rounds): with k
+the smaller of the two rows' round counts (len(rounds), 1 where a row has none), in log space around the
+ratio r (the interval's geometric centre where r lies outside it), for the bound the interval straddles --
+1 + T or 1/(1 + T) -- the half-width on the side that reaches over it must shrink by the factor s = (the
+distance from the centre to the bound) / (that half-width) for the bound to fall outside the interval; so
+about k' = ceil(k / s^2) rounds (at least k + 1). An interval that straddles both bounds around a centre
+between them resolves as `same` only once both sides clear theirs: the smaller s counts. A centre on the
+bound cannot be resolved by more rounds (None: the change is the threshold itself). The estimate is shown
+as a line per unresolved row in the text, a column in the HTML, and in --json as each compared row's
+``rounds_to_resolve`` (null where the row is not unresolved or cannot be resolved; ``rounds_now`` is its k).
 """
 
 from __future__ import annotations
@@ -232,6 +246,48 @@ def verdict(low: float, high: float, threshold: float) -> str:
     return "unresolved"
 
 
+def round_count(row: Mapping) -> int:
+    """How many rounds (processes) a row's samples came from: len(rounds), 1 where it has none."""
+    return len(row.get("rounds") or [1])
+
+
+def rounds_needed(ratio: float, low: float, high: float, threshold: float, rounds: int) -> Optional[int]:
+    """About how many rounds in each run would resolve an unresolved interval [low, high] of `ratio`, from
+    `rounds` now (the module docstring, "Rounds to resolve a row"); None where the centre lies on the bound
+    it straddles, or the interval is not unresolved."""
+    if verdict(low, high, threshold) != "unresolved" or not (0 < low <= high):
+        return None
+    lo, hi = math.log(low), math.log(high)
+    centre = math.log(ratio) if ratio > 0 and low <= ratio <= high else (lo + hi) / 2
+    upper, lower = math.log1p(threshold), -math.log1p(threshold)
+    factors = []
+    for bound, straddled in ((upper, lo <= upper < hi), (lower, lo < lower <= hi)):
+        if not straddled:
+            continue
+        if math.isclose(centre, bound, rel_tol=1e-9, abs_tol=1e-12):   # on it, to rounding
+            return None
+        # The side of the interval that reaches over the bound, and how far the centre is from it.
+        half = centre - lo if centre > bound else hi - centre
+        factors.append(abs(centre - bound) / half)
+    if not factors:
+        return None
+    if centre > upper or centre < lower:
+        # Beyond a bound: clearing that one (the nearer straddled bound) resolves it.
+        s = factors[0] if centre > upper else factors[-1]
+    else:
+        s = min(factors)          # between the bounds: every straddled side must clear its bound
+    return max(rounds + 1, math.ceil(rounds / (s * s)))
+
+
+def resolve_text(r: "Compared") -> str:
+    """What more rounds would do for an unresolved row, in words."""
+    if r.rounds_to_resolve is None:
+        return (f"its ratio lies on the bound: more rounds cannot resolve it (now {r.rounds_now} "
+                f"round{'s' if r.rounds_now != 1 else ''})")
+    return (f"about {r.rounds_to_resolve} rounds in each run would resolve it (now {r.rounds_now} "
+            f"round{'s' if r.rounds_now != 1 else ''})")
+
+
 # --- naming and numbers ---------------------------------------------------------------------------------
 
 def size_text(n: float) -> str:
@@ -327,7 +383,9 @@ class Compared:
     ratio: float          # the slowdown ratio of the p50s: above 1 is slower
     low: float            # the bootstrap interval of the ratio
     high: float
-    verdict: str          # slower, faster, same
+    verdict: str          # slower, faster, unresolved, same
+    rounds_now: int = 1   # k: the smaller of the two rows' round counts
+    rounds_to_resolve: Optional[int] = None   # unresolved rows: about how many rounds in each run resolve it
 
     @property
     def flagged(self) -> bool:
@@ -361,6 +419,7 @@ class BenchComparison:
     only_base: List[Uncompared] = field(default_factory=list)
     only_new: List[Uncompared] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
+    fail_on_unresolved: bool = False
 
     def of(self, what: str) -> List[Compared]:
         return [r for r in self.rows if r.verdict == what]
@@ -369,9 +428,18 @@ class BenchComparison:
     def flagged(self) -> List[Compared]:
         return self.of("slower")
 
+    def failing(self) -> List[str]:
+        """What makes the comparison exit 1: slower rows, and unresolved ones with --fail-on-unresolved."""
+        why = []
+        if self.flagged:
+            why.append(f"{len(self.flagged)} slower")
+        if self.fail_on_unresolved and self.of("unresolved"):
+            why.append(f"{len(self.of('unresolved'))} unresolved (--fail-on-unresolved)")
+        return why
+
     @property
     def exit_code(self) -> int:
-        return 1 if self.flagged else 0
+        return 1 if self.failing() else 0
 
     def counts(self) -> Dict[str, int]:
         out = {v: len(self.of(v)) for v in VERDICTS}
@@ -384,7 +452,12 @@ class BenchComparison:
         text = f"{c['slower']} slower, {c['faster']} faster, {c['unresolved']} unresolved, {c['same']} same"
         extra = [f"{n} {what}" for what, n in (("not compared", c["not_compared"]), ("only in BASE", c["only_in_base"]),
                                                ("only in NEW", c["only_in_new"])) if n]
-        return text + ("; " + ", ".join(extra) if extra else "")
+        if extra:
+            text += "; " + ", ".join(extra)
+        # Said only where --fail-on-unresolved is given: without it the summary is what it always was.
+        if self.fail_on_unresolved:
+            text += "; fails: " + (", ".join(self.failing()) or "nothing")
+        return text
 
 
 def _uncompared(rid: str, b: Optional[Mapping], a: Optional[Mapping], why: str = "") -> Uncompared:
@@ -397,11 +470,12 @@ def _uncompared(rid: str, b: Optional[Mapping], a: Optional[Mapping], why: str =
 
 def compare(base: Mapping, new: Mapping, threshold: float = DEFAULT_THRESHOLD, base_name: str = "BASE",
             new_name: str = "NEW", resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
-            seed: int = SEED) -> BenchComparison:
+            seed: int = SEED, fail_on_unresolved: bool = False) -> BenchComparison:
     if not threshold > 0:
         raise ValueError(f"threshold {threshold} is not > 0")
     out = BenchComparison(base=base_name, new=new_name, base_run=describe(base), new_run=describe(new),
-                          threshold=threshold, confidence=confidence, resamples=resamples, seed=seed)
+                          threshold=threshold, confidence=confidence, resamples=resamples, seed=seed,
+                          fail_on_unresolved=fail_on_unresolved)
     if model.gpu_name(base) != model.gpu_name(new):
         out.notes.append(f"the runs are of different GPUs: {model.gpu_name(base)} in BASE, {model.gpu_name(new)} in NEW")
     if base["settings"].get("quick") != new["settings"].get("quick"):
@@ -428,10 +502,12 @@ def compare(base: Mapping, new: Mapping, threshold: float = DEFAULT_THRESHOLD, b
         if interval is None or bottom <= 0:
             out.not_compared.append(_uncompared(b["id"], b, a, "a median of 0 or below: no ratio"))
             continue
+        k = min(round_count(b), round_count(a))
         compared.append(Compared(id=b["id"], bench=b["bench"], group=b["group"], axes=dict(b["axes"]), unit=b["unit"],
                                  better=b["better"], base_p50=b["p50"], new_p50=a["p50"], base_n=b["n"], new_n=a["n"],
                                  ratio=top / bottom, low=interval[0], high=interval[1],
-                                 verdict=verdict(interval[0], interval[1], threshold)))
+                                 verdict=verdict(interval[0], interval[1], threshold), rounds_now=k,
+                                 rounds_to_resolve=rounds_needed(top / bottom, interval[0], interval[1], threshold, k)))
     for a in new["results"]:
         if a["id"] not in before:
             out.only_new.append(_uncompared(a["id"], None, a))
@@ -474,6 +550,10 @@ def format_text(cmp: BenchComparison) -> str:
         lines += _table(["verdict", "id", "base p50", "new p50", "ratio [interval]"], rows, right=(2, 3))
     else:
         lines.append("no row ran in both files")
+    unresolved = cmp.of("unresolved")
+    if unresolved:
+        lines += ["", f"Unresolved ({len(unresolved)}): rounds that would resolve each, from its spread:"]
+        lines += [f"  {r.id}: {resolve_text(r)}" for r in unresolved]
     for title, items in (("Not compared", cmp.not_compared), ("Only in BASE", cmp.only_base),
                          ("Only in NEW", cmp.only_new)):
         if items:
@@ -492,6 +572,8 @@ def to_json(cmp: BenchComparison) -> dict:
         "notes": list(cmp.notes),
         "counts": cmp.counts(),
         "exit_code": cmp.exit_code,
+        "fail_on_unresolved": cmp.fail_on_unresolved,
+        "failing": cmp.failing(),
         "rows": [asdict(r) for r in cmp.rows],
         "not_compared": [asdict(u) for u in cmp.not_compared],
         "only_in_base": [asdict(u) for u in cmp.only_base],
@@ -524,7 +606,8 @@ def format_html(cmp: BenchComparison, base: Mapping, new: Mapping) -> str:
     return environment().get_template("bench_compare.html.j2").render(
         title=f"vmmcheck bench comparison — {cmp.new} against {cmp.base}", cmp=cmp, rule=rule_text(cmp),
         rows=[dict(asdict(r), ratio_text=ratio_text(r), base_text=f"{num(r.base_p50)} {r.unit}",
-                   new_text=f"{num(r.new_p50)} {r.unit}") for r in cmp.rows],
+                   new_text=f"{num(r.new_p50)} {r.unit}",
+                   resolve_text=resolve_text(r) if r.verdict == "unresolved" else "") for r in cmp.rows],
         lists=[(title, [{"line": _uncompared_line(u), "id": u.id, "base": u.base_status, "new": u.new_status,
                          "base_why": u.base_why, "new_why": u.new_why, "why": u.why} for u in items])
                for title, items in (("Not compared", cmp.not_compared), ("Only in BASE", cmp.only_base),

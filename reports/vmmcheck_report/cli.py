@@ -1,9 +1,11 @@
-"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,junit,figures,handbook,history,
-bench-report,bench-compare}``.
+"""The command line: ``python3 -m vmmcheck_report {render,compare,expectations,rerun,merge,junit,figures,handbook,
+history,bench-report,bench-compare}``.
 
 Exit codes follow vmmcheck's (docs/design.md, "Exit codes"): 0 nothing unexpected, 1 a failure (a regression, an
-unexpected result), 2 bad input or usage. Bad input is always one line on stderr naming the file and
-the problem, never a traceback: these commands run unattended in CI, and the line is what a person sees.
+unexpected result), 2 bad input or usage, 77 nothing could run here (rerun on a machine without a GPU). Bad
+input is always one line on stderr naming the file and the problem, never a traceback: these commands run
+unattended in CI, and the line is what a person sees. Every file a command writes is claimed before any work
+(outputs.claim_output): an existing file holding a vmmcheck document of another kind is refused, exit 2.
 """
 
 from __future__ import annotations
@@ -13,9 +15,15 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from . import __version__, expectations, load
+from . import __version__, expectations, load, outputs
 
-EXIT_OK, EXIT_FAIL, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_NOTHING_RAN = 0, 1, 2, 77
+
+
+def _claim(*outputs_: tuple) -> None:
+    """Claim each (path, kind, what) a command will write, before it does any work: all refused or none."""
+    for path, kind, what in outputs_:
+        outputs.claim_output(path, kind, what)
 
 
 def _write(text: str, output: Optional[str]) -> None:
@@ -42,6 +50,7 @@ def _expectation_files(args, doc) -> expectations.Expectations:
 
 
 def cmd_render(args) -> int:
+    _claim((args.output, None, "Markdown" if args.markdown else "HTML"))
     doc = load.load(args.results, args.schema)
     from . import render  # jinja2/matplotlib only for this command
 
@@ -55,6 +64,7 @@ def cmd_render(args) -> int:
 def cmd_compare(args) -> int:
     from . import compare, history
 
+    _claim((args.html, None, "HTML"))
     if args.against_history:
         # One file: CURRENT (argparse put it in `baseline`, the first positional); the baseline is the newest
         # stored run of its GPU (history.py).
@@ -76,7 +86,8 @@ def cmd_compare(args) -> int:
         cur = load.load(args.current, args.schema)
         baseline_name = args.baseline
     result = compare.compare(base, cur, args.rate_threshold, args.weak_threshold,
-                             baseline_name=baseline_name, current_name=args.current)
+                             baseline_name=baseline_name, current_name=args.current,
+                             allow_missing=args.allow_missing)
     sys.stdout.write(compare.format_text(result))
     if args.html:
         _write(compare.format_html(result), args.html)
@@ -129,9 +140,11 @@ def cmd_history_show(args) -> int:
 
 
 def cmd_apply(args) -> int:
+    _claim((args.output, "results", None))
     doc = load.load(args.results, args.schema)
     if args.write_baseline:
         paths, _ = _expectation_paths(args, doc)
+        _claim((paths["fails"], None, "an expectation file"))
         for what, path in expectations.write_baseline(doc, paths):
             print(f"{what} {path}")
         return EXIT_OK
@@ -157,22 +170,45 @@ def cmd_check(args) -> int:
 
 
 def cmd_rerun(args) -> int:
+    """Probe the machine, rerun (rerun.py); 77 where nothing can run here or every rerun came back
+    NotSupported, 2 where the machine is not the run's."""
     from . import rerun
 
+    _claim((args.output, "results", None))
     doc = load.load(args.results, args.schema)
-    out = rerun.apply_then_rerun(doc, _expectation_files(args, doc), vmmcheck=args.vmmcheck,
-                                 attempts=args.attempts, extra=args.extra, schema=args.schema,
-                                 timeout=args.attempt_timeout,
-                                 progress=lambda line: print(line, file=sys.stderr, flush=True))
+    try:
+        out = rerun.apply_then_rerun(doc, _expectation_files(args, doc), check=True, where=args.results,
+                                     vmmcheck=args.vmmcheck, attempts=args.attempts, extra=args.extra,
+                                     schema=args.schema, timeout=args.attempt_timeout,
+                                     progress=lambda line: print(line, file=sys.stderr, flush=True))
+    except rerun.Refused as e:
+        print(e, file=sys.stderr)
+        return e.code
     if args.output:
         load.dump(out, args.output)
     sys.stdout.write(expectations.summary(out))
+    nothing = rerun.nothing_rerun(out)
+    if nothing:
+        print(nothing, file=sys.stderr)
+        return EXIT_NOTHING_RAN
     return EXIT_FAIL if expectations.unexpected(out) else EXIT_OK
+
+
+def cmd_merge(args) -> int:
+    """The shards of one `vmmcheck run --shard K/N` into one results file (merge.py)."""
+    from . import merge
+
+    _claim((args.output, "results", None))
+    _, warning = merge.merge_files(args.shards, args.output, args.schema)
+    if warning:
+        print(warning, file=sys.stderr)
+    return EXIT_OK
 
 
 def cmd_junit(args) -> int:
     from . import junit
 
+    _claim((args.output, None, "JUnit XML"))
     junit.write(load.load(args.results, args.schema), args.output)
     return EXIT_OK
 
@@ -193,6 +229,7 @@ def cmd_figures(args) -> int:
         for section, lines in changed:
             problems.append(f"{section.doc}:{section.line}: section '{section.spec}' differs from what its file gives now")
         if changed and not args.check:
+            outputs.claim_output(doc, None, "Markdown")
             doc.write_text(new, encoding="utf-8")
     counts_from = root / args.counts_from
     readme = root / "README.md"
@@ -220,9 +257,11 @@ def cmd_bench_compare(args) -> int:
         threshold = float("nan")
     if not (math.isfinite(threshold) and threshold > 0):
         return _usage(f"bench-compare: --threshold {args.threshold}: must be a number > 0 (0.2: 20% slower)")
+    _claim((args.json, "bench-compare", None), (args.html, None, "HTML"))
     base = bench.load(args.base, args.schema)
     new = bench.load(args.new, args.schema)
-    result = bench.compare(base, new, threshold, base_name=args.base, new_name=args.new)
+    result = bench.compare(base, new, threshold, base_name=args.base, new_name=args.new,
+                           fail_on_unresolved=args.fail_on_unresolved)
     sys.stdout.write(bench.format_text(result))
     if args.json:
         _write(bench.format_json(result), args.json)
@@ -235,6 +274,7 @@ def cmd_bench_report(args) -> int:
     """One `vmmcheck bench --json` file: per group a table (text or Markdown on stdout) and, with --html, plots."""
     from . import bench
 
+    _claim((args.html, None, "HTML"))
     doc = bench.load(args.file, args.schema)
     if args.markdown:
         sys.stdout.write(bench.render_markdown(doc, args.file))
@@ -297,6 +337,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--against-history", action="store_true",
                    help="compare CURRENT with the newest run of its GPU in the results history (--db)")
     p.add_argument("--html", metavar="OUT", help="also write the comparison as HTML")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="a case of BASELINE that CURRENT lacks is listed as vanished, not a regression")
     p.add_argument("--rate-threshold", type=_fraction, default=0.25,
                    help="report instances/s changes beyond this relative change (default 0.25)")
     p.add_argument("--weak-threshold", type=_fraction, default=0.01,
@@ -326,6 +368,12 @@ def build_parser() -> argparse.ArgumentParser:
     # Arguments after "--" go to `vmmcheck run` verbatim; main() splits them off (argparse's own handling
     # of "--" before a nargs="*" positional in a subcommand drops them).
     p.set_defaults(func=cmd_rerun, takes_extra=True)
+
+    p = sub.add_parser("merge", parents=[common], help="merge the results files of `vmmcheck run --shard K/N`",
+                       usage="%(prog)s SHARD.json... -o OUT.json")
+    p.add_argument("shards", nargs="+", metavar="SHARD.json", help="results of run --shard K/N, one per shard")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.json", help="the merged results file")
+    p.set_defaults(func=cmd_merge)
 
     p = sub.add_parser("junit", parents=[common], help="JUnit XML of one run")
     p.add_argument("results")
@@ -369,6 +417,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "1+T (default 0.2: 20%% slower); faster below 1/(1+T)")
     p.add_argument("--html", metavar="FILE", help="also write the comparison, with a plot per group, as HTML")
     p.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
+    p.add_argument("--fail-on-unresolved", action="store_true",
+                   help="exit 1 also when a row is unresolved (its interval reaches past a bound)")
     p.set_defaults(func=cmd_bench_compare)
 
     p = sub.add_parser("bench-report", parents=[bench_schema],
@@ -402,10 +452,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     args.extra = extra
     from .figures import FiguresError
     from .junit import DuplicateName
+    from .merge import MergeError
 
     try:
         return args.func(args)
-    except (load.LoadError, expectations.ExpectationsError, DuplicateName, FiguresError) as e:
+    except (load.LoadError, expectations.ExpectationsError, DuplicateName, FiguresError, outputs.OutputError,
+            MergeError) as e:
         print(e, file=sys.stderr)
     except BrokenPipeError:  # e.g. `render --markdown | head`
         return EXIT_OK

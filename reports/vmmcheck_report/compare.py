@@ -1,20 +1,34 @@
-"""`compare`: what changed between a baseline run and the current one.
+"""`compare`: what changed between a baseline run and the current one, and whether it is worse.
 
 Statuses are compared as the documents hold them, so two runs that went through `apply` compare their
-adjusted statuses (a known failure is not a regression twice). Categories:
+adjusted statuses (a known failure is not a regression twice). Every status has a rank (model.Status.rank):
+Pass, UnexpectedPass, ExpectedFail, Skip 0 < NotSupported 1 < Warning, Flake 2 < Fail, Crash, Timeout, Error 3.
 
-* regression: baseline Pass, current Fail/Crash/Timeout/Error  (the only one that makes compare exit 1)
-* fix: baseline Fail/Crash/Timeout/Error/ExpectedFail, current Pass/UnexpectedPass
-* appeared / vanished: a case only one run has
-* new NotSupported: NotSupported now, something else before
-* new flake: Flake now, something else before
-* other status change: any status change none of the above names (e.g. Fail -> Crash)
+Regressions -- any one makes compare exit 1:
+
+* worsened: a case in both runs whose rank is higher now (Warning -> Fail, Pass -> NotSupported,
+  NotSupported -> Fail, Pass -> Flake);
+* new failing: a case only CURRENT has, with a status of rank 3;
+* missing: a case of BASELINE that CURRENT lacks -- a case that stopped running is not a pass. With
+  --allow-missing such cases are listed as vanished instead, and are no regression.
+
+Other differences, listed and never failing:
+
+* improvement: a case in both whose rank is lower now (Fail -> Pass, NotSupported -> Pass, Fail -> ExpectedFail);
+* other status change: the same rank, another status (Fail -> Crash, Pass -> ExpectedFail, Warning -> Flake);
+* appeared: a case only CURRENT has, not failing; vanished: as missing, with --allow-missing;
 * lost power: a required or fault case whose control showed a forbidden outcome in the baseline and not
-  now (docs/design.md, "Power"): its Pass proves less than it did. Flagged, not a regression.
-* weak-rate change: an `undefined` case whose weak/instances moved by more than an absolute threshold
+  now (docs/design.md, "Power"): its Pass proves less than it did;
+* weak-rate change: an `undefined` case whose weak/instances moved by more than an absolute threshold;
 * rate change: instances per second (model.rate) moved by more than a relative threshold; skipped when
   either run took no measurable time, or when one measured GPU time and the other only wall time
   (the two clocks measure different things).
+
+Every output (text and HTML) says things in one order: first the verdict (``REGRESSED: 3 regressions (1
+worsened, 0 new failing, 2 missing)`` or ``OK: no regression``), then both runs -- file, GPU, device count,
+driver release and CUDA driver, git sha -- with a note where they differ in GPU count, GPU or driver (a case
+may then differ for the machine, not the change), then the regressions grouped worsened / new failing /
+missing, one ``name: Before -> After`` line each, then the other sections in the order above.
 """
 
 from __future__ import annotations
@@ -24,89 +38,134 @@ from typing import List, Mapping, Optional
 
 from . import fmt, model
 
-PASSING = frozenset({"Pass", "UnexpectedPass"})
-WAS_FAILING = model.FAILING | {"ExpectedFail"}
+ABSENT = "(absent)"   # the side of a change where the case is not in the run
 
 
 @dataclass
 class Change:
     name: str
     before: Optional[str]          # baseline status (None: the case is new)
-    after: Optional[str]           # current status (None: the case vanished)
+    after: Optional[str]           # current status (None: the case is not in CURRENT)
     detail: str = ""
 
 
 @dataclass
 class Comparison:
-    baseline: str
+    baseline: str                  # the runs as named on the command line (or the history run)
     current: str
-    regressions: List[Change] = field(default_factory=list)
-    fixes: List[Change] = field(default_factory=list)
+    baseline_run: str = ""         # model.describe_machine of each
+    current_run: str = ""
+    allow_missing: bool = False
+    notes: List[str] = field(default_factory=list)
+    worsened: List[Change] = field(default_factory=list)
+    new_failing: List[Change] = field(default_factory=list)
+    missing: List[Change] = field(default_factory=list)
+    improvements: List[Change] = field(default_factory=list)
+    other_status_changes: List[Change] = field(default_factory=list)
     appeared: List[Change] = field(default_factory=list)
     vanished: List[Change] = field(default_factory=list)
-    new_not_supported: List[Change] = field(default_factory=list)
-    new_flakes: List[Change] = field(default_factory=list)
-    other_status_changes: List[Change] = field(default_factory=list)
     lost_power: List[Change] = field(default_factory=list)
     weak_rate_changes: List[Change] = field(default_factory=list)
     rate_changes: List[Change] = field(default_factory=list)
 
-    # (attribute, heading) in the order every output lists them: what breaks the gate first.
+    # (attribute, heading): the regressions, in the order every output lists them.
+    REGRESSIONS = (
+        ("worsened", "Worsened"),
+        ("new_failing", "New failing"),
+        ("missing", "Missing"),
+    )
+    # The other differences, after the regressions.
     SECTIONS = (
-        ("regressions", "Regressions"),
-        ("fixes", "Fixes"),
+        ("improvements", "Improvements"),
+        ("other_status_changes", "Other status changes"),
         ("appeared", "Appeared"),
         ("vanished", "Vanished"),
-        ("new_not_supported", "New NotSupported"),
-        ("new_flakes", "New flakes"),
-        ("other_status_changes", "Other status changes"),
         ("lost_power", "Lost power"),
         ("weak_rate_changes", "Weak-outcome rate changes"),
         ("rate_changes", "Instances/s changes"),
     )
 
+    @property
+    def regressions(self) -> List[Change]:
+        return [c for attr, _ in self.REGRESSIONS for c in getattr(self, attr)]
+
+    def regression_groups(self):
+        """[(heading, [Change])] for the kinds of regression that have entries."""
+        return [(title, getattr(self, attr)) for attr, title in self.REGRESSIONS if getattr(self, attr)]
+
     def sections(self):
-        """[(heading, [Change])] for the categories that have entries."""
+        """[(heading, [Change])] for the other categories that have entries."""
         return [(title, getattr(self, attr)) for attr, title in self.SECTIONS if getattr(self, attr)]
 
     @property
     def empty(self) -> bool:
-        return not self.sections()
+        return not self.regressions and not self.sections()
 
     @property
     def exit_code(self) -> int:
         return 1 if self.regressions else 0
 
+    def verdict(self) -> str:
+        """The first line of every output: what the gate decided, and of what."""
+        n = len(self.regressions)
+        if not n:
+            return "OK: no regression"
+        return (f"REGRESSED: {n} regression{'s' if n != 1 else ''} ({len(self.worsened)} worsened, "
+                f"{len(self.new_failing)} new failing, {len(self.missing)} missing)")
+
+
+def machine_notes(baseline: Mapping, current: Mapping) -> List[str]:
+    """What differs between the two machines: a case may then differ for the machine, not for the change."""
+    notes = []
+    nb, nc = (len(d["context"].get("devices", [])) for d in (baseline, current))
+    if nb != nc:
+        notes.append(f"the runs differ in GPU count: {nb} in BASELINE, {nc} in CURRENT -- cases that need two "
+                     f"GPUs run only in one")
+    gb, gc = model.gpu_name(baseline), model.gpu_name(current)
+    if gb != gc:
+        notes.append(f"the runs are of different GPUs: {gb} in BASELINE, {gc} in CURRENT -- a status may differ "
+                     f"for the GPU, not the change")
+
+    def driver(doc):
+        ctx = doc["context"]
+        return f"{ctx.get('driver_release') or 'unknown release'} (CUDA {ctx.get('driver') or '?'})"
+    if driver(baseline) != driver(current):
+        notes.append(f"the runs differ in driver: {driver(baseline)} in BASELINE, {driver(current)} in CURRENT "
+                     f"-- a status may differ for the driver, not the change")
+    return notes
+
 
 def _status_change(name: str, before: str, after: str) -> Optional[tuple]:
-    """(category, Change) for a status difference, or None when the status is the same."""
+    """(category, Change) for a status difference of a case both runs have, or None when it is the same:
+    by rank (model.rank), worse, better, or only different."""
     if before == after:
         return None
     change = Change(name, before, after)
-    if before == "Pass" and after in model.FAILING:
-        return "regressions", change
-    if before in WAS_FAILING and after in PASSING:
-        return "fixes", change
-    if after == "NotSupported":
-        return "new_not_supported", change
-    if after == "Flake":
-        return "new_flakes", change
+    rb, ra = model.rank(before), model.rank(after)
+    if ra > rb:
+        return "worsened", change
+    if ra < rb:
+        return "improvements", change
     return "other_status_changes", change
 
 
 def compare(baseline: Mapping, current: Mapping, rate_threshold: float = 0.25, weak_threshold: float = 0.01,
-            baseline_name: str = "baseline", current_name: str = "current") -> Comparison:
-    out = Comparison(baseline=f"{baseline_name} ({model.describe_run(baseline)})",
-                     current=f"{current_name} ({model.describe_run(current)})")
+            baseline_name: str = "baseline", current_name: str = "current", allow_missing: bool = False) -> Comparison:
+    """The differences of CURRENT from BASELINE, sorted into the categories of the module docstring. A case
+    BASELINE has and CURRENT lacks is a regression (missing) unless `allow_missing` (then: vanished)."""
+    out = Comparison(baseline=baseline_name, current=current_name, baseline_run=model.describe_machine(baseline),
+                     current_run=model.describe_machine(current), allow_missing=allow_missing,
+                     notes=machine_notes(baseline, current))
     before = {r["name"]: r for r in baseline["results"]}
     after = {r["name"]: r for r in current["results"]}
     for name, b in before.items():
         if name not in after:
-            out.vanished.append(Change(name, b["status"], None))
+            (out.vanished if allow_missing else out.missing).append(Change(name, b["status"], None))
     for name, a in after.items():
         b = before.get(name)
         if b is None:
-            out.appeared.append(Change(name, None, a["status"]))
+            failing = model.rank(a["status"]) >= model.RANK_FAILING
+            (out.new_failing if failing else out.appeared).append(Change(name, None, a["status"]))
             continue
         status = _status_change(name, b["status"], a["status"])
         if status:
@@ -132,27 +191,34 @@ def compare(baseline: Mapping, current: Mapping, rate_threshold: float = 0.25, w
 
 
 def _line(c: Change) -> str:
-    if c.before is None:
-        text = f"{c.name}: new, {c.after}"
-    elif c.after is None:
-        text = f"{c.name}: gone (was {c.before})"
-    elif c.before != c.after:
-        text = f"{c.name}: {c.before} -> {c.after}"
+    """"name: Before -> After", "(absent)" on the side that lacks the case; the detail after a colon."""
+    if c.before != c.after:
+        text = f"{c.name}: {c.before or ABSENT} -> {c.after or ABSENT}"
     else:
         text = c.name
     return f"{text}: {c.detail}" if c.detail else text
 
 
+def header_lines(cmp: Comparison) -> List[str]:
+    """Both runs (file, then the machine and build), then a note per way the machines differ."""
+    lines = [f"baseline: {cmp.baseline}", f"          {cmp.baseline_run}",
+             f"current:  {cmp.current}", f"          {cmp.current_run}"]
+    return lines + [f"note: {n}" for n in cmp.notes]
+
+
 def format_text(cmp: Comparison) -> str:
-    lines = [f"baseline: {cmp.baseline}", f"current:  {cmp.current}"]
+    lines = [cmp.verdict(), *header_lines(cmp)]
     if cmp.empty:
         lines.append("no differences")
+    if cmp.regressions:
+        lines += ["", f"Regressions ({len(cmp.regressions)}):"]
+        for title, changes in cmp.regression_groups():
+            lines.append(f"  {title} ({len(changes)}):")
+            lines.extend(f"    {_line(c)}" for c in changes)
     for title, changes in cmp.sections():
         lines.append("")
         lines.append(f"{title} ({len(changes)}):")
         lines.extend(f"  {_line(c)}" for c in changes)
-    lines.append("")
-    lines.append(f"{len(cmp.regressions)} regression{'s' if len(cmp.regressions) != 1 else ''}")
     return "\n".join(lines) + "\n"
 
 

@@ -44,7 +44,7 @@ except ImportError:  # Python < 3.11: the snippets are optional
 
 import jinja2
 
-from . import fmt, handbook_svg, load, model
+from . import fmt, handbook_svg, load, model, outputs
 from .render import new_environment
 
 PROG = "vmmcheck_report handbook"
@@ -517,6 +517,10 @@ GENERATED_GLOBS = ("rule-*.html", "family-*.html", "litmus-file-*.html", "svg/*.
 
 
 def write(files: Mapping[str, str], out: Path) -> None:
+    """Write the site into `out`; every file is claimed first (outputs.claim_output: none of them may replace a
+    vmmcheck document), so a refusal writes nothing."""
+    for rel in sorted(files):
+        outputs.claim_output(out / rel, None, "a handbook page")
     out.mkdir(parents=True, exist_ok=True)
     # Files a previous generation wrote that this one does not: removed, so the folder is what these inputs give.
     for pattern in GENERATED_GLOBS:
@@ -561,7 +565,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(e.code or 0)
     try:
         files = generate(args.cases_json, args.results, args.output, args.markdown_only)
-    except HandbookError as e:
+    except (HandbookError, outputs.OutputError) as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
     except OSError as e:

@@ -24,22 +24,23 @@ class Status:
     kind: str
     base: bool      # written by vmmcheck itself (the schema's enum); False: added by this driver
     severity: int   # 0 is worst: failing cases sort first
+    rank: int       # for compare: a case whose rank is higher in CURRENT is a regression (see RANK_FAILING)
     description: str
 
 
 # The one status table: display order (columns of every table) is the order of the rows.
 STATUS_TABLE: Sequence[Status] = (
-    Status("Pass", PASSED, True, 9, "the observed outcomes are the allowed ones"),
-    Status("Fail", FAILURE, True, 3, "an outcome the rules forbid was observed"),
-    Status("Crash", FAILURE, True, 0, "the case's child process died"),
-    Status("Timeout", FAILURE, True, 1, "the case ran past its hard timeout"),
-    Status("Error", FAILURE, True, 2, "the harness itself failed"),
-    Status("NotSupported", SKIPPED, True, 7, "the GPU, driver, host or policy cannot run it"),
-    Status("Warning", TOLERATED, True, 5, "a `model` case showed an outcome only the PTX model forbids, or the driver accepted a forbidden call with the state intact"),
-    Status("UnexpectedPass", FAILURE, False, 4, "listed as an expected failure, but passed"),
-    Status("Flake", TOLERATED, False, 5, "failed, but passed on a rerun or matches a flake pattern"),
-    Status("ExpectedFail", TOLERATED, False, 6, "failed exactly as the expectation file says"),
-    Status("Skip", SKIPPED, False, 8, "skipped by an expectation file"),
+    Status("Pass", PASSED, True, 9, 0, "the observed outcomes are the allowed ones"),
+    Status("Fail", FAILURE, True, 3, 3, "an outcome the rules forbid was observed"),
+    Status("Crash", FAILURE, True, 0, 3, "the case's child process died"),
+    Status("Timeout", FAILURE, True, 1, 3, "the case ran past its hard timeout"),
+    Status("Error", FAILURE, True, 2, 3, "the harness itself failed"),
+    Status("NotSupported", SKIPPED, True, 7, 1, "the GPU, driver, host or policy cannot run it"),
+    Status("Warning", TOLERATED, True, 5, 2, "a `model` case showed an outcome only the PTX model forbids, or the driver accepted a forbidden call with the state intact"),
+    Status("UnexpectedPass", FAILURE, False, 4, 0, "listed as an expected failure, but passed"),
+    Status("Flake", TOLERATED, False, 5, 2, "failed, but passed on a rerun or matches a flake pattern"),
+    Status("ExpectedFail", TOLERATED, False, 6, 0, "failed exactly as the expectation file says"),
+    Status("Skip", SKIPPED, False, 8, 0, "skipped by an expectation file"),
 )
 
 STATUS = {s.name: s for s in STATUS_TABLE}
@@ -52,6 +53,11 @@ FAILING = frozenset(s.name for s in STATUS_TABLE if s.base and s.kind == FAILURE
 UNEXPECTED = frozenset(s.name for s in STATUS_TABLE if s.kind == FAILURE)
 SKIPS = frozenset(s.name for s in STATUS_TABLE if s.kind == SKIPPED)
 
+# Ranks (Status.rank), what compare gates on: 0 passed or was set aside by a human (Pass; UnexpectedPass, the pass
+# it is; ExpectedFail and Skip, which an expectation file answers for) < 1 did not run here (NotSupported) < 2
+# ran, and something was off once (Warning; Flake, which failed once) < 3 failed (Fail, Crash, Timeout, Error).
+RANK_FAILING = max(s.rank for s in STATUS_TABLE)
+
 # Keys this driver adds to a result record (see load.py, which validates them).
 EXTRA_RESULT_KEYS = ("original_status", "original_reason", "note", "attempts")
 
@@ -60,6 +66,13 @@ def severity(status: str) -> int:
     """Sort key, worst first; an unknown status sorts last rather than failing the report."""
     s = STATUS.get(status)
     return s.severity if s else len(STATUS_TABLE)
+
+
+def rank(status: str) -> int:
+    """How bad a status is for compare (Status.rank); an unknown status ranks as failing: a status nobody knows
+    is no reason to let a run through the gate."""
+    s = STATUS.get(status)
+    return s.rank if s else RANK_FAILING
 
 
 def statuses_in(counts: Iterable[str]) -> list:
@@ -207,6 +220,15 @@ def describe_run(doc: Mapping) -> str:
     ctx = doc["context"]
     release = ctx.get("driver_release") or "unknown release"
     return f"{gpu_name(doc)}, driver {release} (CUDA {ctx.get('driver') or '?'})"
+
+
+def describe_machine(doc: Mapping) -> str:
+    """What a run ran on and from, for compare's heading: "NVIDIA H200, 2 devices, driver 580.159.04 (CUDA 13.0),
+    git 43ba0f9" -- the GPU the run used, how many the machine had, the driver and the build."""
+    ctx = doc["context"]
+    n = len(ctx.get("devices", []))
+    return (f"{gpu_name(doc)}, {n} device{'s' if n != 1 else ''}, driver {ctx.get('driver_release') or 'unknown release'} "
+            f"(CUDA {ctx.get('driver') or '?'}), git {ctx.get('git_sha') or '?'}")
 
 
 def histogram_text(histogram: Mapping) -> str:
