@@ -129,3 +129,28 @@ def test_magnitudes_and_prefixes():
     assert figures.pct_range([(1, 4), (3, 4)]) == "25% - 75%" and figures.pct_range([]) == "-"
     assert figures.common_prefix(["peer.kernels.a", "peer.access.b"]) == "peer.*"
     assert figures.common_prefix(["lifecycle.partial_mapping"]) == "lifecycle.partial_mapping"
+
+
+def test_shards_compares_the_merged_shards_with_the_full_run_name_by_name(tmp_path):
+    """A shard whose case ended otherwise than in the full run is named, and compare's verdict follows it."""
+    folder = tmp_path / "shards"
+    shutil.copytree(REPO / "ci/results/shards", folder)
+    src = figures.Source(folder, "shards")
+    lines = figures.shards(src)
+    assert any(line.startswith("`compare` of the full run (baseline) with the merged shards: OK") for line in lines)
+    part = sorted(folder.glob("*.shard-1-of-3.json"))[0]
+    doc = json.loads(part.read_text())
+    changed = next(r for r in doc["results"] if r["status"] == "Pass")
+    changed["status"], changed["reason"] = "Fail", "planted for the test"
+    doc["totals"] = {k: sum(r["status"] == k for r in doc["results"]) for k in doc["totals"]}
+    part.write_text(json.dumps(doc))
+    lines = figures.shards(src)
+    assert f"- `{changed['name']}`: Pass in the full run, Fail in its shard" in lines
+    assert any("REGRESSED: 1 regression" in line and "(exit 1)" in line for line in lines)
+    # A case in two shards is refused, naming the files.
+    other = sorted(folder.glob("*.shard-2-of-3.json"))[0]
+    doc2 = json.loads(other.read_text())
+    doc2["results"].append(changed)
+    other.write_text(json.dumps(doc2))
+    with pytest.raises(figures.FiguresError, match="is in both"):
+        figures.shards(src)

@@ -611,6 +611,64 @@ def bench_headline(src: Source) -> List[str]:
     return out
 
 
+def shards(src: Source) -> List[str]:
+    """A folder holding one run of the suite in full (*.full.json), the same run as `--shard K/N` files
+    (*.shard-K-of-N.json), one after another on one machine, and its console (*.console.txt, with the
+    "LABEL: exit C in S s" lines of ci/gpu-shards.sh): each run's statuses, the shards joined by `merge`
+    and compared with the full run name by name, and what `compare` says between the two."""
+    from . import compare, merge
+
+    if not src.path.is_dir():
+        raise FiguresError(f"{src.shown}: not a folder")
+    fulls = sorted(src.path.glob("*.full.json"))
+    parts = sorted(src.path.glob("*.shard-*-of-*.json"))
+    if len(fulls) != 1 or not parts:
+        raise FiguresError(f"{src.shown}: needs one *.full.json and *.shard-K-of-N.json files")
+    full = results(Source(fulls[0], f"{src.shown}/{fulls[0].name}"))
+    docs = [(f"{src.shown}/{p.name}", results(Source(p, f"{src.shown}/{p.name}"))) for p in parts]
+    try:
+        joined = merge.merge(docs)
+    except merge.MergeError as e:
+        raise FiguresError(str(e)) from None
+    walls: Dict[str, str] = {}
+    for console in src.path.glob("*.console.txt"):
+        for line in console.read_text(encoding="utf-8").splitlines():
+            m = re.match(r"^(full|shard \d+/\d+): exit (\d+) in (\d+) s$", line)
+            if m:
+                walls[m.group(1)] = f"{m.group(3)} s (exit {m.group(2)})"
+
+    def row(label: str, doc: Mapping, wall_key: str) -> List[str]:
+        rs = doc["results"]
+        rows_ = sum(1 for r in rs if r.get("pattern") == "litmus")
+        totals = model.count_statuses(rs)
+        return [label, count(len(rs) - rows_), count(rows_), ", ".join(f"{n} {st}" for st, n in totals.items() if n),
+                walls.get(wall_key, "-")]
+
+    out = [provenance(full, Source(fulls[0], f"{src.shown}/{fulls[0].name}")) + f"; then the same suite as "
+           f"{len(docs)} shards, one after another on the same GPU, joined by `merge`:", ""]
+    rows = [row("full run", full, "full")]
+    for path, doc in sorted(docs, key=lambda d: d[1]["context"]["shard"]["index"]):
+        shard = doc["context"]["shard"]
+        label = f"shard {shard['index']}/{shard['count']}"
+        rows.append([f"`--shard {shard['index']}/{shard['count']}`"] + row(label, doc, label)[1:])
+    rows.append(row("shards merged", joined, ""))
+    out += table(["run", "cases", "litmus rows", "statuses", "wall"], rows)
+    before = {r["name"]: r["status"] for r in full["results"]}
+    after = {r["name"]: r["status"] for r in joined["results"]}
+    same = [n for n in before if after.get(n) == before[n]]
+    only = sorted(set(before) ^ set(after))
+    out += ["", f"Name by name: the merged shards hold {count(len(after))} names, the full run {count(len(before))}; "
+                f"{count(len(only))} in one only; {count(len(same))} with the same status in both."]
+    for n in sorted(n for n in before if n in after and after[n] != before[n]):
+        out.append(f"- {code(n)}: {before[n]} in the full run, {after[n]} in its shard")
+    cmp = compare.compare(full, joined)
+    out += ["", f"`compare` of the full run (baseline) with the merged shards: {cmp.verdict()}"
+                f" (exit {cmp.exit_code})."]
+    for c in cmp.lost_power:
+        out.append(f"- lost power: {code(c.name)} -- {cell(c.detail)}")
+    return out
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
     "cases": cases,
     "run-summary": run_summary,
@@ -625,6 +683,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "litmus-vs-hand": litmus_vs_hand,
     "bench": bench_headline,
     "bench-compare": bench_compare,
+    "shards": shards,
 }
 
 
