@@ -189,10 +189,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
     baseline = run::Baseline::read(o.baseline);
     // A row naming no case there is -- a misspelt name, a case renamed since -- would tolerate nothing and
     // say nothing; every name a table or litmus file has is known, whatever this run selects.
-    std::vector<std::string> known;
-    for (const model::Case& c : table.cases) known.push_back(c.name);
-    for (const litmus::Row& r : all_litmus_rows(o)) known.push_back(run::case_name_of(r));
-    for (const std::string& problem : baseline->unknown_rows(known)) {
+    for (const std::string& problem : baseline->unknown_rows(s.known)) {
       if (!o.allow_unknown) throw InputError(problem + " (--allow-unknown makes it a warning)");
       err << "vmmcheck: warning: " << problem << "\n";
     }

@@ -37,13 +37,11 @@ Selected select(const Options& o, const model::CaseTable& table) {
   s.selection.filter = o.filter;
   if (!o.shard.empty()) s.selection.shard = model::parse_shard(o.shard);
   std::vector<litmus::Row> rows = all_litmus_rows(o);
-  s.all_rows = rows.size();
+  for (const model::Case& c : table.cases) s.known.push_back(c.name);
+  for (const litmus::Row& r : rows) s.known.push_back(run::case_name_of(r));
   if (!o.caselist.empty()) {
     s.selection.caselist = model::Caselist::read(o.caselist);
-    std::vector<std::string> known;
-    for (const model::Case& c : table.cases) known.push_back(c.name);
-    for (const litmus::Row& r : rows) known.push_back(run::case_name_of(r));
-    s.selection.caselist->check_against(known);
+    s.selection.caselist->check_against(s.known);
   }
   if (o.litmus.empty()) s.cases = model::select_cases_or_none(table.cases, s.selection);
   for (litmus::Row& row : rows)

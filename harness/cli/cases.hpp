@@ -29,7 +29,7 @@ struct Selected {
   model::Selection selection;
   std::vector<const model::Case*> cases;
   std::vector<litmus::Row> rows;
-  std::size_t all_rows = 0;  // litmus rows there are before selecting
+  std::vector<std::string> known;  // every case and litmus row name there is, selected or not
 };
 Selected select(const Options& o, const model::CaseTable& table);
 
