@@ -273,3 +273,11 @@ def test_some_could_not_rerun_others_failed_is_1(fake, tmp_path, run_cli, monkey
                                                  "alias.mp.a.three": "Pass"}))
     rc, out, err = run_cli("rerun", path, "--vmmcheck", exe, "--expectations-dir", tmp_path)
     assert rc == 1 and "nothing could be rerun" not in err
+
+
+@pytest.mark.parametrize("value", ["-5", "0", "nan", "inf"])
+def test_an_attempt_timeout_is_a_positive_number_of_seconds(value, run_file, tmp_path):
+    """Like vmmcheck's own counts: a negative (or zero, or no) limit is refused, not taken as 'at once'."""
+    proc = run_module("rerun", str(run_file), "--vmmcheck", str(tmp_path / "vmmcheck"), "--attempt-timeout", value)
+    assert proc.returncode == 2
+    assert "must be a number of seconds > 0" in proc.stderr

@@ -11,6 +11,7 @@ unattended in CI, and the line is what a person sees. Every file a command write
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -292,6 +293,13 @@ def _positive_int(text: str) -> int:
     return n
 
 
+def _positive_seconds(text: str) -> float:
+    x = float(text)
+    if not (x > 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError("must be a number of seconds > 0")
+    return x
+
+
 def _fraction(text: str) -> float:
     x = float(text)
     if not x >= 0:
@@ -363,7 +371,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("results")
     p.add_argument("--vmmcheck", required=True, help="the vmmcheck program")
     p.add_argument("-n", "--attempts", type=_positive_int, default=3, help="reruns per case (default 3)")
-    p.add_argument("--attempt-timeout", type=float, default=None, metavar="S", help="limit per rerun, seconds")
+    p.add_argument("--attempt-timeout", type=_positive_seconds, default=None, metavar="S", help="limit per rerun, seconds")
     p.add_argument("-o", "--output", help="write the adjusted results JSON here")
     # Arguments after "--" go to `vmmcheck run` verbatim; main() splits them off (argparse's own handling
     # of "--" before a nargs="*" positional in a subcommand drops them).
