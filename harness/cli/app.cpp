@@ -70,19 +70,6 @@ HereAnswers here_answers(const Options& o, const Selected& s) {
   return why;
 }
 
-// The model's verdict of each litmus row (what `vmmcheck model` prints); a row it cannot take is bad input.
-std::vector<run::RowVerdict> verdicts_of(const std::vector<litmus::Row>& rows) {
-  std::vector<run::RowVerdict> out;
-  for (const litmus::Row& row : rows) {
-    try {
-      out.push_back(run::model_verdict(row));
-    } catch (const std::invalid_argument& e) {
-      throw InputError(row.file + ":" + std::to_string(row.line) + ": " + row.name + ": the model cannot take it: " + e.what());
-    }
-  }
-  return out;
-}
-
 // What --filter, --caselist and --shard were, for "no case matches ...".
 std::string selection_text(const Options& o) {
   std::string text = "the filter '" + o.filter + "'";
@@ -97,7 +84,8 @@ int cmd_list(const Options& o, std::ostream& out) {
   const Selected s = select(o, table);
   if (s.cases.empty() && s.rows.empty()) throw InputError("no case or litmus row matches " + selection_text(o));
   const HereAnswers why = o.here ? here_answers(o, s) : HereAnswers{};
-  const std::vector<run::RowVerdict> verdicts = verdicts_of(s.rows);
+  std::vector<run::RowVerdict> verdicts;
+  for (const litmus::Row& row : s.rows) verdicts.push_back(verdict_of(row));
   if (o.json_given) {
     nlohmann::ordered_json doc = list_document(table, s.cases, s.rows, verdicts);
     if (o.here) {

@@ -1,5 +1,7 @@
 #include "cli/cases.hpp"
 
+#include <stdexcept>
+
 #include "common/error.hpp"
 #include "common/paths.hpp"
 #include "litmus/folder.hpp"
@@ -29,6 +31,14 @@ std::vector<litmus::Row> all_litmus_rows(const Options& o) {
     return litmus::rows_of(litmus::parse_paths(paths));
   } catch (const std::runtime_error& e) {  // ParseError included: path:line:column: what was expected
     throw InputError(e.what());
+  }
+}
+
+run::RowVerdict verdict_of(const litmus::Row& row) {
+  try {
+    return run::model_verdict(row);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(row.file + ":" + std::to_string(row.line) + ": " + row.name + ": the model cannot take it: " + e.what());
   }
 }
 

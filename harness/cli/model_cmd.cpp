@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "cli/app.hpp"
+#include "cli/cases.hpp"
 #include "common/error.hpp"
 #include "litmus/codegen.hpp"
 #include "litmus/folder.hpp"
@@ -67,12 +68,7 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
   for (const litmus::Row& r : rows) width = std::max(width, r.name.size());
   nlohmann::ordered_json doc{{"schema", "vmmcheck-model/1"}, {"rows", nlohmann::ordered_json::array()}};
   for (const litmus::Row& row : rows) {
-    run::RowVerdict v;
-    try {
-      v = run::model_verdict(row);
-    } catch (const std::invalid_argument& e) {
-      throw InputError(row.file + ":" + std::to_string(row.line) + ": " + row.name + ": the model cannot take it: " + e.what());
-    }
+    const run::RowVerdict v = verdict_of(row);
     against += !v.matches;
     const std::string asked = std::string(litmus::name_of(row.expect)) + " (" + model::ptx::to_string(row.condition) + ")";
     if (!o.json_given || !v.matches) {

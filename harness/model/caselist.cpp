@@ -1,23 +1,15 @@
 #include "model/caselist.hpp"
 
-#include <fnmatch.h>
-
 #include <fstream>
 #include <unordered_set>
 
 #include "common/error.hpp"
 #include "common/paths.hpp"
+#include "common/text.hpp"
+#include "model/select.hpp"
 
 namespace vmmcheck::model {
 namespace {
-
-bool glob(const std::string& pattern, const std::string& name) { return fnmatch(pattern.c_str(), name.c_str(), 0) == 0; }
-
-std::string trimmed(const std::string& s) {
-  const auto begin = s.find_first_not_of(" \t\r");
-  if (begin == std::string::npos) return "";
-  return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
-}
 
 bool is_glob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
@@ -45,7 +37,7 @@ Caselist Caselist::read(const std::filesystem::path& file) {
 
 bool Caselist::selects(const std::string& name) const {
   for (const Entry& e : entries_)
-    if (glob(e.glob, name)) return true;
+    if (glob_matches(e.glob, name)) return true;
   return false;
 }
 
@@ -57,7 +49,7 @@ void Caselist::check_against(const std::vector<std::string>& known) const {
       found = names.count(e.glob) > 0;
     } else {
       for (const std::string& n : known)
-        if ((found = glob(e.glob, n))) break;
+        if ((found = glob_matches(e.glob, n))) break;
     }
     if (!found)
       throw InputError(e.where + ": '" + e.glob + "' " + (is_glob(e.glob) ? "matches" : "names") +

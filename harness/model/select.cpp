@@ -20,20 +20,20 @@ std::vector<std::string> split(const std::string& text, char sep) {
   return out;
 }
 
-bool glob(const std::string& pattern, const std::string& name) {
+}  // namespace
+
+bool glob_matches(const std::string& pattern, const std::string& name) {
   return fnmatch(pattern.c_str(), name.c_str(), 0) == 0;
 }
-
-}  // namespace
 
 bool filter_selects(const std::string& filter, const std::string& name) {
   bool included = false, any_include = false;
   for (const std::string& g : split(filter, ',')) {
     if (g[0] == '-') {
-      if (glob(g.substr(1), name)) return false;
+      if (glob_matches(g.substr(1), name)) return false;
     } else {
       any_include = true;
-      included = included || glob(g, name);
+      included = included || glob_matches(g, name);
     }
   }
   return included || !any_include;

@@ -16,6 +16,9 @@ std::vector<const Case*> select_cases(const std::vector<Case>& cases, const std:
 // The same, without the error: a run that also selects litmus rows may select no case.
 std::vector<const Case*> select_cases_or_none(const std::vector<Case>& cases, const std::string& filter);
 
+// Whether one glob (`*`, `?`, `[...]`) matches the whole of `name`.
+bool glob_matches(const std::string& pattern, const std::string& name);
+
 // Whether `filter` selects the dotted name `name` (litmus rows: litmus.<row>).
 bool filter_selects(const std::string& filter, const std::string& name);
 

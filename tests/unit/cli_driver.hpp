@@ -42,6 +42,14 @@ inline bool has_gpu() {
   return ok;
 }
 
+// A file's bytes, to show that a command left it as it was.
+inline std::string bytes_of(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
 // `text` in a file called `name` in the temporary folder.
 inline std::filesystem::path temp_file(const std::string& name, const std::string& text) {
   const auto p = std::filesystem::temp_directory_path() / name;

@@ -20,6 +20,7 @@ namespace {
 using testing::cli;
 using cli::kExitFailure;
 using cli::kExitUsage;
+using testing::bytes_of;
 using testing::Outcome;
 
 const std::filesystem::path kCorpus = std::filesystem::path(VMMCHECK_SOURCE_DIR) / "tests/corpus/documents";
@@ -39,13 +40,6 @@ TEST(OutputFiles, EveryCorpusDocumentHasTheKindItsNameSays) {
   EXPECT_GE(seen, 15u);
   EXPECT_EQ(run::document_kind_of_file(kCorpus / "no-such-file.json"), std::nullopt);
   EXPECT_EQ(run::document_kind_of_file(kCorpus), std::nullopt);  // a folder
-}
-
-std::string bytes_of(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 std::filesystem::path copy_of(const std::string& corpus_file, const std::string& name) {

@@ -18,6 +18,7 @@ namespace {
 using testing::cli;
 using cli::kExitFailure;
 using cli::kExitUsage;
+using testing::bytes_of;
 using testing::Outcome;
 
 RunContext h200_run(int gpus) {
@@ -77,13 +78,6 @@ TEST(Provenance, EveryDifferenceIsNamed) {
         "--filter: that run had none, this one has 'alias.*'", "--caselist: that run had none, this one has '/ci/nightly.txt'",
         "--shard: that run had none, this one has 2/3", "--device: that run had 0, this one has 1", "seed 1", "seed 9"})
     EXPECT_NE(all.find(phrase), std::string::npos) << phrase << "\nin:\n" << all;
-}
-
-std::string bytes_of(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
 }
 
 // The committed one-H200 run resumed here (the CPU machine: no GPU, another build) is refused with exit 2,

@@ -5,17 +5,12 @@
 #include <set>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 
 namespace vmmcheck::run {
 namespace {
 
 bool base_failure(Status s) { return s == Status::Fail || s == Status::Crash || s == Status::Timeout || s == Status::Error; }
-
-std::string trim(const std::string& s) {
-  const auto begin = s.find_first_not_of(" \t\r");
-  if (begin == std::string::npos) return "";
-  return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
-}
 
 std::vector<std::string> lines_of(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -48,7 +43,7 @@ std::vector<Baseline::Pattern> Baseline::read_patterns(const std::filesystem::pa
   std::vector<Pattern> out;
   const std::vector<std::string> lines = lines_of(path);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string text = trim(lines[i]);
+    const std::string text = trimmed(lines[i]);
     if (text.empty() || text[0] == '#') continue;
     const std::string where = path.string() + ":" + std::to_string(i + 1);
     try {
@@ -66,18 +61,18 @@ Baseline Baseline::read(const std::filesystem::path& fails_file) {
   const std::vector<std::string> lines = lines_of(fails_file);
   std::string comment;
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    const std::string text = trim(lines[i]);
+    const std::string text = trimmed(lines[i]);
     const std::string where = fails_file.string() + ":" + std::to_string(i + 1);
     if (text.empty()) {
       comment.clear();  // a blank line ends a comment: a header belongs to no row
     } else if (text[0] == '#') {
-      const std::string words = trim(text.substr(text.find_first_not_of('#')));
+      const std::string words = trimmed(text.substr(text.find_first_not_of('#')));
       if (!words.empty()) comment += (comment.empty() ? "" : " ") + words;
     } else {
       const auto comma = text.find(',');
       if (comma == std::string::npos || text.find(',', comma + 1) != std::string::npos)
         throw InputError(where + ": expected 'name,Status', got '" + text + "'");
-      const std::string name = trim(text.substr(0, comma)), status_text = trim(text.substr(comma + 1));
+      const std::string name = trimmed(text.substr(0, comma)), status_text = trimmed(text.substr(comma + 1));
       Status status;
       if (!is_case_name(name)) throw InputError(where + ": '" + name + "' is not a dotted case name");
       if (!parse_status(status_text, status) || !base_failure(status))
