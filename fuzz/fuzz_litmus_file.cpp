@@ -6,14 +6,14 @@
 #include <cstdint>
 #include <string>
 
-#include "litmus/codegen.hpp"
+#include "codegen/generator.hpp"
 #include "litmus/parser.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {
     const auto file = vmmcheck::litmus::parse_text(std::string(reinterpret_cast<const char*>(data), size), "fuzz.test");
     for (const auto& row : file.rows)
-      if (vmmcheck::litmus::why_not_generated(row.test).empty()) vmmcheck::litmus::generate(row.test);
+      if (vmmcheck::codegen::why_not_generated(row.test).empty()) vmmcheck::codegen::generate(row.test);
   } catch (const vmmcheck::litmus::ParseError&) {
   }
   return 0;

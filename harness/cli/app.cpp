@@ -21,7 +21,7 @@
 #include "cli/selftest.hpp"
 #include "cli/tune.hpp"
 #include "cli/version.hpp"
-#include "litmus/codegen.hpp"
+#include "codegen/generator.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "device/probe.hpp"
@@ -37,7 +37,7 @@
 #include "run/kit/support.hpp"
 #include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
-#include "run/litmus/row_result.hpp"
+#include "run/rows/row_result.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -61,7 +61,7 @@ HereAnswers here_answers(const Options& o, const Selected& s) {
   try {
     const device::ProbeReport machine = run::describe_for_support();
     for (std::size_t i = 0; i < s.cases.size(); ++i) why.cases[i] = run::why_not_here(*s.cases[i], machine, o.device);
-    for (std::size_t i = 0; i < s.rows.size(); ++i) why.rows[i] = litmus::why_not_generated(s.rows[i].test);
+    for (std::size_t i = 0; i < s.rows.size(); ++i) why.rows[i] = codegen::why_not_generated(s.rows[i].test);
   } catch (const NotSupportedError& e) {
     for (std::size_t i = 0; i < s.cases.size(); ++i)
       if (s.cases[i]->pattern().needs_gpu) why.cases[i] = e.what();
@@ -84,8 +84,8 @@ int cmd_list(const Options& o, std::ostream& out) {
   const Selected s = select(o, table);
   if (s.cases.empty() && s.rows.empty()) throw InputError("no case or litmus row matches " + selection_text(o));
   const HereAnswers why = o.here ? here_answers(o, s) : HereAnswers{};
-  std::vector<run::RowVerdict> verdicts;
-  for (const litmus::Row& row : s.rows) verdicts.push_back(verdict_of(row));
+  std::vector<litmus::RowVerdict> verdicts;
+  for (const litmus::Row& row : s.rows) verdicts.push_back(litmus::verdict_of(row));
   if (o.json_given) {
     nlohmann::ordered_json doc = list_document(table, s.cases, s.rows, verdicts);
     if (o.here) {
@@ -105,9 +105,9 @@ int cmd_list(const Options& o, std::ostream& out) {
     verdict_texts.push_back(model::to_string(c->verdict.expectation));
   }
   for (std::size_t i = 0; i < s.rows.size(); ++i) {
-    names.push_back(run::case_name_of(s.rows[i]));
+    names.push_back(litmus::case_name_of(s.rows[i]));
     verdict_texts.push_back(std::string(model::to_string(model::Expectation::Required)) + "  " + litmus::name_of(s.rows[i].expect) +
-                            " (" + model::ptx::to_string(s.rows[i].condition) + "): " + run::answer_of(s.rows[i], verdicts[i]));
+                            " (" + model::ptx::to_string(s.rows[i].condition) + "): " + litmus::answer_of(s.rows[i], verdicts[i]));
   }
   std::vector<std::string> here_texts = why.cases;
   here_texts.insert(here_texts.end(), why.rows.begin(), why.rows.end());
@@ -141,7 +141,7 @@ int cmd_explain(const Options& o, std::ostream& out) {
       continue;
     }
     if (rows.empty()) rows = all_litmus_rows(o);
-    const auto row = std::find_if(rows.begin(), rows.end(), [&](const litmus::Row& r) { return run::case_name_of(r) == name; });
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const litmus::Row& r) { return litmus::case_name_of(r) == name; });
     if (row == rows.end()) throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");
     texts.push_back(explain(*row, results));
   }
@@ -203,6 +203,8 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   const run::RunContext& ctx = suite.context();
   out << header(ctx, total, table.cases.size() + rows.size(), suite.no_gpu_reason()) << std::flush;
   for (const auto& [kind, path] : ctx.expectations) out << "baseline " << kind << ": " << (path.empty() ? "(none)" : path) << "\n";
+  // The rows' kernels compile on every core while the cases run.
+  suite.compile_ahead(rows);
   bool told_lost = false;
   // Without a GPU every GPU case is skipped for the same reason: say it once, not once per case (the
   // JSON still records every case; --verbose lists them).

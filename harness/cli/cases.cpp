@@ -5,7 +5,7 @@
 #include "common/error.hpp"
 #include "common/paths.hpp"
 #include "litmus/folder.hpp"
-#include "run/litmus/row_result.hpp"
+#include "run/rows/row_result.hpp"
 
 namespace vmmcheck::cli {
 
@@ -34,28 +34,20 @@ std::vector<litmus::Row> all_litmus_rows(const Options& o) {
   }
 }
 
-run::RowVerdict verdict_of(const litmus::Row& row) {
-  try {
-    return run::model_verdict(row);
-  } catch (const std::invalid_argument& e) {
-    throw InputError(row.file + ":" + std::to_string(row.line) + ": " + row.name + ": the model cannot take it: " + e.what());
-  }
-}
-
 Selected select(const Options& o, const model::CaseTable& table) {
   Selected s;
   s.selection.filter = o.filter;
   if (!o.shard.empty()) s.selection.shard = model::parse_shard(o.shard);
   std::vector<litmus::Row> rows = all_litmus_rows(o);
   for (const model::Case& c : table.cases) s.known.push_back(c.name);
-  for (const litmus::Row& r : rows) s.known.push_back(run::case_name_of(r));
+  for (const litmus::Row& r : rows) s.known.push_back(litmus::case_name_of(r));
   if (!o.caselist.empty()) {
     s.selection.caselist = model::Caselist::read(o.caselist);
     s.selection.caselist->check_against(s.known);
   }
   if (o.litmus.empty()) s.cases = model::select_cases_or_none(table.cases, s.selection);
   for (litmus::Row& row : rows)
-    if (s.selection.selects(run::case_name_of(row))) s.rows.push_back(std::move(row));
+    if (s.selection.selects(litmus::case_name_of(row))) s.rows.push_back(std::move(row));
   return s;
 }
 

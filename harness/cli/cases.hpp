@@ -9,7 +9,7 @@
 #include "litmus/file.hpp"
 #include "model/loader.hpp"
 #include "model/select.hpp"
-#include "run/litmus/row_result.hpp"
+#include "litmus/rows.hpp"
 
 namespace vmmcheck::cli {
 
@@ -23,10 +23,6 @@ std::string self_program();                                         // /proc/sel
 // Every litmus row there is (docs/litmus.md): those of --litmus, or else of the litmus/ folder beside the
 // case tables (the shipped cases/litmus). A malformed file is an InputError (path:line:column).
 std::vector<litmus::Row> all_litmus_rows(const Options& o);
-
-// The model's verdict of a row (run/litmus/row_result.hpp); a row the model cannot take is bad input, an
-// InputError naming file:line.
-run::RowVerdict verdict_of(const litmus::Row& row);
 
 // What --filter, --caselist and --shard select: the cases (none with run --litmus: those files alone) and
 // the litmus rows. A case list line that names no case or row there is is an InputError (file:line).

@@ -7,10 +7,10 @@
 
 #include "cli/console.hpp"
 #include "model/controls.hpp"
-#include "litmus/codegen.hpp"
+#include "codegen/generator.hpp"
 #include "model/oracle.hpp"
 #include "model/ptx_model.hpp"
-#include "run/litmus/row_result.hpp"
+#include "run/rows/row_result.hpp"
 
 #ifndef VMMCHECK_RESULTS_DIR
 #define VMMCHECK_RESULTS_DIR "ci/results"
@@ -125,15 +125,15 @@ std::string explain(const model::Case& c, const std::vector<model::Case>& table,
 
 std::string explain(const litmus::Row& row, const std::vector<std::filesystem::path>& results) {
   std::ostringstream o;
-  const std::string name = run::case_name_of(row);
+  const std::string name = litmus::case_name_of(row);
   o << name << "\n" << std::string(name.size(), '=') << "\n\n";
   o << "A litmus row (docs/litmus.md): " << litmus::name_of(row.expect) << " (" << model::ptx::to_string(row.condition)
     << "), " << row.file << ":" << row.line << "\n\nThe test:\n" << row.source;
   if (!row.source.empty() && row.source.back() != '\n') o << "\n";
-  const run::RowVerdict v = run::model_verdict(row);
+  const litmus::RowVerdict v = litmus::model_verdict(row);
   o << "\nThe PTX proxy model (docs/litmus-model.md): " << (v.matches ? "as the file says" : "AGAINST the file") << "\n  "
     << v.explanation << "\n";
-  const std::string why_not = litmus::why_not_generated(row.test);
+  const std::string why_not = codegen::why_not_generated(row.test);
   o << "\nOn a GPU: " << (why_not.empty() ? "one generated kernel ('vmmcheck model " + row.file + " --kernels DIR' writes it)"
                                            : "not run: " + why_not)
     << "\n";

@@ -5,7 +5,7 @@
 
 #include "model/oracle.hpp"
 #include "model/ptx_model.hpp"
-#include "run/litmus/row_result.hpp"
+#include "run/rows/row_result.hpp"
 #include "run/records/report_json.hpp"
 
 namespace vmmcheck::cli {
@@ -73,7 +73,7 @@ json shape_of(const model::Case& c) {
 
 // A litmus row as `run` records it (its case name, family and expectation) with the question its file
 // asks and the model's answer (what `vmmcheck model` prints).
-json row_json(const litmus::Row& row, const run::RowVerdict& v) {
+json row_json(const litmus::Row& row, const litmus::RowVerdict& v) {
   const run::CaseResult r = run::begin_row_result(row);
   return json{{"name", r.name},
               {"family", r.family},
@@ -88,14 +88,14 @@ json row_json(const litmus::Row& row, const run::RowVerdict& v) {
               {"line", row.line},
               {"expect", litmus::name_of(row.expect)},
               {"condition", model::ptx::to_string(row.condition)},
-              {"model", run::answer_of(row, v)},
+              {"model", litmus::answer_of(row, v)},
               {"matches", v.matches}};
 }
 
 }  // namespace
 
 json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected,
-                   const std::vector<litmus::Row>& rows, const std::vector<run::RowVerdict>& verdicts) {
+                   const std::vector<litmus::Row>& rows, const std::vector<litmus::RowVerdict>& verdicts) {
   json cases = json::array();
   std::set<std::string> families;
   for (const model::Case* c : selected) {

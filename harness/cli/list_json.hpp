@@ -9,11 +9,11 @@
 
 #include "litmus/file.hpp"
 #include "model/loader.hpp"
-#include "run/litmus/row_result.hpp"
+#include "run/rows/row_result.hpp"
 
 namespace vmmcheck::cli {
 
 nlohmann::ordered_json list_document(const model::CaseTable& table, const std::vector<const model::Case*>& selected,
-                                     const std::vector<litmus::Row>& rows, const std::vector<run::RowVerdict>& verdicts);
+                                     const std::vector<litmus::Row>& rows, const std::vector<litmus::RowVerdict>& verdicts);
 
 }  // namespace vmmcheck::cli

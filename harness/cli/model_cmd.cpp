@@ -8,13 +8,11 @@
 #include <stdexcept>
 
 #include "cli/app.hpp"
-#include "cli/cases.hpp"
+#include "codegen/generator.hpp"
 #include "common/error.hpp"
-#include "litmus/codegen.hpp"
 #include "litmus/folder.hpp"
-#include "litmus/nvrtc.hpp"
+#include "litmus/rows.hpp"
 #include "model/ptx_model.hpp"
-#include "run/litmus/row_result.hpp"
 #include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 
@@ -38,17 +36,19 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!f) throw InputError(path.string() + ": cannot write");
 }
 
-// --kernels DIR: each generated source once (rows of one test share it), and the header it includes.
+// --kernels DIR: each generated source once (rows of one test share it), and the headers it includes.
 void write_kernels(const std::vector<litmus::Row>& rows, const std::filesystem::path& dir, std::ostream& out) {
-  std::filesystem::create_directories(dir);
-  write_text(dir / "litmus_abi.h", litmus::kernel_abi_text());
+  for (const codegen::Header& h : codegen::kernel_headers()) {
+    std::filesystem::create_directories((dir / h.name).parent_path());
+    write_text(dir / h.name, h.text);
+  }
   std::set<std::string> written;
   for (const litmus::Row& row : rows) {
-    if (const std::string why = litmus::why_not_generated(row.test); !why.empty()) {
+    if (const std::string why = codegen::why_not_generated(row.test); !why.empty()) {
       out << row.name << ": no kernel: " << why << "\n";
       continue;
     }
-    const litmus::Kernel k = litmus::generate(row.test);
+    const codegen::Kernel k = codegen::generate(row.test);
     if (written.insert(k.name).second) write_text(dir / (k.name + ".cu"), k.source);
   }
   out << written.size() << " kernel sources in " << dir.string() << "\n";
@@ -68,11 +68,11 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
   for (const litmus::Row& r : rows) width = std::max(width, r.name.size());
   nlohmann::ordered_json doc{{"schema", "vmmcheck-model/1"}, {"rows", nlohmann::ordered_json::array()}};
   for (const litmus::Row& row : rows) {
-    const run::RowVerdict v = verdict_of(row);
+    const litmus::RowVerdict v = litmus::verdict_of(row);
     against += !v.matches;
     const std::string asked = std::string(litmus::name_of(row.expect)) + " (" + model::ptx::to_string(row.condition) + ")";
     if (!o.json_given || !v.matches) {
-      console << row.name << std::string(width + 2 - row.name.size(), ' ') << asked << ": " << run::answer_of(row, v)
+      console << row.name << std::string(width + 2 - row.name.size(), ' ') << asked << ": " << litmus::answer_of(row, v)
               << (v.matches ? "" : "   AGAINST THE FILE (" + row.file + ":" + std::to_string(row.line) + ")") << "\n";
       if (o.verbose || !v.matches) console << "    " << v.explanation << "\n";
     }
@@ -81,7 +81,7 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
                            {"line", row.line},
                            {"expect", litmus::name_of(row.expect)},
                            {"condition", model::ptx::to_string(row.condition)},
-                           {"model", run::answer_of(row, v)},
+                           {"model", litmus::answer_of(row, v)},
                            {"matches", v.matches},
                            {"explanation", v.explanation}});
   }

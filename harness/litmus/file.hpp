@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "patterns/litmus.hpp"
+#include "patterns/shape.hpp"
 
 namespace vmmcheck::litmus {
 

@@ -29,7 +29,7 @@
 
 #include "litmus/parse_source.hpp"
 #include "litmus/parse_template.hpp"
-#include "litmus/parse_test.hpp"
+#include "litmus/grammar.hpp"
 
 namespace vmmcheck::litmus {
 namespace {

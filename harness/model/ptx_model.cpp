@@ -5,7 +5,10 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -680,6 +683,24 @@ void for_each_execution(const Shape& s, const Visit& visit) {
   choose_rf(0);
 }
 
+// What a shape's executions depend on, as text: its addresses, threads and boundaries (not its name or
+// weak outcome). Two shapes with one key have one outcome space.
+std::string key_of(const Litmus& l) {
+  std::ostringstream o;
+  for (const Address& a : l.addresses)
+    o << 'A' << a.location << ',' << a.same_as << ',' << static_cast<int>(a.declared) << ',' << a.shared << ';';
+  for (const Thread& t : l.threads) {
+    o << 'T' << t.gpu << ',' << t.cta << ',' << t.resident << '{';
+    for (const Op& op : t.ops)
+      o << static_cast<int>(op.kind) << ',' << static_cast<int>(op.sem) << ',' << static_cast<int>(op.scope) << ','
+        << op.address << ',' << op.value << ',' << op.reg.size() << ':' << op.reg << ',' << op.must_read << ','
+        << static_cast<int>(op.proxy) << ',' << op.value_reg.size() << ':' << op.value_reg << ';';
+    o << '}';
+  }
+  for (const auto& [a, b] : l.boundaries) o << 'B' << a << ',' << b << ';';
+  return o.str();
+}
+
 std::vector<std::string> describe(const Shape& s, const Execution& x) {
   std::vector<std::string> lines;
   for (int e = 0; e < s.n(); ++e) {
@@ -754,6 +775,47 @@ Decision decide(const Litmus& shape, const Expr& outcome) {
 }
 
 Decision decide(const Litmus& shape) { return decide(shape, joined(shape.weak, Expr::Kind::And)); }
+
+bool OutcomeSpace::allowed(const std::vector<std::string>& names, const std::vector<std::uint32_t>& vals) const {
+  const auto other = [&] {
+    std::string text;
+    for (const std::string& n : names) text += " " + n;
+    return std::invalid_argument("an outcome of registers" + text + " is not one of this shape's (its registers differ)");
+  };
+  if (names.size() != registers.size() || vals.size() != names.size()) throw other();
+  std::vector<std::uint32_t> ordered(registers.size());
+  for (std::size_t k = 0; k < registers.size(); ++k) {
+    const auto at = std::find(names.begin(), names.end(), registers[k]);
+    if (at == names.end()) throw other();
+    ordered[k] = vals[static_cast<std::size_t>(at - names.begin())];
+  }
+  const auto it = outcomes.find(ordered);
+  return it != outcomes.end() && it->second;
+}
+
+const OutcomeSpace& outcome_space(const Litmus& shape) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<OutcomeSpace>> spaces;
+  const std::string key = key_of(shape);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = spaces.find(key); it != spaces.end()) return *it->second;
+  }
+  const Shape s = build(shape);
+  auto space = std::make_unique<OutcomeSpace>();
+  space->registers = s.registers;
+  std::vector<std::set<std::uint32_t>> seen(s.registers.size());
+  for_each_execution(s, [&](const Execution& x, std::optional<Axiom> broken) {
+    if (broken == Axiom::NoThinAir) return;  // no values: it shows no outcome
+    const std::vector<std::uint32_t> values = register_values(s, x);
+    for (std::size_t k = 0; k < values.size(); ++k) seen[k].insert(values[k]);
+    bool& allowed = space->outcomes.emplace(values, false).first->second;
+    if (!broken && preconditions_hold(s, x)) allowed = true;
+  });
+  for (const auto& v : seen) space->values.emplace_back(v.begin(), v.end());
+  const std::lock_guard<std::mutex> lock(mutex);
+  return *spaces.emplace(key, std::move(space)).first->second;  // a racing thread's equal space may win
+}
 
 bool permits(const Litmus& shape, const std::vector<Condition>& all_of) { return decide(shape, joined(all_of, Expr::Kind::And)).allowed; }
 

@@ -1,7 +1,7 @@
 #pragma once
 // The PTX memory consistency model with proxies, as an executable axiomatic model (docs/litmus-model.md).
 // Transcribed from NVlabs/mixedproxy (alloy/ptx.als, the formalisation of "Mixed-Proxy Extensions for the
-// NVIDIA PTX Memory Model", ISCA 2023) for the whole litmus language of patterns/litmus.hpp: the generic,
+// NVIDIA PTX Memory Model", ISCA 2023) for the whole litmus language of patterns/shape.hpp: the generic,
 // texture, surface and constant proxies, fence.proxy.<proxy>, fence.proxy.alias, virtual synonyms and
 // physical aliases, fence.sc / fence.acq_rel, atom / red, register operands. Two departures follow the
 // PTX ISA where the artifact does not (fence-based release and acquire patterns synchronize; atomicity
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "patterns/litmus.hpp"
+#include "patterns/shape.hpp"
 
 namespace vmmcheck::model::ptx {
 
@@ -46,6 +46,25 @@ struct Decision {
 // read; a .shared address has one instance per CTA and cannot share a location with a global address.
 // A register's value is the one its last load in program order read; two threads may not set one name.
 Decision decide(const patterns::litmus::Litmus& shape, const patterns::litmus::Expr& outcome);
+
+// Every outcome the candidate executions of a shape show, each with the model's answer: the space a GPU
+// histogram of the shape is judged in. One enumeration answers every outcome of every row of the shape.
+struct OutcomeSpace {
+  std::vector<std::string> registers;  // the order of an outcome's values (the model's: each register a load sets)
+  // Outcome -> allowed: some execution the model allows, meeting every precondition, shows it. An
+  // outcome only executions that miss a precondition show is here, false; one no candidate shows is absent.
+  std::map<std::vector<std::uint32_t>, bool> outcomes;
+  // Per register, every value a candidate gives it, ascending (the GPU tally's table, kernels/outcome_index.h).
+  std::vector<std::vector<std::uint32_t>> values;
+
+  // The answer for `values` of `names` (any order of the same registers): false for an outcome outside
+  // the space. Throws std::invalid_argument when `names` are not the shape's registers.
+  bool allowed(const std::vector<std::string>& names, const std::vector<std::uint32_t>& values) const;
+};
+// The outcome space of `shape`, enumerated once per process for each distinct shape (its addresses,
+// threads and boundaries; not its name or weak outcome) and kept: rows of one shape, and runs of a
+// process, share it. Thread-safe. Throws std::invalid_argument as decide() does.
+const OutcomeSpace& outcome_space(const patterns::litmus::Litmus& shape);
 
 // The shape's own weak outcome: the conjunction shape.weak.
 Decision decide(const patterns::litmus::Litmus& shape);

@@ -2,14 +2,15 @@
 // Parallel-instance placement: which memory word an instance uses and which thread is its partner.
 #include <cstdint>
 
-#include "kernels/litmus.hpp"
+#include "kernels/in_kernel.hpp"
+#include "kernels/stress_ops.h"
 
 namespace vmmcheck::kernels::device {
 
 __device__ __forceinline__ std::uint32_t global_thread() { return blockIdx.x * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ std::uint32_t thread_count() { return gridDim.x * blockDim.x; }
 
-// The CTAs that run instances: the grid less its memory-stress CTAs (kernels/litmus.hpp, Stress).
+// The CTAs that run instances: the grid less its memory-stress CTAs (kernels/in_kernel.hpp, Stress).
 __device__ __forceinline__ std::uint32_t testing_blocks(const Stress& s) { return gridDim.x - s.stress_blocks; }
 __device__ __forceinline__ std::uint32_t thread_count(const Stress& s) { return testing_blocks(s) * blockDim.x; }
 __device__ __forceinline__ bool is_stress_block(const Stress& s) { return blockIdx.x >= testing_blocks(s); }
@@ -19,14 +20,7 @@ __device__ __forceinline__ std::uint32_t word_of(std::uint32_t instance, const P
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(instance) * p.memory_stride + p.memory_offset) % n);
 }
 
-__device__ __forceinline__ std::uint32_t mix32(std::uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return static_cast<std::uint32_t>(x);
-}
+__device__ __forceinline__ std::uint32_t mix32(std::uint64_t x) { return vmmcheck_mix32(x); }
 
 // The instance thread `t` reads in `round`: written by a thread of another CTA (the CTA `k` blocks on,
 // 1 <= k < grid), at a lane permuted by an odd stride. A bijection: every instance has one reader.

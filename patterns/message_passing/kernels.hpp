@@ -2,7 +2,7 @@
 // Host-side interface of the alias.mp kernel (patterns/message_passing/definition.hpp).
 #include <cuda_runtime_api.h>
 
-#include "kernels/litmus.hpp"
+#include "kernels/in_kernel.hpp"
 #include "patterns/message_passing/definition.hpp"
 
 namespace vmmcheck::kernels {

@@ -2,7 +2,7 @@
 // Host-side interface of the alias.rmw kernels (patterns/rmw/definition.hpp).
 #include <cuda_runtime_api.h>
 
-#include "kernels/litmus.hpp"
+#include "kernels/in_kernel.hpp"
 #include "patterns/rmw/definition.hpp"
 
 namespace vmmcheck::kernels {

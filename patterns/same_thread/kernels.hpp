@@ -2,7 +2,7 @@
 // Host-side interface of the alias.same_thread kernel (patterns/same_thread/definition.hpp).
 #include <cuda_runtime_api.h>
 
-#include "kernels/litmus.hpp"
+#include "kernels/in_kernel.hpp"
 #include "patterns/same_thread/definition.hpp"
 
 namespace vmmcheck::kernels {

@@ -669,6 +669,36 @@ def shards(src: Source) -> List[str]:
     return out
 
 
+def engine(src: Source) -> List[str]:
+    """The litmus engine's benchmark (ci/bench-engine.sh): a folder of runs, one subfolder each (before,
+    after, ...) holding the engine.json ci/bench_engine.py wrote; one table of every run of every one."""
+    if not src.path.is_dir():
+        raise FiguresError(f"{src.shown}: not a folder")
+    # "before" first, then the others by name
+    found = sorted(src.path.glob("*/engine.json"), key=lambda p: (not p.parent.name.startswith("before"), p.parent.name))
+    if not found:
+        raise FiguresError(f"{src.shown}: no */engine.json")
+    out: List[str] = []
+    rows = []
+    for path in found:
+        doc = plain_json(Source(path, f"{src.shown}/{path.parent.name}/engine.json"))
+        for rid, r in doc["runs"].items():
+            ctx = r.get("context") or {}
+            ratio = r["host_s"] / r["gpu_s"] if r["gpu_s"] else None
+            rows.append([doc["label"], rid, f"{ctx.get('git_sha') or '?'}", count(r["cases"]), count(r["litmus_rows"]),
+                         f"{r['wall_s']:.1f}", "-" if r["compile_s"] is None else f"{r['compile_s']:.1f}",
+                         "-" if r.get("compile_wait_s") is None else f"{r['compile_wait_s']:.1f}",
+                         f"{r['gpu_s']:.2f}", f"{r['host_s']:.1f}", "-" if ratio is None else f"{ratio:.1f}x",
+                         short(r["instances_per_s"])])
+        gpu = doc["gpu"]
+    out += [f"From `{src.shown}` ({gpu}): each run from a cold NVRTC cache (`-cold`) or right after one (`-warm`); "
+            "compile is NVRTC's summed time (on several threads, ahead of the rows), waited the rows' summed wait "
+            "for it, host the rows' time less their GPU time and that wait.", ""]
+    out += table(["build", "run", "git", "cases", "litmus rows", "wall s", "compile s", "waited s", "GPU s", "host s", "host/GPU",
+                  "instances / s"], rows)
+    return out
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
     "cases": cases,
     "run-summary": run_summary,
@@ -684,6 +714,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "bench": bench_headline,
     "bench-compare": bench_compare,
     "shards": shards,
+    "engine": engine,
 }
 
 

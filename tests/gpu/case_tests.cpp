@@ -14,7 +14,7 @@
 #include "common/error.hpp"
 #include "litmus/folder.hpp"
 #include "model/loader.hpp"
-#include "run/litmus/row_result.hpp"
+#include "run/rows/row_result.hpp"
 #include "run/execution/suite.hpp"
 
 namespace {
@@ -67,7 +67,7 @@ vmmcheck::run::Suite& suite() {
       // As `vmmcheck run --baseline` does: a row naming no case is bad input, not a silent no-op.
       std::vector<std::string> known;
       for (const Case& c : table().cases) known.push_back(c.name);
-      for (const auto& r : litmus_rows()) known.push_back(vmmcheck::run::case_name_of(r));
+      for (const auto& r : litmus_rows()) known.push_back(vmmcheck::litmus::case_name_of(r));
       for (const std::string& problem : o.baseline->unknown_rows(known)) throw vmmcheck::InputError(problem);
     }
     return vmmcheck::run::Suite(std::move(o), table().cases);
@@ -118,7 +118,7 @@ TEST_P(LitmusRowTest, Run) {
 
 INSTANTIATE_TEST_SUITE_P(Litmus, LitmusRowTest, ::testing::ValuesIn(all_rows()),
                          [](const ::testing::TestParamInfo<const vmmcheck::litmus::Row*>& info) {
-                           return gtest_name(vmmcheck::run::case_name_of(*info.param));
+                           return gtest_name(vmmcheck::litmus::case_name_of(*info.param));
                          });
 
 // Writes a CTest script with one test per case: its dotted name, its labels, one GPU (two for multigpu),
@@ -142,7 +142,7 @@ int write_ctest_script(const std::string& path, const std::string& self) {
         << " RESOURCE_LOCK gpu TIMEOUT 300 SKIP_REGULAR_EXPRESSION [==[\\[  SKIPPED \\]]==])\n";
   }
   for (const vmmcheck::litmus::Row& row : litmus_rows()) {
-    const std::string name = vmmcheck::run::case_name_of(row);
+    const std::string name = vmmcheck::litmus::case_name_of(row);
     const std::string test = gtest_name(name);
     out << "add_test([==[" << name << "]==] [==[" << self << "]==] [==[--gtest_filter=Litmus/LitmusRowTest.Run/" << test
         << "]==])\n"

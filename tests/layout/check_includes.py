@@ -12,7 +12,7 @@ import re
 import sys
 
 LAYERS = [
-    ("the shared pattern vocabulary", ["patterns/vocabulary.hpp", "patterns/structure.hpp", "patterns/litmus.hpp",
+    ("the shared pattern vocabulary", ["patterns/vocabulary.hpp", "patterns/structure.hpp", "patterns/shape.hpp",
                                       "patterns/mutants.hpp", "patterns/pattern.hpp", "patterns/kernel_orders.hpp"]),
     ("pattern definitions", ["patterns/*/definition.hpp"]),
     ("the registry", ["patterns/registry.hpp"]),
@@ -21,10 +21,14 @@ LAYERS = [
     ("platform: VMM owners, devices, processes, MPI", ["harness/vmm/*", "harness/device/*", "harness/ipc/*",
                                                      "harness/mpi/*"]),
     ("the model", ["harness/model/*"]),
-    ("litmus files: parser, kernel generator, NVRTC", ["harness/litmus/*"]),
+    ("the litmus language: files, parser, rows' names and verdicts", ["harness/litmus/*"]),
+    ("the kernel generator and NVRTC", ["harness/codegen/*"]),
     ("records", ["harness/run/records/*"]),
+    ("`vmmcheck model` (no GPU code) and the options it reads", ["harness/cli/model_cmd.*", "harness/cli/options.hpp",
+                                                              "harness/cli/app.hpp", "harness/bench/settings.hpp",
+                                                              "harness/bench/sampler.hpp"]),
     ("the runners' kit", ["harness/run/kit/*"]),
-    ("litmus rows on the GPU", ["harness/run/litmus/*"]),
+    ("litmus rows on the GPU", ["harness/run/rows/*"]),
     ("execution", ["harness/run/execution/*"]),
     ("the patterns' host code", ["patterns/*/*.cpp", "patterns/*/*.hpp"]),
     ("benchmarks", ["harness/bench/*"]),
@@ -55,7 +59,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--root", default=pathlib.Path(__file__).resolve().parents[2], type=pathlib.Path)
     root = ap.parse_args().root.resolve()
-    files = sorted(p for d in SOURCES for p in (root / d).rglob("*") if p.suffix in (".hpp", ".cpp", ".cu", ".cuh"))
+    files = sorted(p for d in SOURCES for p in (root / d).rglob("*") if p.suffix in (".h", ".hpp", ".cpp", ".cu", ".cuh"))
     edges, problems = {}, []
     for f in files:
         path = f.relative_to(root).as_posix()

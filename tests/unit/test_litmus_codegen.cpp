@@ -1,4 +1,4 @@
-// The litmus kernel generator (harness/litmus/codegen.hpp) and its NVRTC compiler (harness/litmus/nvrtc.hpp):
+// The litmus kernel generator (harness/codegen/generator.hpp) and its NVRTC compiler (harness/codegen/nvrtc.hpp):
 // hand-built shapes become sources with the exact PTX each operation asks for, every one compiles for sm_90
 // with no GPU, the tests a kernel cannot run say why, and a second compile comes from the cache.
 #include <unistd.h>
@@ -14,20 +14,20 @@
 
 #include <gtest/gtest.h>
 
-#include "litmus/codegen.hpp"
-#include "litmus/kernel_abi.h"
-#include "litmus/nvrtc.hpp"
+#include "codegen/generator.hpp"
+#include "codegen/kernel_abi.h"
+#include "codegen/nvrtc.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace vmmcheck::patterns::litmus;
-using vmmcheck::litmus::compile;
-using vmmcheck::litmus::CompileError;
-using vmmcheck::litmus::Compiled;
-using vmmcheck::litmus::generate;
-using vmmcheck::litmus::Kernel;
-using vmmcheck::litmus::why_not_generated;
+using vmmcheck::codegen::compile;
+using vmmcheck::codegen::CompileError;
+using vmmcheck::codegen::Compiled;
+using vmmcheck::codegen::generate;
+using vmmcheck::codegen::Kernel;
+using vmmcheck::codegen::why_not_generated;
 
 constexpr int kArch = 90;
 
@@ -245,7 +245,12 @@ TEST(LitmusCodegen, StoreBufferingFenceSc) {
   expect_contains(k.source, "\"st.relaxed.gpu.u32 [%0], %1;\"");
   expect_contains(k.source, "\"fence.sc.gpu;\"");
   expect_contains(k.source, "\"ld.relaxed.gpu.u32 %0, [%1];\"");
-  expect_contains(k.source, "if (p.round_barrier) __syncthreads();");
+  // The stress of every in-kernel test (kernels/stress_ops.h): memory-stress CTAs, the round's
+  // barrier and pre-stress, and the testing CTAs counting themselves done.
+  expect_contains(k.source, "if (blockIdx.x >= p.ctas) {");
+  expect_contains(k.source, "vmmcheck_memory_stress(&p.stress, p.ctas);");
+  expect_contains(k.source, "vmmcheck_stress_round(&p.stress,");
+  expect_contains(k.source, "vmmcheck_testing_done(&p.stress);");
   expect_compiles(k);
 }
 
@@ -474,7 +479,9 @@ TEST(LitmusCodegenNotSupported, MissingScopesAndSemsPtxLacks) {
 // --- NVRTC ---
 
 TEST(LitmusCodegenNvrtc, AbiTextIsTheHeader) {
-  EXPECT_NE(std::string(vmmcheck::litmus::kernel_abi_text()).find("struct VmmcheckLitmusLaunch"), std::string::npos);
+  ASSERT_EQ(vmmcheck::codegen::kernel_headers().size(), 2u);
+  EXPECT_NE(std::string(vmmcheck::codegen::kernel_headers()[0].text).find("struct VmmcheckLitmusLaunch"), std::string::npos);
+  EXPECT_NE(std::string(vmmcheck::codegen::kernel_headers()[1].text).find("vmmcheck_memory_stress"), std::string::npos);
 }
 
 TEST(LitmusCodegenNvrtc, SecondCompileComesFromTheCache) {

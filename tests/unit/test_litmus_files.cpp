@@ -18,12 +18,12 @@
 #include <utility>
 #include <vector>
 
-#include "litmus/codegen.hpp"
+#include "codegen/generator.hpp"
 #include "litmus/file.hpp"
-#include "litmus/nvrtc.hpp"
+#include "codegen/nvrtc.hpp"
 #include "litmus/parser.hpp"
 #include "model/ptx_model.hpp"
-#include "patterns/litmus.hpp"
+#include "patterns/shape.hpp"
 
 namespace {
 
@@ -358,22 +358,22 @@ TEST(LitmusFiles, EveryShippedRowGeneratesAndCompiles) {
   for (const File& f : parsed(shipped_dir()).files)
     for (const Row& row : f.rows) {
       ++rows;
-      const std::string why = vmmcheck::litmus::why_not_generated(row.test);
+      const std::string why = vmmcheck::codegen::why_not_generated(row.test);
       if (!why.empty()) {
         ADD_FAILURE_AT(row.file.c_str(), row.line) << where(row) << ": " << row.name << ": cannot be generated: " << why;
         continue;
       }
-      vmmcheck::litmus::Kernel kernel;
+      vmmcheck::codegen::Kernel kernel;
       try {
-        kernel = vmmcheck::litmus::generate(row.test);
+        kernel = vmmcheck::codegen::generate(row.test);
       } catch (const std::exception& e) {
         ADD_FAILURE_AT(row.file.c_str(), row.line) << where(row) << ": " << row.name << ": generate threw: " << e.what();
         continue;
       }
       if (!compiled.emplace(kernel.source, row.name).second) continue;
       try {
-        vmmcheck::litmus::compile(kernel, 90);
-      } catch (const vmmcheck::litmus::CompileError& e) {
+        vmmcheck::codegen::compile(kernel, 90);
+      } catch (const vmmcheck::codegen::CompileError& e) {
         ADD_FAILURE_AT(row.file.c_str(), row.line)
             << where(row) << ": " << row.name << ": NVRTC refused kernel " << kernel.name << ": " << e.what() << "\n"
             << e.log();

@@ -1,10 +1,10 @@
-// Litmus rows judged on recorded counts (harness/run/litmus/row_result.cpp): every outcome asked of the
+// Litmus rows judged on recorded counts (harness/run/rows/row_result.cpp): every outcome asked of the
 // model on its own, preconditions, the row's rate, names, and the attribution of a failure to the
 // compiler when the unoptimised kernel shows none of it.
 #include <gtest/gtest.h>
 
 #include "litmus/parser.hpp"
-#include "run/litmus/row_result.hpp"
+#include "run/rows/row_result.hpp"
 
 namespace vmmcheck::run {
 namespace {

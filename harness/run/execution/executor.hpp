@@ -34,6 +34,9 @@ class Executor {
 
   CaseResult run(const model::Case& c);
 
+  // The in-process session (null when every case runs isolated), for the litmus rows' engine.
+  GpuSession* session() const { return session_.get(); }
+
   // Empty while the GPU answers; after a Crash or Timeout it did not survive, the reason.
   const std::string& device_lost() const { return device_lost_; }
   bool isolates(const model::Case& c) const;

@@ -6,7 +6,8 @@
 #include "device/machine.hpp"
 #include "run/kit/session.hpp"
 #include "run/kit/support.hpp"
-#include "run/litmus/launcher.hpp"
+#include "codegen/nvrtc.hpp"
+#include "run/rows/engine.hpp"
 #include "run/records/provenance.hpp"
 
 namespace vmmcheck::run {
@@ -103,8 +104,35 @@ Suite::Suite(SuiteOptions options, const std::vector<model::Case>& table) : opti
 
 Suite::~Suite() = default;
 
+RowEngine& Suite::engine() {
+  if (!engine_) {
+    GpuSession* session = executor_->session();
+    if (!session) {
+      row_session_ = std::make_unique<GpuSession>(options_.device, options_.budget);
+      session = row_session_.get();
+    }
+    engine_ = std::make_unique<RowEngine>(*session);
+  }
+  return *engine_;
+}
+
+void Suite::compile_ahead(const std::vector<litmus::Row>& rows) {
+  if (!gpu_present_ || rows.empty()) return;
+  std::vector<litmus::Row> to_run;
+  for (const litmus::Row& row : rows) {
+    const std::string name = litmus::case_name_of(row);
+    if (kept_.count(name) || (options_.baseline && options_.baseline->skipped_by(name))) continue;
+    to_run.push_back(row);
+  }
+  try {
+    engine().compile_ahead(to_run);
+  } catch (const std::exception&) {
+    // Nothing is lost: each row compiles when it runs, and reports what went wrong then.
+  }
+}
+
 Suite::Step Suite::run(const litmus::Row& row) {
-  const std::string name = case_name_of(row);
+  const std::string name = litmus::case_name_of(row);
   const auto earlier = kept_.find(name);
   const bool resumed = earlier != kept_.end();
   const std::optional<std::string> skip = options_.baseline ? options_.baseline->skipped_by(name) : std::nullopt;
@@ -124,18 +152,23 @@ Suite::Step Suite::run(const litmus::Row& row) {
     not_run_because("not run: " + device_lost());
   } else {
     try {
-      if (!launcher_) launcher_ = std::make_unique<LitmusLauncher>(options_.device, options_.budget);
-      if (const std::string why = launcher_->why_not_here(row.test); !why.empty()) {
+      if (const std::string why = engine().why_not_here(row.test); !why.empty()) {
         not_run_because(why);
       } else {
         const auto started = std::chrono::steady_clock::now();
-        judge_row(row, launcher_->run(row.test, row.source), r);
+        const RowOutcomes& seen = engine().run(row);
+        judge_row(row, seen, r);
+        r.compile_seconds = seen.compile_seconds;
+        r.compile_wait_seconds = seen.compile_wait_seconds;
         // A forbidden outcome: was it the GPU, or ptxas's optimisation? The row again, unoptimised.
-        if (r.status == Status::Fail) attribute_failure(row, launcher_->run(row.test, row.source, 0), r);
+        if (r.status == Status::Fail) attribute_failure(row, engine().run(row, 0), r);
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       }
     } catch (const NotSupportedError& e) {
       not_run_because(e.what());
+    } catch (const codegen::CompileError& e) {
+      r.status = Status::Error;
+      r.reason = std::string(e.what()) + (e.log().empty() ? "" : "; NVRTC's log:\n" + e.log());
     } catch (const std::exception& e) {
       r.status = Status::Error;
       r.reason = e.what();

@@ -21,6 +21,7 @@
 #include "model/select.hpp"
 #include "run/execution/executor.hpp"
 #include "run/execution/power.hpp"
+#include "run/kit/session.hpp"
 #include "run/records/baseline.hpp"
 #include "run/records/budget.hpp"
 #include "run/records/report_json.hpp"
@@ -28,7 +29,7 @@
 
 namespace vmmcheck::run {
 
-class LitmusLauncher;  // run/litmus/launcher.hpp
+class RowEngine;  // run/rows/engine.hpp
 
 struct SuiteOptions {
   std::vector<std::string> cases_paths;  // the case tables, as a child process loads them again
@@ -67,6 +68,9 @@ class Suite {
   // Runs (or keeps) one litmus row (docs/litmus.md) in this process, on the suite's device, and records
   // it as a case named litmus.<row>: the same resume, baseline and JSON as a case.
   Step run(const litmus::Row& row);
+  // Starts compiling, in the background on every core, the kernels of the rows this run will run (those
+  // neither kept from the run being resumed nor skipped by the baseline); call it before the first case.
+  void compile_ahead(const std::vector<litmus::Row>& rows);
 
   const std::vector<CaseResult>& results() const { return results_; }
   // Empty while the GPU answers; after a crash it did not survive, the reason (the rest is not run).
@@ -82,7 +86,9 @@ class Suite {
   std::optional<device::ProbeReport> machine_;  // the support stage's description of this machine
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<PowerCheck> power_;
-  std::unique_ptr<LitmusLauncher> launcher_;  // made for the first litmus row
+  RowEngine& engine();                       // made on first use, on the executor's session
+  std::unique_ptr<GpuSession> row_session_;  // the engine's own, when every case runs isolated
+  std::unique_ptr<RowEngine> engine_;
   std::map<std::string, CaseResult> kept_;  // from the run being resumed
   std::vector<CaseResult> results_;
 };

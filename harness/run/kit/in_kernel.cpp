@@ -5,14 +5,27 @@
 
 namespace vmmcheck::run {
 
-kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n) {
-  kernels::Placement p;
-  std::uint64_t stride = (seed % n) | 1u;
+namespace {
+
+// An odd start near `x`, stepped by two until co-prime with n (n <= 1: 1).
+std::uint32_t coprime_near(std::uint64_t x, std::uint32_t n) {
+  if (n <= 1) return 1;
+  std::uint64_t stride = (x % n) | 1u;
   while (std::gcd<std::uint64_t, std::uint64_t>(stride, n) != 1) stride += 2;
-  p.memory_stride = static_cast<std::uint32_t>(stride);
+  return static_cast<std::uint32_t>(stride % n == 0 ? 1 : stride);
+}
+
+}  // namespace
+
+kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint32_t ctas) {
+  kernels::Placement p;
+  p.memory_stride = coprime_near(seed, n);
   p.memory_offset = static_cast<std::uint32_t>((seed >> 32) % n);
   p.lane_stride = static_cast<std::uint32_t>((seed >> 16) | 1u);  // odd: co-prime with a power-of-two block
   p.seed = seed;
+  const std::uint64_t mixed = seed * 0x9e3779b97f4a7c15ull;
+  p.cta_stride = coprime_near(mixed >> 20, ctas);
+  p.cta_offset = ctas > 1 ? static_cast<std::uint32_t>((mixed >> 44) % ctas) : 0;
   return p;
 }
 

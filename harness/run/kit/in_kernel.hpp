@@ -1,17 +1,20 @@
 #pragma once
-// What the in-kernel runners share: both accesses of an instance happen inside one launch, one launch
-// runs one instance per resident thread per round, and the launches are timed on the GPU.
+// What every in-kernel test shares, hand-written (patterns/<name>/runner.cpp) or generated from a litmus
+// file (run/rows/engine.hpp): the accesses of an instance happen inside one launch, the launches are
+// placed afresh, stressed and timed on the GPU by one loop.
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "common/error.hpp"
-#include "kernels/litmus.hpp"
+#include "kernels/in_kernel.hpp"
 #include "run/kit/session.hpp"
 
 namespace vmmcheck::run {
 
-// A fresh co-prime placement of `n` instances for one launch.
-kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n);
+// A fresh co-prime placement of `n` instances for one launch: memory and lane strides, the partner seed,
+// and -- for a generated kernel, whose instances span `ctas` CTAs -- a CTA permutation.
+kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint32_t ctas = 1);
 
 // Rounds per launch so that `iterations` launches of `instances_per_round` reach the budget's instances.
 std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_round);
@@ -28,32 +31,40 @@ float gpu_ms(GpuSession& s, Work work) {
   return ms;
 }
 
-// The one in-kernel launch loop (every in-kernel runner goes through it): `plan.launches` launches on
-// s.work(), each timed on the GPU, each with a fresh co-prime placement of `plan.placed` items seeded by
-// the case and the launch. For launch i: prepare(i, placement) sets the kernel's parameters and queues
-// what must precede it untimed (zeroing its words, say), then launch() is timed, then after(i) queues
-// what follows it untimed (counting). A launch whose work runs elsewhere (peer.mp's reader, on the second
-// GPU) times itself: it returns its milliseconds. Fills r's GPU time, histogram (the session's; a pattern
-// counting on another GPU adds its own after), and instances (plan.instances_per_launch per launch).
+// The one in-kernel launch loop (every in-kernel test goes through it, hand-written or generated from a
+// litmus file): `plan.launches` launches on s.work(), each timed on the GPU, each with a fresh co-prime
+// placement of `plan.placed` items over `plan.ctas` CTAs seeded by the case (`name`) and the launch. For
+// launch i: prepare(i, placement) sets the kernel's parameters and queues what must precede it untimed
+// (zeroing its words, say), then launch() is timed, then after(i) queues what follows it untimed
+// (counting). A launch whose work runs elsewhere (peer.mp's reader, on the second GPU) times itself: it
+// returns its milliseconds. Returns the launches' GPU time in seconds.
 struct LoopPlan {
   std::uint32_t placed = 0;                 // items a placement spreads (instances of one round)
   std::uint64_t launches = 0;
   std::uint64_t instances_per_launch = 0;
+  std::uint32_t ctas = 1;                   // CTAs a generated kernel's instances are permuted over
 };
 template <typename Prepare, typename Launch, typename After>
-void launch_loop(GpuSession& s, const model::Case& c, CaseResult& r, const LoopPlan& plan, Prepare prepare, Launch launch,
-                 After after) {
+double launch_loop(GpuSession& s, const std::string& name, const LoopPlan& plan, Prepare prepare, Launch launch, After after) {
   const Budget& b = s.budget();
   float total_ms = 0;
   for (std::uint64_t it = 0; it < plan.launches; ++it) {
-    kernels::Placement placement = placement_for(case_seed(b, c.name, it), plan.placed);
+    kernels::Placement placement = placement_for(case_seed(b, name, it), plan.placed, plan.ctas);
     placement.shuffle = b.stress.shuffle;
     prepare(it, placement);
     if constexpr (std::is_same_v<decltype(launch()), float>) total_ms += launch();
     else total_ms += gpu_ms(s, launch);
     after(it);
   }
-  r.gpu_seconds = total_ms / 1000.0;
+  return total_ms / 1000.0;
+}
+
+// launch_loop for a case of a hand-written pattern: fills r's GPU time, histogram (the session's; a
+// pattern counting on another GPU adds its own after), and instances (plan.instances_per_launch per launch).
+template <typename Prepare, typename Launch, typename After>
+void launch_loop(GpuSession& s, const model::Case& c, CaseResult& r, const LoopPlan& plan, Prepare prepare, Launch launch,
+                 After after) {
+  r.gpu_seconds = launch_loop(s, c.name, plan, prepare, launch, after);
   s.read_histogram(r.histogram);
   r.instances = plan.instances_per_launch * plan.launches;
 }
@@ -70,7 +81,7 @@ void run_litmus(GpuSession& s, const model::Case& c, CaseResult& r, Args& args, 
   args.stress = s.stress_for(shape);
   const std::uint32_t n = kernels::testing_shape(shape, args.stress).instances();
   args.rounds = rounds_for(b, n);
-  const LoopPlan plan{n, b.iterations, static_cast<std::uint64_t>(n) * args.rounds};
+  const LoopPlan plan{n, b.iterations, static_cast<std::uint64_t>(n) * args.rounds, 1};
   launch_loop(
       s, c, r, plan,
       [&](std::uint64_t it, const kernels::Placement& placement) {

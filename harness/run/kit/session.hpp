@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "kernels/litmus.hpp"
+#include "kernels/in_kernel.hpp"
 #include "model/case.hpp"
 #include "run/records/budget.hpp"
 #include "common/cuda_objects.hpp"

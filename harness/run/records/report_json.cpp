@@ -109,6 +109,8 @@ json to_json(const CaseResult& r) {
               {"rule", r.rule},
               {"citation", r.citation}};
   if (r.judged) record["judged"] = *r.judged;
+  if (r.compile_seconds > 0) record["compile_seconds"] = r.compile_seconds;
+  if (r.compile_wait_seconds > 0) record["compile_wait_seconds"] = r.compile_wait_seconds;
   if (r.power) record["power"] = power_json(*r.power);
   if (r.original_status) record["original_status"] = to_string(*r.original_status);
   if (!r.note.empty()) record["note"] = r.note;
@@ -197,6 +199,8 @@ CaseResult result_from_json(const json& j, const std::string& source) {
   r.instances = field<std::uint64_t>(j, "instances", where);
   r.seconds = field<double>(j, "seconds", where);
   r.gpu_seconds = field<double>(j, "gpu_seconds", where);
+  if (j.contains("compile_seconds")) r.compile_seconds = field<double>(j, "compile_seconds", where);
+  if (j.contains("compile_wait_seconds")) r.compile_wait_seconds = field<double>(j, "compile_wait_seconds", where);
   r.reason = field<std::string>(j, "reason", where);
   if (j.contains("judged")) r.judged = field<std::uint64_t>(j, "judged", where);
   if (j.contains("power")) r.power = power_from_json(field<json>(j, "power", where), where + ": power");

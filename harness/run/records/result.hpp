@@ -53,6 +53,8 @@ struct CaseResult {
   std::optional<std::uint64_t> judged;
   double seconds = 0;           // wall time of the case
   double gpu_seconds = 0;       // GPU time of the litmus launches (in-kernel cases)
+  double compile_seconds = 0;   // a litmus row's: NVRTC's time for its kernel (compiled ahead: not in `seconds`)
+  double compile_wait_seconds = 0;  // ... and the part of `seconds` it waited for that kernel
   std::string reason;           // why it failed, was skipped or errored
   std::string rule;             // the case's rule and citation, so a report needs no case tables
   std::string citation;

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/litmus.hpp"
+#include "kernels/in_kernel.hpp"
 
 namespace vmmcheck::run {
 

@@ -1,4 +1,4 @@
-#include "litmus/parse_test.hpp"
+#include "litmus/grammar.hpp"
 
 #include <algorithm>
 #include <climits>

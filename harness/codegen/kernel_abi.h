@@ -1,9 +1,9 @@
-/* What a generated litmus kernel (harness/litmus/codegen.hpp) and the host that launches it share. Plain
- * C types only: NVRTC compiles this file into every generated program (as "litmus_abi.h") without the
- * standard library, and the host includes it as it is.
+/* What a generated litmus kernel (harness/codegen/generator.hpp) and the host that launches it share. Plain
+ * C types only: NVRTC compiles this file into every generated program (as "litmus_abi.h", with
+ * kernels/stress_ops.h beside it) without the standard library, and the host includes it as it is.
  *
  * Geometry (docs/litmus.md, "Running a row"): the file's CTAs (b0, b1, ...) are `file_ctas`; the launch
- * has `ctas` CTAs, a multiple of it, of `block_threads` threads. Each CTA holds `slots` slots; a slot is
+ * has `ctas` testing CTAs, a multiple of it, of `block_threads` threads (then stress.stress_blocks more). Each CTA holds `slots` slots; a slot is
  * one file CTA's threads of one instance. Instance m (0 <= m < instances, instances = ctas / file_ctas
  * * slots) puts file CTA b in CTA  cta_perm((m % (ctas / file_ctas)) + b * (ctas / file_ctas)),  slot
  * m / (ctas / file_ctas); its file thread t sits at lane  ((t * slots + slot) * lane_stride) %
@@ -21,9 +21,11 @@
  * location, zeroed every round).
  *
  * Results: register k of instance m in round r goes to  registers[(r * instances + m) * register_count
- * + k]  (register order: harness/litmus/codegen.hpp, Kernel::registers). */
+ * + k]  (register order: harness/codegen/generator.hpp, Kernel::registers). */
 #ifndef VMMCHECK_LITMUS_KERNEL_ABI_H
 #define VMMCHECK_LITMUS_KERNEL_ABI_H
+
+#include "kernels/stress_ops.h"
 
 #define VMMCHECK_LITMUS_MAX_ADDRESSES 8
 
@@ -50,14 +52,11 @@ struct VmmcheckLitmusLaunch {
   unsigned int cta_stride, cta_offset;        /* cta_stride co-prime with ctas */
   unsigned int memory_stride, memory_offset;  /* memory_stride co-prime with instances */
   unsigned int lane_stride;                   /* odd; co-prime with block_threads */
-  /* Stress: before each round every testing thread makes pre_accesses stores to scratch lines
-   * (line_words words each; 0 lines: none); with round_barrier, a CTA barrier then starts the round. */
-  unsigned int* scratch;
-  unsigned int scratch_lines;
-  unsigned int line_words;
-  unsigned int pre_accesses;
-  unsigned int round_barrier;
-  unsigned int seed;
+  /* Stress, as the hand-written in-kernel tests take it (kernels/stress_ops.h): the grid's last
+   * stress.stress_blocks CTAs (after the `ctas` testing ones) hammer scratch lines until every testing
+   * CTA is done; each round of a testing CTA starts with vmmcheck_stress_round (a barrier with
+   * stress.barrier, then pre-stress accesses). */
+  struct VmmcheckStress stress;
 };
 
 #endif

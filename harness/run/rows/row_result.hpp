@@ -2,7 +2,7 @@
 // A litmus row's record (docs/litmus.md, "Running a row"): what the GPU showed -- each register outcome
 // and how often -- held against the PTX proxy model. Every outcome observed is asked of the model on its
 // own: one the model forbids is a Fail; the row's own condition says which outcome the file asks about,
-// and how often it showed is the row's rate. No GPU here: the launcher (run/litmus/launcher.hpp) counts,
+// and how often it showed is the row's rate. No GPU here: the launcher (run/rows/engine.hpp) counts,
 // this judges, and CPU tests check it on recorded counts.
 #include <cstdint>
 #include <map>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "litmus/file.hpp"
+#include "litmus/rows.hpp"
 #include "run/records/result.hpp"
 
 namespace vmmcheck::run {
@@ -20,23 +21,11 @@ struct RowOutcomes {
   std::map<std::vector<std::uint32_t>, std::uint64_t> counts;
   std::uint64_t instances = 0;
   double gpu_seconds = 0;
+  double compile_seconds = 0;       // NVRTC's time for the row's kernel (ahead of the row, on another thread)
+  double compile_wait_seconds = 0;  // how long the row waited for it
+  bool compiled_from_cache = false;
+  bool counted_on_gpu = false;      // by the tally (else on the host: the outcomes fit no table)
 };
-
-// The model's answer for a row, from its file alone: does the file's permit/assert hold in the model?
-struct RowVerdict {
-  bool model_allows = false;  // some allowed execution satisfies the condition (permit/check), or
-                              // violates it (assert): the model's answer to the question the row asks
-  bool matches = false;       // the file's permit/assert agrees with the model
-  std::string explanation;    // the witness or the axioms, one line per item
-};
-RowVerdict model_verdict(const litmus::Row& row);
-// The model's answer in one word: "holds" or "violable" for an assert row, "allowed" or "forbidden" for a
-// permit row (`vmmcheck model` and `list` print it).
-std::string answer_of(const litmus::Row& row, const RowVerdict& v);
-
-// Case names of rows: "litmus.<row name>" with the file stem and command lowered to [a-z0-9_] (the
-// results' names are); family "litmus.<file stem>"; pattern "litmus".
-std::string case_name_of(const litmus::Row& row);
 
 // A result for the row, status Error until judged (identity, rule, axes filled in).
 CaseResult begin_row_result(const litmus::Row& row);

@@ -1,9 +1,10 @@
 #pragma once
-// What every in-kernel litmus kernel shares: where its parallel instances live, and the memory stress
-// around them. Host-side interface, no device code.
+// What every in-kernel test shares, hand-written or generated from a litmus file: where its parallel
+// instances live, and the memory stress around them. Host-side interface, no device code.
 #include <cstdint>
 
 #include "kernels/launch.hpp"
+#include "kernels/stress_ops.h"
 
 namespace vmmcheck::kernels {
 
@@ -16,6 +17,10 @@ struct Placement {
   std::uint32_t lane_stride = 1;     // odd: co-prime with the power-of-two block size
   std::uint64_t seed = 0;            // varies partner CTAs per round
   bool shuffle = true;               // false: the partner is the next CTA, same lane, every round
+  // CTA permutation of a generated kernel (harness/codegen/kernel_abi.h): its file CTAs of an instance
+  // land on CTAs c * cta_stride + cta_offset (mod ctas); hand-written kernels pick partners by `seed`.
+  std::uint32_t cta_stride = 1;      // co-prime with the testing CTAs
+  std::uint32_t cta_offset = 0;
 };
 
 // How a stress access touches its scratch line (the GPU litmus tools' "stress patterns").
@@ -37,6 +42,16 @@ struct Stress {
   std::uint32_t stress_accesses = 0;
   std::uint32_t* done = nullptr;     // zeroed before each launch
 };
+
+// The stress as kernels/stress_ops.h (and so a generated kernel) takes it.
+constexpr VmmcheckStress abi_of(const Stress& s) {
+  return VmmcheckStress{s.scratch,     s.line_words,   s.lines,           static_cast<unsigned>(s.pattern),
+                        s.pre_accesses, s.barrier ? 1u : 0u, s.stress_blocks, s.stress_accesses, s.done};
+}
+static_assert(static_cast<unsigned>(StressPattern::StoreStore) == VMMCHECK_STRESS_STORE_STORE &&
+              static_cast<unsigned>(StressPattern::StoreLoad) == VMMCHECK_STRESS_STORE_LOAD &&
+              static_cast<unsigned>(StressPattern::LoadStore) == VMMCHECK_STRESS_LOAD_STORE &&
+              static_cast<unsigned>(StressPattern::LoadLoad) == VMMCHECK_STRESS_LOAD_LOAD);
 
 // The CTAs of `shape` that run instances when `stress` takes some for memory stress.
 inline LaunchShape testing_shape(LaunchShape shape, const Stress& stress) {

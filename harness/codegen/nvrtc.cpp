@@ -1,9 +1,10 @@
-#include "litmus/nvrtc.hpp"
+#include "codegen/nvrtc.hpp"
 
 #include <nvrtc.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -18,9 +19,9 @@
 #include <vector>
 
 // Compiling a generated kernel with NVRTC, and the two caches in front of it. The cache key covers
-// everything the CUBIN depends on: the source, the ABI header it includes, the options, the arch and
+// everything the CUBIN depends on: the source, the headers it includes, the options, the arch and
 // NVRTC's version -- so a changed header or a new toolkit compiles afresh.
-namespace vmmcheck::litmus {
+namespace vmmcheck::codegen {
 namespace {
 
 namespace fs = std::filesystem;
@@ -29,10 +30,15 @@ namespace fs = std::filesystem;
 class Program {
  public:
   Program(const Kernel& kernel) {
-    const char* headers[] = {kernel_abi_text()};
-    const char* names[] = {"litmus_abi.h"};
+    std::vector<const char*> headers, names;
+    for (const Header& h : kernel_headers()) {
+      headers.push_back(h.text);
+      names.push_back(h.name);
+    }
     const std::string file = kernel.name + ".cu";
-    check(nvrtcCreateProgram(&program_, kernel.source.c_str(), file.c_str(), 1, headers, names), "creating", "");
+    check(nvrtcCreateProgram(&program_, kernel.source.c_str(), file.c_str(), static_cast<int>(headers.size()), headers.data(),
+                             names.data()),
+          "creating", "");
   }
   ~Program() {
     if (program_) nvrtcDestroyProgram(&program_);
@@ -89,8 +95,7 @@ std::string nvrtc_version() {
 std::string key_of(const Kernel& kernel, int arch, int ptxas_level) {
   std::string material = kernel.source;
   material += '\0';
-  material += kernel_abi_text();
-  material += '\0';
+  for (const Header& h : kernel_headers()) material += std::string(h.name) + '\0' + h.text + '\0';
   for (const std::string& o : options_for(arch, ptxas_level)) material += o + '\0';
   material += nvrtc_version();
   const auto fnv = [&](std::uint64_t h) {
@@ -202,9 +207,7 @@ void remember(const std::string& key, Compiled c) {
   memory_cache().emplace(key, std::move(c));
 }
 
-}  // namespace
-
-Compiled compile(const Kernel& kernel, int arch, int ptxas_level) {
+Compiled compile_cached(const Kernel& kernel, int arch, int ptxas_level) {
   const std::string key = key_of(kernel, arch, ptxas_level);
   if (auto hit = from_memory(key)) return *hit;
   const std::optional<fs::path> dir = cache_dir();
@@ -220,4 +223,13 @@ Compiled compile(const Kernel& kernel, int arch, int ptxas_level) {
   return fresh;
 }
 
-}  // namespace vmmcheck::litmus
+}  // namespace
+
+Compiled compile(const Kernel& kernel, int arch, int ptxas_level) {
+  const auto started = std::chrono::steady_clock::now();
+  Compiled c = compile_cached(kernel, arch, ptxas_level);
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return c;
+}
+
+}  // namespace vmmcheck::codegen

@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "litmus/codegen.hpp"
+#include "codegen/generator.hpp"
 
-namespace vmmcheck::litmus {
+namespace vmmcheck::codegen {
 
 // A program NVRTC refused: the log says why.
 class CompileError : public std::runtime_error {
@@ -22,6 +22,7 @@ struct Compiled {
   std::string cubin;     // machine code for sm_<arch>
   std::string log;       // NVRTC's log (warnings)
   bool from_cache = false;
+  double seconds = 0;    // the time NVRTC took (from a cache: the time the cache took)
 };
 
 // Compiles `kernel` for sm_<arch> (e.g. 90). Needs no GPU. Throws CompileError. `ptxas_level` 0-3 sets
@@ -29,7 +30,4 @@ struct Compiled {
 // default, and again at 0 to tell a compiler's transformation from the GPU's (docs/litmus.md).
 Compiled compile(const Kernel& kernel, int arch, int ptxas_level = -1);
 
-// The text of harness/litmus/kernel_abi.h as the generated programs include it.
-const char* kernel_abi_text();
-
-}  // namespace vmmcheck::litmus
+}  // namespace vmmcheck::codegen

@@ -1,6 +1,5 @@
-#include "run/litmus/row_result.hpp"
+#include "run/rows/row_result.hpp"
 
-#include <cctype>
 #include <sstream>
 
 #include "model/ptx_model.hpp"
@@ -8,26 +7,6 @@
 namespace vmmcheck::run {
 namespace {
 
-using patterns::litmus::Expr;
-using patterns::litmus::Term;
-
-std::string stem_of(const litmus::Row& row) {
-  const std::string& n = row.name;
-  return n.substr(0, n.find('.'));
-}
-
-// Names and axis tokens of the results are [a-z0-9_] (schema/results.schema.json): file stems and
-// command names are lowered, anything else becomes '_'.
-std::string token(const std::string& text) {
-  std::string out = text;
-  for (char& ch : out) {
-    const unsigned char c = static_cast<unsigned char>(ch);
-    ch = std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '_';
-  }
-  return out.empty() ? "_" : out;
-}
-
-std::string command_of(const litmus::Row& row) { return row.name.substr(row.name.rfind('.') + 1); }
 
 // The file as results cite it: a shipped file by its place in the repository (cases/litmus/MP.test),
 // whatever folder it was read from; any other as given.
@@ -37,24 +16,10 @@ std::string cited_path(const std::string& file) {
   return at == std::string::npos ? file : file.substr(at + 1);
 }
 
-// The outcome "every register holds what it held in this instance", for the model.
-Expr exactly(const std::vector<std::string>& registers, const std::vector<std::uint32_t>& values) {
-  Expr all;
-  for (std::size_t k = 0; k < registers.size(); ++k) {
-    Expr eq;
-    eq.kind = Expr::Kind::Eq;
-    eq.lhs = Term{registers[k], 0};
-    eq.rhs = Term{"", values[k]};
-    if (k == 0) {
-      all = eq;
-    } else {
-      Expr both;
-      both.kind = Expr::Kind::And;
-      both.operands = {all, eq};
-      all = both;
-    }
-  }
-  return all;
+// Does the model allow this outcome of the row's shape (its preconditions met)? Asked of the shape's
+// outcome space, enumerated once per shape (model/ptx_model.hpp).
+bool model_allows(const litmus::Row& row, const std::vector<std::string>& registers, const std::vector<std::uint32_t>& values) {
+  return model::ptx::outcome_space(row.test).allowed(registers, values);
 }
 
 std::string outcome_text(const std::vector<std::string>& registers, const std::vector<std::uint32_t>& values) {
@@ -84,44 +49,14 @@ std::string rate_text(std::uint64_t n, std::uint64_t of) {
 
 }  // namespace
 
-RowVerdict model_verdict(const litmus::Row& row) {
-  // permit/check: is an execution satisfying the condition allowed? assert: is one violating it allowed?
-  Expr asked = row.condition;
-  if (row.expect == litmus::Expect::Assert) {
-    Expr negated;
-    negated.kind = Expr::Kind::Not;
-    negated.operands = {row.condition};
-    asked = negated;
-  }
-  const model::ptx::Decision d = model::ptx::decide(row.test, asked);
-  RowVerdict v;
-  v.model_allows = d.allowed;
-  v.matches = row.expect == litmus::Expect::Assert ? !d.allowed : d.allowed;
-  std::string lines = d.reason;
-  for (const std::string& w : d.witness) lines += "\n  " + w;
-  v.explanation = lines;
-  return v;
-}
-
-std::string answer_of(const litmus::Row& row, const RowVerdict& v) {
-  if (row.expect == litmus::Expect::Assert) return v.model_allows ? "violable" : "holds";
-  return v.model_allows ? "allowed" : "forbidden";
-}
-
-std::string case_name_of(const litmus::Row& row) {
-  std::string name = "litmus." + token(stem_of(row));
-  if (row.instance >= 0) name += "." + std::to_string(row.instance);
-  return name + "." + token(command_of(row));
-}
-
 CaseResult begin_row_result(const litmus::Row& row) {
   CaseResult r;
-  r.name = case_name_of(row);
-  r.family = "litmus." + token(stem_of(row));
+  r.name = litmus::case_name_of(row);
+  r.family = litmus::family_of(row);
   r.pattern = "litmus";
-  r.axes = {{"file", token(stem_of(row))},
+  r.axes = {{"file", litmus::file_token(row)},
             {"instance", row.instance < 0 ? std::string("none") : std::to_string(row.instance)},
-            {"command", token(command_of(row))},
+            {"command", litmus::command_token(row)},
             {"expect", litmus::name_of(row.expect)}};
   r.expectation = model::Expectation::Required;
   r.rule = "every outcome the GPU shows must be one the PTX proxy model allows; the file asks whether " +
@@ -145,7 +80,7 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
       continue;
     }
     judged += count;
-    if (!model::ptx::decide(row.test, exactly(seen.registers, values)).allowed) {
+    if (!model_allows(row, seen.registers, values)) {
       forbidden += count;
       forbidden_list += (forbidden_list.empty() ? "" : ", ") + text + " (" + std::to_string(count) + ")";
     }
@@ -153,7 +88,7 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
   }
   r.weak = asked;
   r.judged = judged;
-  const RowVerdict v = model_verdict(row);
+  const litmus::RowVerdict v = litmus::model_verdict(row);
   std::ostringstream o;
   o << litmus::name_of(row.expect) << " (" << model::ptx::to_string(row.condition) << "): the model "
     << (v.model_allows ? "allows" : "forbids") << " "
@@ -180,7 +115,7 @@ void attribute_failure(const litmus::Row& row, const RowOutcomes& unoptimized, C
   std::uint64_t forbidden = 0;
   for (const auto& [values, count] : unoptimized.counts)
     if (preconditions_met(row, unoptimized.registers, values) &&
-        !model::ptx::decide(row.test, exactly(unoptimized.registers, values)).allowed)
+        !model_allows(row, unoptimized.registers, values))
       forbidden += count;
   if (again.status == Status::Pass && forbidden == 0) {
     r.status = Status::Warning;

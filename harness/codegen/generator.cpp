@@ -1,4 +1,4 @@
-#include "litmus/codegen.hpp"
+#include "codegen/generator.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -8,13 +8,13 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "litmus/kernel_abi.h"
+#include "codegen/kernel_abi.h"
 
 // One kernel per litmus test. Every GPU thread finds, from threadIdx.x and blockIdx.x, which litmus
 // thread of which instance it runs by inverting the placement formulas of kernel_abi.h; then, round by
 // round, it runs that thread's operations in program order, one inline-PTX statement each (asm volatile
 // with a "memory" clobber: the compiler neither drops nor reorders them), and writes its registers out.
-namespace vmmcheck::litmus {
+namespace vmmcheck::codegen {
 namespace {
 
 using namespace patterns::litmus;
@@ -512,8 +512,8 @@ class ThreadEmitter {
 };
 
 void emit_header(const Litmus& l, const Layout& lay, std::ostringstream& o) {
-  o << "// Litmus test \"" << one_line(l.name) << "\" as a CUDA kernel (harness/litmus/codegen.cpp). Placement, memory\n"
-       "// words and the register output: litmus_abi.h (harness/litmus/kernel_abi.h).\n//\n";
+  o << "// Litmus test \"" << one_line(l.name) << "\" as a CUDA kernel (harness/codegen/generator.cpp). Placement, memory\n"
+       "// words and the register output: litmus_abi.h (harness/codegen/kernel_abi.h).\n//\n";
   o << "// Addresses (" << lay.global_locations << " global locations L, " << lay.shared_locations << " shared):\n";
   for (std::size_t a = 0; a < l.addresses.size(); ++a) {
     const Address& addr = l.addresses[a];
@@ -552,16 +552,6 @@ static __device__ unsigned int vmmcheck_inverse(unsigned int a, unsigned int n) 
     next_rem = r2;
   }
   return (unsigned int)(t < 0 ? t + (long long)n : t);
-}
-
-// A cheap 32-bit mix (lowbias32) for picking scratch lines.
-static __device__ unsigned int vmmcheck_mix(unsigned int x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
 }
 
 )";
@@ -608,22 +598,14 @@ void emit_placement(const Litmus& l, const Layout& lay, unsigned max_slots, std:
 void emit_round_start(const Layout& lay, unsigned max_slots, std::ostringstream& o) {
   const bool shared = lay.shared_locations > 0;
   if (shared)
-    o << "    // .shared words: zeroed each round, with barriers around (whatever round_barrier says).\n"
+    o << "    // .shared words: zeroed each round, with barriers around (whatever stress.barrier says).\n"
          "    __syncthreads();\n"
          "    for (unsigned int i = threadIdx.x; i < p.slots * "
       << lay.shared_locations << "u && i < " << max_slots * lay.shared_locations
       << "u; i += blockDim.x) vmmcheck_shared[i] = 0u;\n";
-  o << R"(    // Stress: pre_accesses stores to scratch lines picked by seed, lane and round.
-    if (who >= 0 && p.scratch != 0 && p.scratch_lines != 0u && p.line_words != 0u) {
-      volatile unsigned int* const scratch = p.scratch;
-      for (unsigned int i = 0; i < p.pre_accesses; ++i) {
-        const unsigned int h = vmmcheck_mix(p.seed ^ vmmcheck_mix(threadIdx.x * 0x9e3779b9u + r * 0x85ebca6bu + i * 0xc2b2ae35u));
-        scratch[(unsigned long long)(h % p.scratch_lines) * p.line_words + (h >> 16) % p.line_words] = h;
-      }
-    }
-)";
+  // The stress every in-kernel test has (kernels/stress_ops.h): the barrier and the pre-stress accesses.
+  o << "    vmmcheck_stress_round(&p.stress, blockIdx.x * blockDim.x + threadIdx.x, r, &vmmcheck_keep);\n";
   if (shared) o << "    __syncthreads();\n";
-  else o << "    if (p.round_barrier) __syncthreads();\n";
 }
 
 std::string kernel_name(const Litmus& l, const std::string& body) {
@@ -653,7 +635,13 @@ Kernel generate(const Litmus& test) {
   const unsigned max_slots = kMaxBlockThreads / std::max(1u, lay.threads_per_file_cta);
 
   std::ostringstream body;
-  body << "(VmmcheckLitmusLaunch p) {\n";
+  body << "(VmmcheckLitmusLaunch p) {\n"
+          "  // The memory-stress CTAs after the testing ones (kernels/stress_ops.h) run no instance.\n"
+          "  if (blockIdx.x >= p.ctas) {\n"
+          "    if (p.stress.scratch != 0 && p.stress.done != 0) vmmcheck_memory_stress(&p.stress, p.ctas);\n"
+          "    return;\n"
+          "  }\n"
+          "  unsigned int vmmcheck_keep = 0u;  // what the stress loads read, kept so that they happen\n";
   emit_placement(test, lay, max_slots, body);
   if (lay.shared_locations > 0)
     body << "  __shared__ unsigned int vmmcheck_shared[" << max_slots * lay.shared_locations
@@ -665,7 +653,9 @@ Kernel generate(const Litmus& test) {
           "    (void)word;\n"
           "    switch (who) {\n";
   for (std::size_t t = 0; t < test.threads.size(); ++t) ThreadEmitter(test, lay, t, body).emit();
-  body << "      default: break;\n    }\n  }\n}\n";
+  body << "      default: break;\n    }\n  }\n"
+          "  if (vmmcheck_keep == 0xFFFFFFFFu && p.stress.scratch != 0) p.stress.scratch[0] = vmmcheck_keep;\n"
+          "  vmmcheck_testing_done(&p.stress);\n}\n";
 
   Kernel k;
   k.name = kernel_name(test, body.str());
@@ -683,4 +673,4 @@ Kernel generate(const Litmus& test) {
   return k;
 }
 
-}  // namespace vmmcheck::litmus
+}  // namespace vmmcheck::codegen

@@ -1,12 +1,12 @@
 #pragma once
 // A litmus test as a CUDA kernel (docs/litmus.md, "Running a row"): one generated source per test, its
-// threads placed, its addresses reached, its results written as harness/litmus/kernel_abi.h says.
+// threads placed, its addresses reached, its results written as harness/codegen/kernel_abi.h says.
 #include <string>
 #include <vector>
 
-#include "patterns/litmus.hpp"
+#include "patterns/shape.hpp"
 
-namespace vmmcheck::litmus {
+namespace vmmcheck::codegen {
 
 struct Kernel {
   std::string name;                    // the extern "C" __global__ function's name
@@ -19,6 +19,14 @@ struct Kernel {
   std::vector<bool> surface_locations;   // per L: a .surfref aliases it (a surface's memory, kernel_abi.h)
 };
 
+// The headers every generated kernel includes (harness/codegen/kernel_abi.h as "litmus_abi.h", and
+// kernels/stress_ops.h), by the name it includes them under, with their text.
+struct Header {
+  const char* name;
+  const char* text;
+};
+const std::vector<Header>& kernel_headers();
+
 // Why `test` cannot run as a generated kernel on a GPU (empty: it can), e.g. a thread on a second GPU,
 // the constant proxy, a proxy fence PTX has no instruction for.
 std::string why_not_generated(const patterns::litmus::Litmus& test);
@@ -26,4 +34,4 @@ std::string why_not_generated(const patterns::litmus::Litmus& test);
 // The kernel for `test` (why_not_generated(test) must be empty; throws std::invalid_argument otherwise).
 Kernel generate(const patterns::litmus::Litmus& test);
 
-}  // namespace vmmcheck::litmus
+}  // namespace vmmcheck::codegen

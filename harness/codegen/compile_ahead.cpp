@@ -1,0 +1,76 @@
+#include "codegen/compile_ahead.hpp"
+
+#include <algorithm>
+
+namespace vmmcheck::codegen {
+
+CompileAhead::CompileAhead(int arch, unsigned threads) : arch_(arch) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
+}
+
+CompileAhead::~CompileAhead() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+    queue_.clear();  // not started: nobody will ask for it now
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+void CompileAhead::start(const Kernel& kernel, int ptxas_level) {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto& job = jobs_[{kernel.name, ptxas_level}];
+    if (job) return;
+    job = std::make_unique<Job>();
+    job->kernel = kernel;
+    job->level = ptxas_level;
+    queue_.push_back(job.get());
+  }
+  wake_.notify_one();
+}
+
+const Compiled& CompileAhead::get(const Kernel& kernel, int ptxas_level) {
+  start(kernel, ptxas_level);
+  std::unique_lock<std::mutex> lock(mutex_);
+  Job& job = *jobs_.at({kernel.name, ptxas_level});
+  // Still queued behind others: compile it here rather than wait for them.
+  if (const auto queued = std::find(queue_.begin(), queue_.end(), &job); queued != queue_.end()) {
+    queue_.erase(queued);
+    lock.unlock();
+    try {
+      job.compiled = compile(job.kernel, arch_, job.level);
+    } catch (...) {
+      job.error = std::current_exception();
+    }
+    lock.lock();
+    job.done = true;
+    finished_.notify_all();
+  }
+  finished_.wait(lock, [&] { return job.done; });
+  if (job.error) std::rethrow_exception(job.error);
+  return job.compiled;
+}
+
+void CompileAhead::work() {
+  for (;;) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping
+    Job* job = queue_.front();
+    queue_.pop_front();
+    lock.unlock();
+    try {
+      job->compiled = compile(job->kernel, arch_, job->level);
+    } catch (...) {
+      job->error = std::current_exception();
+    }
+    lock.lock();
+    job->done = true;
+    finished_.notify_all();
+  }
+}
+
+}  // namespace vmmcheck::codegen

@@ -1,0 +1,71 @@
+#include "litmus/rows.hpp"
+
+#include <cctype>
+#include <stdexcept>
+
+#include "common/error.hpp"
+#include "model/ptx_model.hpp"
+
+namespace vmmcheck::litmus {
+namespace {
+
+using patterns::litmus::Expr;
+
+std::string stem_of(const Row& row) { return row.name.substr(0, row.name.find('.')); }
+
+// Names and axis tokens of the results are [a-z0-9_] (schema/results.schema.json): file stems and
+// command names are lowered, anything else becomes '_'.
+std::string token(const std::string& text) {
+  std::string out = text;
+  for (char& ch : out) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    ch = std::isalnum(c) ? static_cast<char>(std::tolower(c)) : '_';
+  }
+  return out.empty() ? "_" : out;
+}
+
+}  // namespace
+
+RowVerdict model_verdict(const Row& row) {
+  // permit/check: is an execution satisfying the condition allowed? assert: is one violating it allowed?
+  Expr asked = row.condition;
+  if (row.expect == Expect::Assert) {
+    Expr negated;
+    negated.kind = Expr::Kind::Not;
+    negated.operands = {row.condition};
+    asked = negated;
+  }
+  const model::ptx::Decision d = model::ptx::decide(row.test, asked);
+  RowVerdict v;
+  v.model_allows = d.allowed;
+  v.matches = row.expect == Expect::Assert ? !d.allowed : d.allowed;
+  std::string lines = d.reason;
+  for (const std::string& w : d.witness) lines += "\n  " + w;
+  v.explanation = lines;
+  return v;
+}
+
+RowVerdict verdict_of(const Row& row) {
+  try {
+    return model_verdict(row);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(row.file + ":" + std::to_string(row.line) + ": " + row.name + ": the model cannot take it: " + e.what());
+  }
+}
+
+std::string answer_of(const Row& row, const RowVerdict& v) {
+  if (row.expect == Expect::Assert) return v.model_allows ? "violable" : "holds";
+  return v.model_allows ? "allowed" : "forbidden";
+}
+
+std::string file_token(const Row& row) { return token(stem_of(row)); }
+std::string command_token(const Row& row) { return token(row.name.substr(row.name.rfind('.') + 1)); }
+std::string family_of(const Row& row) { return "litmus." + file_token(row); }
+
+std::string case_name_of(const Row& row) {
+  std::string name = family_of(row);
+  if (row.instance >= 0) name += "." + std::to_string(row.instance);
+  return name + "." + command_token(row);
+}
+
+}  // namespace vmmcheck::litmus

@@ -1,0 +1,307 @@
+#include "run/rows/engine.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "codegen/kernel_abi.h"
+#include "common/error.hpp"
+#include "run/kit/in_kernel.hpp"
+#include "run/kit/surface_layout.hpp"
+#include "run/rows/outcome_table.hpp"
+#include "vmm/surface_alias.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+using patterns::litmus::Litmus;
+
+using Texture = Owned<cudaTextureObject_t, cudaDestroyTextureObject>;
+
+// Instances outside the outcome table whose words the tally keeps for the host, per launch; beyond
+// that the host reads the launch's words itself (exact either way).
+constexpr std::uint32_t kAsideCapacity = 1u << 16;
+
+// Each address that is not a synonym gets its own mapping of the one allocation; a synonym uses its
+// target's. (index into the AliasSet's views, or -1 for .shared)
+std::vector<int> view_of_address(const Litmus& t, int& views) {
+  std::vector<int> out(t.addresses.size(), -1);
+  views = 0;
+  for (std::size_t a = 0; a < t.addresses.size(); ++a)
+    if (t.addresses[a].same_as < 0 && !t.addresses[a].shared) out[a] = views++;
+  for (std::size_t a = 0; a < t.addresses.size(); ++a)
+    if (t.addresses[a].same_as >= 0) out[a] = out[static_cast<std::size_t>(t.addresses[a].same_as)];
+  return out;
+}
+
+}  // namespace
+
+struct RowEngine::Loaded {
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t function = nullptr;
+  ~Loaded() {
+    if (library) cudaLibraryUnload(library);
+  }
+};
+
+// A location a .surfref aliases: a surface's own allocation, mapped linearly, and where each texel lies
+// in it (measured: run/kit/surface_layout.hpp). An imported array first; a mapped one where the driver
+// refuses that.
+struct RowEngine::Surface {
+  std::unique_ptr<vmm::SurfaceAlias> alias;
+  std::unique_ptr<SurfaceLayout> layout;
+
+  Surface(int device, cudaStream_t stream) {
+    try {
+      alias = std::make_unique<vmm::SurfaceAlias>(patterns::SurfaceBacking::Import, device, reinterpret_cast<CUstream>(stream));
+    } catch (const NotSupportedError&) {
+      alias = std::make_unique<vmm::SurfaceAlias>(patterns::SurfaceBacking::ArrayMap, device, reinterpret_cast<CUstream>(stream));
+    }
+    layout = std::make_unique<SurfaceLayout>(*alias, stream);
+  }
+};
+
+namespace {
+
+int arch_of(int device) {
+  int major = 0, minor = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  return major * 10 + minor;
+}
+
+}  // namespace
+
+RowEngine::RowEngine(GpuSession& session) : s_(session), arch_(arch_of(session.device())), compiler_(arch_) {
+  CUDA_CHECK(cudaSetDevice(s_.device()));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, s_.device()));
+  bins_ = DeviceBuffer<unsigned long long>(VMMCHECK_OUTCOME_MAX_BINS + 1);
+  CUDA_CHECK(cudaMemset(bins_.get(), 0, bins_.bytes()));
+  aside_ = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(kAsideCapacity) * VMMCHECK_OUTCOME_MAX_REGISTERS);
+  aside_count_ = DeviceBuffer<std::uint32_t>(1);
+  CUDA_CHECK(cudaMemset(aside_count_.get(), 0, aside_count_.bytes()));
+  aside_seen_ = MappedHostBuffer<std::uint32_t>(1);
+}
+
+RowEngine::~RowEngine() = default;
+
+std::string RowEngine::why_not_here(const Litmus& test) const { return codegen::why_not_generated(test); }
+
+const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
+  auto it = kernels_.find(row.source);
+  if (it == kernels_.end()) it = kernels_.emplace(row.source, codegen::generate(row.test)).first;
+  return it->second;
+}
+
+void RowEngine::compile_ahead(const std::vector<litmus::Row>& rows, int ptxas_level) {
+  for (const litmus::Row& row : rows)
+    if (why_not_here(row.test).empty()) compiler_.start(kernel_of(row), ptxas_level);
+}
+
+const RowEngine::Loaded& RowEngine::loaded(const codegen::Kernel& k, int ptxas_level, RowOutcomes& out) {
+  auto& slot = loaded_[{k.name, ptxas_level}];
+  if (!slot) {
+    const auto asked = std::chrono::steady_clock::now();
+    const codegen::Compiled& compiled = compiler_.get(k, ptxas_level);
+    out.compile_wait_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    out.compile_seconds = compiled.seconds;
+    out.compiled_from_cache = compiled.from_cache;
+    auto l = std::make_unique<Loaded>();
+    CUDA_CHECK(cudaLibraryLoadData(&l->library, compiled.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    CUDA_CHECK(cudaLibraryGetKernel(&l->function, l->library, k.name.c_str()));
+    slot = std::move(l);
+  }
+  return *slot;
+}
+
+vmm::AliasSet& RowEngine::memory(int views, std::size_t bytes) {
+  auto& set = memory_[views];
+  if (!set || set->size() < bytes) {
+    set.reset();  // the old mappings go before the new ones are made
+    set = std::make_unique<vmm::AliasSet>(s_.device(), bytes, std::vector<vmm::ViewSpec>(static_cast<std::size_t>(views)));
+  }
+  return *set;
+}
+
+RowEngine::Surface& RowEngine::surface(std::size_t rank) {
+  if (surfaces_.size() <= rank) surfaces_.resize(rank + 1);
+  if (!surfaces_[rank]) {
+    surfaces_[rank] = std::make_unique<Surface>(s_.device(), s_.work());
+    CUDA_CHECK(cudaStreamSynchronize(s_.work()));
+  }
+  return *surfaces_[rank];
+}
+
+// Counts on the host what the GPU did not: every instance of `words`, or (only_outside) those whose bin
+// is outside `table`.
+void RowEngine::count(const std::uint32_t* words, std::uint64_t instances, const std::optional<VmmcheckOutcomeTable>& table,
+                      RowOutcomes& out, bool only_outside) const {
+  const std::size_t n = out.registers.size();
+  std::vector<std::uint32_t> key(n);
+  for (std::uint64_t i = 0; i < instances; ++i) {
+    std::copy(words + i * n, words + (i + 1) * n, key.begin());
+    if (only_outside && table && bin_of(*table, key) != table->bins) continue;
+    ++out.counts[key];
+  }
+}
+
+const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
+  if (auto it = done_.find({row.source, ptxas_level}); it != done_.end()) return it->second;
+  const Litmus& test = row.test;
+  if (const std::string why = why_not_here(test); !why.empty()) throw NotSupportedError(why);
+  CUDA_CHECK(cudaSetDevice(s_.device()));
+  const Budget& budget = s_.budget();
+  cudaStream_t work = s_.work();
+
+  const codegen::Kernel& k = kernel_of(row);
+  RowOutcomes out;
+  out.registers = k.registers;
+  const Loaded& kernel = loaded(k, ptxas_level, out);
+  const std::optional<VmmcheckOutcomeTable> table = outcome_table(model::ptx::outcome_space(test), k.registers);
+
+  // Geometry (harness/codegen/kernel_abi.h): two CTAs per SM, the memory-stress ones (--stress-params)
+  // taken from them, `slots` instances' worth of each file CTA in each testing CTA.
+  VmmcheckLitmusLaunch p{};
+  p.file_ctas = std::max(1u, k.file_ctas);
+  p.block_threads = std::max(32u, budget.stress.threads_per_block);
+  while (p.block_threads < k.threads_per_file_cta) p.block_threads *= 2;
+  p.slots = p.block_threads / std::max(1u, k.threads_per_file_cta);
+  const kernels::Stress stress = s_.stress_for(kernels::LaunchShape{2 * sms_, static_cast<int>(p.block_threads)});
+  const unsigned grid = static_cast<unsigned>(2 * sms_);
+  const unsigned groups = std::max(1u, (grid - stress.stress_blocks) / p.file_ctas);
+  p.ctas = groups * p.file_ctas;
+  p.instances = groups * p.slots;
+  p.stress = kernels::abi_of(stress);
+  p.stress.stress_blocks = stress.scratch && stress.stress_blocks ? std::max(grid, p.ctas) - p.ctas : 0;
+  std::uint64_t launches = std::max<std::uint32_t>(1, budget.iterations);
+  p.rounds = rounds_for(budget, p.instances);
+  const bool surfaces = std::find(k.surface_locations.begin(), k.surface_locations.end(), true) != k.surface_locations.end();
+  if (surfaces) {  // a surface's texels are the words of its location: as many instance-rounds as texels per launch
+    const unsigned texels = vmm::SurfaceAlias::kSide * vmm::SurfaceAlias::kSide;
+    p.rounds = std::max(1u, std::min(p.rounds, texels / p.instances));
+    const std::uint64_t per = static_cast<std::uint64_t>(p.rounds) * p.instances;
+    launches = std::max<std::uint64_t>(launches, (budget.instances + per - 1) / per);
+    p.surface_width = vmm::SurfaceAlias::kSide;
+  }
+  p.region_words = p.rounds * p.instances;
+  p.register_count = static_cast<unsigned>(k.registers.size());
+
+  // Memory: the row's views of one alias set (shared with rows of as many views), its textures, its surfaces.
+  int views = 0;
+  const std::vector<int> view_index = view_of_address(test, views);
+  const std::size_t bytes = std::max<std::size_t>(1, k.locations) * p.region_words * sizeof(std::uint32_t);
+  vmm::AliasSet& set = memory(std::max(1, views), bytes);
+  std::vector<Texture> textures;
+  for (std::size_t a = 0; a < test.addresses.size(); ++a) {
+    if (view_index[a] < 0) continue;
+    p.view[a] = reinterpret_cast<unsigned*>(set.view(static_cast<std::size_t>(view_index[a])).address);
+    if (test.addresses[a].declared != patterns::litmus::Proxy::Texture) continue;
+    cudaResourceDesc res{};
+    res.resType = cudaResourceTypeLinear;
+    res.res.linear.devPtr = p.view[a];
+    res.res.linear.desc = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
+    res.res.linear.sizeInBytes = bytes;
+    cudaTextureDesc td{};
+    td.readMode = cudaReadModeElementType;
+    cudaTextureObject_t tex = 0;
+    CUDA_CHECK(cudaCreateTextureObject(&tex, &res, &td, nullptr));
+    textures.emplace_back(tex);
+    p.texture[a] = tex;
+  }
+  // Surface locations: every address of one reaches it through the surface's linear mapping, at the
+  // word of each instance's texel; the .surfref through the surface object.
+  std::vector<Surface*> row_surfaces;
+  for (std::size_t a = 0; a < test.addresses.size(); ++a) {
+    const int L = k.location_of_address[a];
+    if (L < 0 || !k.surface_locations[static_cast<std::size_t>(L)]) continue;
+    const std::size_t rank = static_cast<std::size_t>(std::count(k.surface_locations.begin(), k.surface_locations.begin() + L, true));
+    Surface& sm = surface(rank);
+    if (std::find(row_surfaces.begin(), row_surfaces.end(), &sm) == row_surfaces.end()) row_surfaces.push_back(&sm);
+    p.view[a] = reinterpret_cast<unsigned*>(sm.alias->linear());
+    p.texel_word[L] = sm.layout->texels().word_of;
+    if (test.addresses[a].declared == patterns::litmus::Proxy::Surface) p.surface[a] = sm.alias->surface();
+  }
+
+  // Results: the kernel's words per instance stay on the GPU; the tally counts them after each launch.
+  const std::uint64_t result_words = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(p.region_words) * p.register_count);
+  if (registers_.count() < result_words) registers_ = DeviceBuffer<std::uint32_t>(result_words);
+  CUDA_CHECK(cudaMemsetAsync(registers_.get(), 0, result_words * sizeof(std::uint32_t), work));
+  p.registers = registers_.get();
+  const kernels::TallyOutput tally{bins_.get(), aside_.get(), aside_count_.get(), kAsideCapacity};
+  std::vector<std::uint32_t> host_words;  // a launch's words, where the host must count them
+  std::uint64_t counted_outside = 0;      // instances outside the table, counted on the host
+  const auto read_words = [&](std::uint64_t words) {
+    host_words.resize(words);
+    CUDA_CHECK(cudaMemcpyAsync(host_words.data(), p.registers, words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, work));
+    CUDA_CHECK(cudaStreamSynchronize(work));
+  };
+
+  void* base = reinterpret_cast<void*>(set.view(0).address);
+  const LoopPlan plan{p.instances, launches, p.region_words, p.ctas};
+  out.gpu_seconds = launch_loop(
+      s_, case_name_of(row), plan,
+      [&](std::uint64_t, const kernels::Placement& placement) {
+        p.cta_stride = placement.cta_stride;
+        p.cta_offset = placement.cta_offset;
+        p.memory_stride = placement.memory_stride;
+        p.memory_offset = placement.memory_offset;
+        p.lane_stride = placement.lane_stride;
+        CUDA_CHECK(cudaMemsetAsync(base, 0, bytes, work));
+        for (Surface* sm : row_surfaces)
+          CUDA_CHECK(cudaMemsetAsync(reinterpret_cast<void*>(sm->alias->linear()), 0, sm->alias->bytes(), work));
+        // The memory-stress CTAs run until the testing CTAs have counted themselves done.
+        if (p.stress.done) CUDA_CHECK(cudaMemsetAsync(p.stress.done, 0, sizeof(std::uint32_t), work));
+      },
+      [&] {
+        void* args[] = {&p};
+        CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel.function), dim3(p.ctas + p.stress.stress_blocks),
+                                    dim3(p.block_threads), args, 0, work));
+      },
+      [&](std::uint64_t) {
+        if (!table) {  // no table fits this row's outcomes: every instance on the host
+          read_words(p.region_words * p.register_count);
+          count(host_words.data(), p.region_words, table, out, false);
+          return;
+        }
+        kernels::launch_tally(p.registers, p.region_words, *table, tally, work);
+        CUDA_CHECK(cudaMemcpyAsync(aside_seen_.get(), aside_count_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, work));
+        CUDA_CHECK(cudaStreamSynchronize(work));
+        const std::uint32_t outside = *aside_seen_.get();
+        if (outside == 0) return;
+        if (outside <= kAsideCapacity) {
+          host_words.resize(static_cast<std::size_t>(outside) * p.register_count);
+          CUDA_CHECK(cudaMemcpyAsync(host_words.data(), aside_.get(), host_words.size() * sizeof(std::uint32_t),
+                                     cudaMemcpyDeviceToHost, work));
+          CUDA_CHECK(cudaStreamSynchronize(work));
+          count(host_words.data(), outside, table, out, false);
+        } else {
+          read_words(p.region_words * p.register_count);
+          count(host_words.data(), p.region_words, table, out, true);
+        }
+        counted_outside += outside;
+        CUDA_CHECK(cudaMemsetAsync(aside_count_.get(), 0, sizeof(std::uint32_t), work));
+      });
+  out.instances = plan.instances_per_launch * plan.launches;
+
+  // The histogram, decoded by the table it was counted by; then zeroed for the next row.
+  if (table) {
+    std::vector<unsigned long long> bins(table->bins + 1);
+    CUDA_CHECK(cudaMemcpyAsync(bins.data(), bins_.get(), bins.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, work));
+    CUDA_CHECK(cudaMemsetAsync(bins_.get(), 0, bins.size() * sizeof(unsigned long long), work));
+    CUDA_CHECK(cudaStreamSynchronize(work));
+    std::uint64_t total = 0;
+    for (unsigned b = 0; b < table->bins; ++b) {
+      total += bins[b];
+      if (bins[b]) out.counts[values_of(*table, b)] += bins[b];
+    }
+    if (bins[table->bins] != counted_outside || total + counted_outside != out.instances)
+      throw std::logic_error("the outcome tally of " + row.name + " counted " + std::to_string(total + bins[table->bins]) +
+                             " instances (" + std::to_string(bins[table->bins]) + " outside its table, " +
+                             std::to_string(counted_outside) + " of them read) of " + std::to_string(out.instances));
+  }
+  out.counted_on_gpu = table.has_value();
+  return done_[{row.source, ptxas_level}] = std::move(out);
+}
+
+}  // namespace vmmcheck::run

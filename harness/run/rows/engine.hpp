@@ -1,0 +1,73 @@
+#pragma once
+// Litmus rows on the GPU (docs/litmus.md, "Running a row"): the one in-kernel engine of
+// run/kit/in_kernel.hpp running a row's generated kernel. Kernels are compiled ahead, on every core
+// (codegen/compile_ahead.hpp); each row's addresses are views of one alias set -- an address of its own
+// is a mapping of its own, a .texref a texture object over the view it aliases -- reused by the next row
+// of as many views; each launch is placed, stressed and timed by launch_loop; and the outcomes are
+// counted on the GPU (kernels/outcome_tally.hpp), by the model's outcome space of the row's shape: only
+// the histogram comes back. run/rows/row_result.hpp judges it.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "codegen/compile_ahead.hpp"
+#include "common/cuda_objects.hpp"
+#include "kernels/outcome_tally.hpp"
+#include "litmus/file.hpp"
+#include "run/kit/session.hpp"
+#include "run/rows/row_result.hpp"
+#include "vmm/alias_set.hpp"
+
+namespace vmmcheck::run {
+
+class RowEngine {
+ public:
+  // Runs rows on the session's device, stream, timing events and stress.
+  explicit RowEngine(GpuSession& session);
+  ~RowEngine();
+
+  // Why `test` cannot run on this machine (empty: it can).
+  std::string why_not_here(const patterns::litmus::Litmus& test) const;
+
+  // Generates the kernel of every row of `rows` that can run here and starts compiling them all, on as
+  // many threads as there are cores, while the caller goes on. A row not handed here compiles when run.
+  void compile_ahead(const std::vector<litmus::Row>& rows, int ptxas_level = -1);
+
+  // Runs `row` (why_not_here(row.test) must be empty) for at least the budget's instances, its kernel
+  // compiled with ptxas at `ptxas_level` (-1: ptxas's default, -O3; codegen/nvrtc.hpp). A test already
+  // run at that level (the same text under another command) is not run again. Throws CompileError
+  // with NVRTC's log for a kernel that does not compile.
+  const RowOutcomes& run(const litmus::Row& row, int ptxas_level = -1);
+
+ private:
+  struct Loaded;
+  struct Surface;
+  const codegen::Kernel& kernel_of(const litmus::Row& row);
+  const Loaded& loaded(const codegen::Kernel& k, int ptxas_level, RowOutcomes& out);
+  vmm::AliasSet& memory(int views, std::size_t bytes);
+  Surface& surface(std::size_t rank);
+  void count(const std::uint32_t* words, std::uint64_t instances, const std::optional<VmmcheckOutcomeTable>& table,
+             RowOutcomes& out, bool only_outside) const;
+
+  GpuSession& s_;
+  int arch_ = 0;
+  int sms_ = 0;
+  codegen::CompileAhead compiler_;
+  std::map<std::string, codegen::Kernel> kernels_;                       // by test source
+  std::map<std::pair<std::string, int>, std::unique_ptr<Loaded>> loaded_;  // by kernel name and ptxas level
+  std::map<std::pair<std::string, int>, RowOutcomes> done_;               // by test source and ptxas level
+  // Reused by every row: one alias set per view count (grown when a row needs more), the surfaces, and
+  // the results' buffers.
+  std::map<int, std::unique_ptr<vmm::AliasSet>> memory_;
+  std::vector<std::unique_ptr<Surface>> surfaces_;
+  DeviceBuffer<std::uint32_t> registers_;
+  DeviceBuffer<unsigned long long> bins_;
+  DeviceBuffer<std::uint32_t> aside_, aside_count_;
+  MappedHostBuffer<std::uint32_t> aside_seen_;
+};
+
+}  // namespace vmmcheck::run

@@ -1,0 +1,112 @@
+// Outcomes counted on the GPU (docs/litmus.md, "Counting on the GPU"): for every shipped row, the table
+// the tally kernel indexes by (kernels/outcome_index.h, the same functions nvcc compiles for the GPU)
+// and the host's decoding of its bins agree on the row's whole outcome space; and the model's outcome
+// space answers each outcome as deciding it alone does.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
+#include "codegen/generator.hpp"
+#include "litmus/folder.hpp"
+#include "model/ptx_model.hpp"
+#include "run/rows/outcome_table.hpp"
+
+namespace vmmcheck::run {
+namespace {
+
+using patterns::litmus::Expr;
+using patterns::litmus::Term;
+
+std::vector<litmus::Row> shipped_rows() {
+  return litmus::rows_of(litmus::parse_paths({std::filesystem::path(VMMCHECK_SOURCE_DIR) / "cases" / "litmus"}));
+}
+
+// The outcome values of the model's order, in the kernel's register order.
+std::vector<std::uint32_t> in_order(const model::ptx::OutcomeSpace& space, const std::vector<std::uint32_t>& values,
+                                    const std::vector<std::string>& registers) {
+  std::vector<std::uint32_t> out;
+  for (const std::string& r : registers) {
+    const auto at = std::find(space.registers.begin(), space.registers.end(), r);
+    out.push_back(values[static_cast<std::size_t>(at - space.registers.begin())]);
+  }
+  return out;
+}
+
+Expr exactly(const std::vector<std::string>& registers, const std::vector<std::uint32_t>& values) {
+  Expr all;
+  all.kind = Expr::Kind::And;
+  for (std::size_t k = 0; k < registers.size(); ++k) {
+    Expr eq;
+    eq.kind = Expr::Kind::Eq;
+    eq.lhs = Term{registers[k], 0};
+    eq.rhs = Term{"", values[k]};
+    all.operands.push_back(eq);
+  }
+  return all;
+}
+
+TEST(OutcomeTables, IndexAndDecodingAgreeOnEveryShippedRowsOutcomeSpace) {
+  std::size_t rows = 0, outcomes = 0;
+  for (const litmus::Row& row : shipped_rows()) {
+    if (!codegen::why_not_generated(row.test).empty()) continue;
+    ++rows;
+    const model::ptx::OutcomeSpace& space = model::ptx::outcome_space(row.test);
+    const codegen::Kernel k = codegen::generate(row.test);
+    std::vector<std::string> a = k.registers, b = space.registers;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    ASSERT_EQ(a, b) << row.name << ": the kernel's registers are the model's";
+    const std::optional<VmmcheckOutcomeTable> table = outcome_table(space, k.registers);
+    ASSERT_TRUE(table) << row.name << ": its outcome space fits a GPU table";
+    std::set<unsigned> bins;
+    for (const auto& [values, allowed] : space.outcomes) {
+      ++outcomes;
+      const std::vector<std::uint32_t> words = in_order(space, values, k.registers);
+      const unsigned bin = bin_of(*table, words);
+      ASSERT_LT(bin, table->bins) << row.name;
+      EXPECT_EQ(values_of(*table, bin), words) << row.name << " bin " << bin;
+      EXPECT_TRUE(bins.insert(bin).second) << row.name << ": two outcomes in bin " << bin;
+    }
+    for (unsigned bin = 0; bin < table->bins; ++bin) EXPECT_EQ(bin_of(*table, values_of(*table, bin)), bin) << row.name;
+    // A value no candidate gives lands outside the table, where the tally keeps its words.
+    if (!k.registers.empty()) {
+      std::vector<std::uint32_t> odd = values_of(*table, 0);
+      odd[0] = 0xdeadbeefu;
+      EXPECT_EQ(bin_of(*table, odd), table->bins) << row.name;
+    }
+  }
+  EXPECT_GT(rows, 200u);
+  EXPECT_GT(outcomes, rows);
+}
+
+TEST(OutcomeTables, TheOutcomeSpaceAnswersAsDecidingEachOutcomeDoes) {
+  for (const litmus::Row& row : shipped_rows()) {
+    const model::ptx::OutcomeSpace& space = model::ptx::outcome_space(row.test);
+    for (const auto& [values, allowed] : space.outcomes) {
+      EXPECT_EQ(space.allowed(space.registers, values), allowed);
+      EXPECT_EQ(model::ptx::decide(row.test, exactly(space.registers, values)).allowed, allowed)
+          << row.name << ": " << model::ptx::to_string(exactly(space.registers, values));
+    }
+    // Outside the space: no candidate shows it, so the model does not allow it.
+    if (!space.registers.empty()) {
+      std::vector<std::uint32_t> odd(space.registers.size(), 0xdeadbeefu);
+      EXPECT_FALSE(space.allowed(space.registers, odd));
+    }
+  }
+}
+
+TEST(OutcomeTables, OneEnumerationPerShape) {
+  const std::vector<litmus::Row> rows = shipped_rows();
+  ASSERT_FALSE(rows.empty());
+  patterns::litmus::Litmus renamed = rows.front().test;
+  renamed.name = "another name";
+  renamed.weak.clear();
+  EXPECT_EQ(&model::ptx::outcome_space(rows.front().test), &model::ptx::outcome_space(renamed));
+  // Registers other than the shape's are a mistake, not a forbidden outcome.
+  EXPECT_THROW(model::ptx::outcome_space(rows.front().test).allowed({"no_such_register"}, {0}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace vmmcheck::run
