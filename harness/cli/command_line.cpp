@@ -63,7 +63,8 @@ void add_json(CLI::App& cmd, Options& o, const std::string& what) {
 void add_budget(CLI::App& cmd, Options& o) {
   run::Budget& b = o.budget;
   cmd.add_option("--iterations", b.iterations, "launches per in-kernel case, repetitions per operation case")->check(CLI::Range(1u, 1000000u));
-  cmd.add_option("--instances", b.instances, "litmus instances per in-kernel case (at least)")->check(CLI::Range(1ull, 1ull << 40));
+  cmd.add_option("--instances", b.instances, "litmus instances per in-kernel case and litmus row (at least)")->check(CLI::Range(1ull, 1ull << 40));
+  cmd.add_option("--row-launches", b.row_launches, "launches per litmus row, each a fresh placement")->check(CLI::Range(1u, 1000000u));
   cmd.add_option("--op-words", b.op_words, "words written and read per operation-level repetition")->check(CLI::Range(1024ull, 1ull << 30));
   cmd.add_option("--seed", b.seed, "seed for placements and values")->check(kNotNegative);
   cmd.add_option("--device", o.device, "CUDA device index")->check(CLI::NonNegativeNumber);

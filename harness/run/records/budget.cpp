@@ -4,12 +4,13 @@ namespace vmmcheck::run {
 
 bool Budget::certifying() const {
   const Budget d;
-  return instances >= d.instances && iterations >= d.iterations && op_words >= d.op_words &&
+  return instances >= d.instances && iterations >= d.iterations && row_launches >= d.row_launches && op_words >= d.op_words &&
          stress.spin_timeout_us >= d.stress.spin_timeout_us && resident_timeout_ms >= d.resident_timeout_ms;
 }
 
 bool operator==(const Budget& a, const Budget& b) {
-  return a.instances == b.instances && a.iterations == b.iterations && a.op_words == b.op_words &&
+  return a.instances == b.instances && a.iterations == b.iterations && a.row_launches == b.row_launches &&
+         a.op_words == b.op_words &&
          a.stress == b.stress && a.seed == b.seed &&
 
          a.resident_timeout_ms == b.resident_timeout_ms;

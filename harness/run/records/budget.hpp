@@ -13,6 +13,11 @@ struct Budget {
   std::uint64_t instances = 10'000'000;
   // Launches per in-kernel case; repetitions of an operation-level case (alias.kernels, alias.resident).
   std::uint32_t iterations = 4;
+  // Launches per litmus row (its `instances` spread over them): each launch is a fresh placement, and
+  // measured on the H200 placements bring out rare weak outcomes where more instances do not
+  // (docs/litmus.md, "Speed"): 1e7 instances over 40 launches showed 70 of the 126 permit rows' weak
+  // outcomes, over 4 launches 61, and 1e8 over 4 launches 66.
+  std::uint32_t row_launches = 40;
   // Words an operation-level case writes and then reads per repetition (each word is one instance).
   std::uint64_t op_words = 1ull << 22;
   // Memory stress of the in-kernel cases (run/records/stress_params.hpp); none by default.

@@ -24,6 +24,7 @@ std::string utc_now_iso8601() {
 json to_json(const Budget& b) {
   return json{{"instances", b.instances},
               {"iterations", b.iterations},
+              {"row_launches", b.row_launches},
               {"op_words", b.op_words},
               // "stress", "stress_accesses" and "threads_per_block" as results before stress params had them.
               {"stress", b.stress.any()},
@@ -220,6 +221,8 @@ Budget budget_from_json(const json& j, const std::string& source) {
   Budget b;
   b.instances = field<std::uint64_t>(j, "instances", source);
   b.iterations = field<std::uint32_t>(j, "iterations", source);
+  // Results from before row_launches ran their litmus rows over `iterations` launches.
+  b.row_launches = j.contains("row_launches") ? field<std::uint32_t>(j, "row_launches", source) : b.iterations;
   b.op_words = field<std::uint64_t>(j, "op_words", source);
   if (j.contains("stress_params")) {
     b.stress = stress_params_from_json(j.at("stress_params"), source + ": stress_params");

@@ -174,8 +174,10 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   p.instances = groups * p.slots;
   p.stress = kernels::abi_of(stress);
   p.stress.stress_blocks = stress.scratch && stress.stress_blocks ? std::max(grid, p.ctas) - p.ctas : 0;
-  std::uint64_t launches = std::max<std::uint32_t>(1, budget.iterations);
-  p.rounds = rounds_for(budget, p.instances);
+  std::uint64_t launches = std::max<std::uint32_t>(1, budget.row_launches);
+  Budget per_row = budget;
+  per_row.iterations = static_cast<std::uint32_t>(launches);
+  p.rounds = rounds_for(per_row, p.instances);
   const bool surfaces = std::find(k.surface_locations.begin(), k.surface_locations.end(), true) != k.surface_locations.end();
   if (surfaces) {  // a surface's texels are the words of its location: as many instance-rounds as texels per launch
     const unsigned texels = vmm::SurfaceAlias::kSide * vmm::SurfaceAlias::kSide;
