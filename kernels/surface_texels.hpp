@@ -1,7 +1,7 @@
 #pragma once
 // The texels of a surface alias (harness/vmm/surface_alias.hpp) as kernels take them, and the kernels that
 // measure where each texel lies in the linear mapping (harness/run/kit/surface_layout.hpp). Shared: the
-// proxy.surface kernels (patterns/surface/) and the litmus rows' surfaces (harness/run/litmus/) use both.
+// proxy.surface kernels (patterns/surface/) and the litmus rows' surfaces (harness/run/rows/) use both.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>

@@ -59,16 +59,26 @@ void CompileAhead::work() {
     std::unique_lock<std::mutex> lock(mutex_);
     wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;  // stopping
-    Job* job = queue_.front();
+    // Up to kPerProgram queued kernels of one ptxas level, compiled as one program.
+    std::vector<Job*> batch{queue_.front()};
     queue_.pop_front();
+    for (auto it = queue_.begin(); it != queue_.end() && batch.size() < kPerProgram;)
+      if ((*it)->level == batch.front()->level) {
+        batch.push_back(*it);
+        it = queue_.erase(it);
+      } else {
+        ++it;
+      }
     lock.unlock();
-    try {
-      job->compiled = compile(job->kernel, arch_, job->level);
-    } catch (...) {
-      job->error = std::current_exception();
-    }
+    std::vector<const Kernel*> kernels;
+    for (const Job* j : batch) kernels.push_back(&j->kernel);
+    std::vector<Outcome> outcomes = compile_together(kernels, arch_, batch.front()->level);
     lock.lock();
-    job->done = true;
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      batch[i]->compiled = std::move(outcomes[i].compiled);
+      batch[i]->error = outcomes[i].error;
+      batch[i]->done = true;
+    }
     finished_.notify_all();
   }
 }

@@ -662,6 +662,7 @@ Kernel generate(const Litmus& test) {
   std::ostringstream src;
   emit_header(test, lay, src);
   emit_helpers(src);
+  k.function_at = static_cast<std::size_t>(src.tellp());
   src << "extern \"C\" __global__ void " << k.name << body.str();
   k.source = src.str();
   k.registers = lay.registers;

@@ -11,6 +11,9 @@ namespace vmmcheck::codegen {
 struct Kernel {
   std::string name;                    // the extern "C" __global__ function's name
   std::string source;                  // CUDA C++ for NVRTC; includes "litmus_abi.h"
+  // Where in `source` the kernel function starts: what comes before (comments, the include, helpers) is
+  // the same text for every kernel, so several kernels compile as one program (codegen/nvrtc.hpp).
+  std::size_t function_at = 0;
   std::vector<std::string> registers;  // the order of a result's words (VmmcheckLitmusLaunch::registers)
   unsigned file_ctas = 0;              // distinct CTAs the test names
   unsigned threads_per_file_cta = 0;   // the most threads any one of them has

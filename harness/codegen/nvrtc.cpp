@@ -29,14 +29,14 @@ namespace fs = std::filesystem;
 // nvrtcProgram, destroyed on every path out.
 class Program {
  public:
-  Program(const Kernel& kernel) {
+  Program(const std::string& name, const std::string& source) {
     std::vector<const char*> headers, names;
     for (const Header& h : kernel_headers()) {
       headers.push_back(h.text);
       names.push_back(h.name);
     }
-    const std::string file = kernel.name + ".cu";
-    check(nvrtcCreateProgram(&program_, kernel.source.c_str(), file.c_str(), static_cast<int>(headers.size()), headers.data(),
+    const std::string file = name + ".cu";
+    check(nvrtcCreateProgram(&program_, source.c_str(), file.c_str(), static_cast<int>(headers.size()), headers.data(),
                              names.data()),
           "creating", "");
   }
@@ -108,8 +108,8 @@ std::string key_of(const Kernel& kernel, int arch, int ptxas_level) {
   return buf;
 }
 
-Compiled compile_now(const Kernel& kernel, int arch, int ptxas_level) {
-  Program program(kernel);
+Compiled compile_now(const std::string& name, const std::string& source, int arch, int ptxas_level) {
+  Program program(name, source);
   const std::vector<std::string> options = options_for(arch, ptxas_level);
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
@@ -117,7 +117,7 @@ Compiled compile_now(const Kernel& kernel, int arch, int ptxas_level) {
   Compiled out;
   out.log = program.log();
   if (status != NVRTC_SUCCESS)
-    throw CompileError(std::string("NVRTC: ") + nvrtcGetErrorString(status) + " compiling " + kernel.name + " for sm_" +
+    throw CompileError(std::string("NVRTC: ") + nvrtcGetErrorString(status) + " compiling " + name + " for sm_" +
                            std::to_string(arch),
                        out.log);
   out.cubin = program.cubin();
@@ -207,29 +207,78 @@ void remember(const std::string& key, Compiled c) {
   memory_cache().emplace(key, std::move(c));
 }
 
-Compiled compile_cached(const Kernel& kernel, int arch, int ptxas_level) {
-  const std::string key = key_of(kernel, arch, ptxas_level);
-  if (auto hit = from_memory(key)) return *hit;
-  const std::optional<fs::path> dir = cache_dir();
-  const std::optional<fs::path> file = dir ? std::optional<fs::path>(*dir / (key + ".cubin")) : std::nullopt;
-  if (file)
-    if (auto hit = read_cached(*file)) {
+double since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+// A cache hit for `key`, from the process's cache or the disk's (remembered in the process then).
+std::optional<Compiled> cached(const std::string& key) {
+  if (auto hit = from_memory(key)) return hit;
+  if (const std::optional<fs::path> dir = cache_dir())
+    if (auto hit = read_cached(*dir / (key + ".cubin"))) {
       remember(key, *hit);
-      return *hit;
+      return hit;
     }
-  Compiled fresh = compile_now(kernel, arch, ptxas_level);  // outside the lock: compiles of different kernels overlap
-  if (file) write_cached(*dir, *file, fresh);
-  remember(key, fresh);
-  return fresh;
+  return std::nullopt;
+}
+
+void store(const std::string& key, const Compiled& c) {
+  if (const std::optional<fs::path> dir = cache_dir()) write_cached(*dir, *dir / (key + ".cubin"), c);
+  remember(key, c);
 }
 
 }  // namespace
 
-Compiled compile(const Kernel& kernel, int arch, int ptxas_level) {
+std::vector<Outcome> compile_together(const std::vector<const Kernel*>& kernels, int arch, int ptxas_level) {
+  std::vector<Outcome> out(kernels.size());
+  std::vector<std::string> keys;
+  std::vector<std::size_t> misses;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto started = std::chrono::steady_clock::now();
+    keys.push_back(key_of(*kernels[i], arch, ptxas_level));
+    if (auto hit = cached(keys[i])) {
+      out[i].compiled = std::move(*hit);
+      out[i].compiled.seconds = since(started);
+    } else {
+      misses.push_back(i);
+    }
+  }
+  const auto alone = [&](std::size_t i) {
+    const auto started = std::chrono::steady_clock::now();
+    try {
+      out[i].compiled = compile_now(kernels[i]->name, kernels[i]->source, arch, ptxas_level);
+      store(keys[i], out[i].compiled);
+      out[i].compiled.seconds = since(started);
+    } catch (...) {
+      out[i].error = std::current_exception();
+    }
+  };
+  if (misses.size() == 1) alone(misses.front());
+  if (misses.size() < 2) return out;
+  // One program: the first kernel's text, then each other kernel's function (the text before it is the
+  // same in every generated kernel). One CUBIN holds them all; each kernel's cache entry is that CUBIN.
   const auto started = std::chrono::steady_clock::now();
-  Compiled c = compile_cached(kernel, arch, ptxas_level);
-  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  return c;
+  std::string source = kernels[misses.front()]->source;
+  for (std::size_t m = 1; m < misses.size(); ++m) source += "\n" + kernels[misses[m]]->source.substr(kernels[misses[m]]->function_at);
+  try {
+    const Compiled together =
+        compile_now(kernels[misses.front()]->name + "_and_" + std::to_string(misses.size() - 1) + "_more", source, arch, ptxas_level);
+    const double share = since(started) / static_cast<double>(misses.size());
+    for (std::size_t i : misses) {
+      out[i].compiled = together;
+      store(keys[i], together);
+      out[i].compiled.seconds = share;
+    }
+  } catch (const CompileError&) {
+    for (std::size_t i : misses) alone(i);  // each on its own: the error, and its log, go to its kernel
+  }
+  return out;
+}
+
+Compiled compile(const Kernel& kernel, int arch, int ptxas_level) {
+  Outcome o = std::move(compile_together({&kernel}, arch, ptxas_level).front());
+  if (o.error) std::rethrow_exception(o.error);
+  return o.compiled;
 }
 
 }  // namespace vmmcheck::codegen

@@ -696,6 +696,21 @@ def engine(src: Source) -> List[str]:
             "for it, host the rows' time less their GPU time and that wait.", ""]
     out += table(["build", "run", "git", "cases", "litmus rows", "wall s", "compile s", "waited s", "GPU s", "host s", "host/GPU",
                   "instances / s"], rows)
+    # The budget: how many permit rows showed their weak outcome in each litmus-rows run of the folder.
+    runs = [(f"{p.parent.name}/{p.name}", p) for p in
+            sorted(src.path.glob("*/litmus-warm.json"), key=lambda p: (not p.parent.name.startswith("before"), p.parent.name))]
+    runs += [(p.name, p) for p in sorted(src.path.glob("litmus-*.json"))]
+    budget_rows = []
+    for shown, path in runs:
+        doc = results(Source(path, f"{src.shown}/{shown}"))
+        rows_ = [r for r in doc["results"] if r.get("pattern") == "litmus"]
+        permit = [r for r in rows_ if r["axes"].get("expect") == "permit"]
+        b = doc["context"]["budget"]
+        budget_rows.append([code(shown), short(b["instances"]), str(b.get("row_launches", b["iterations"])),
+                            f"{sum(1 for r in permit if r['weak'] > 0)} of {len(permit)}",
+                            f"{sum(r['gpu_seconds'] for r in rows_):.2f}", f"{sum(r['seconds'] for r in rows_):.1f}"])
+    out += ["", "Each litmus-rows run's budget, and how many `permit` rows showed their weak outcome:", ""]
+    out += table(["results", "instances a row", "launches a row", "permit rows showing it", "GPU s", "rows' s"], budget_rows)
     return out
 
 

@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "codegen/compile_ahead.hpp"
 #include "codegen/generator.hpp"
 #include "codegen/kernel_abi.h"
 #include "codegen/nvrtc.hpp"
@@ -588,6 +589,62 @@ TEST(LitmusCodegenNvrtc, BadPtxGivesCompileError) {
   k.source = "extern \"C\" __global__ void " + k.name + "() { asm volatile(\"fence.proxy.texture;\" ::: \"memory\"); }\n";
   const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));
   EXPECT_THROW(compile(k, kArch), CompileError);
+}
+
+}  // namespace
+
+namespace {
+
+// Several kernels as one NVRTC program (codegen/nvrtc.hpp, compile_together): each gets a CUBIN that
+// holds its own function; a kernel that does not compile is that kernel's error alone.
+TEST(LitmusCodegenNvrtc, KernelsCompiledTogetherEachGetTheirFunction) {
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));
+  const Kernel a = generate(message_passing()), b = generate(store_buffering()), c = generate(iriw());
+  const std::vector<vmmcheck::codegen::Outcome> out = vmmcheck::codegen::compile_together({&a, &b, &c}, 90);
+  ASSERT_EQ(out.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    const Kernel& k = i == 0 ? a : i == 1 ? b : c;
+    ASSERT_FALSE(out[i].error) << k.name;
+    EXPECT_EQ(out[i].compiled.cubin.compare(0, 4, "\x7f" "ELF"), 0);
+    EXPECT_NE(out[i].compiled.cubin.find(k.name), std::string::npos) << k.name << " is in its CUBIN";
+  }
+}
+
+TEST(LitmusCodegenNvrtc, ABrokenKernelIsItsOwnErrorWhenCompiledTogether) {
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));
+  // Tests of their own (new names): no earlier test of this process left them in the in-process cache.
+  const auto renamed = [](Litmus l) {
+    l.name += "_broken_batch";
+    return l;
+  };
+  const Kernel a = generate(renamed(message_passing())), c = generate(renamed(iriw()));
+  Kernel broken = generate(renamed(store_buffering()));
+  broken.source.insert(broken.source.size() - 2, "  this is not CUDA;\n");
+  const std::vector<vmmcheck::codegen::Outcome> out = vmmcheck::codegen::compile_together({&a, &broken, &c}, 90);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_FALSE(out[0].error);
+  EXPECT_FALSE(out[2].error);
+  ASSERT_TRUE(out[1].error);
+  try {
+    std::rethrow_exception(out[1].error);
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find(broken.name), std::string::npos) << e.what();
+    EXPECT_NE(e.log().find("this"), std::string::npos) << e.log();
+  }
+  EXPECT_NE(out[0].compiled.cubin.find(a.name), std::string::npos);
+  EXPECT_EQ(out[0].compiled.cubin.find(c.name), std::string::npos) << "compiled again alone";
+}
+
+// The pool: every kernel started comes back, whatever order they are asked for in.
+TEST(LitmusCodegenNvrtc, CompileAheadGivesEachKernelItsOwn) {
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));
+  const std::vector<Kernel> kernels{generate(message_passing()), generate(store_buffering()), generate(iriw()),
+                                    generate(load_buffering()), generate(atoms()), generate(corr_alias())};
+  vmmcheck::codegen::CompileAhead pool(90, 2);
+  for (const Kernel& k : kernels) pool.start(k);
+  for (auto k = kernels.rbegin(); k != kernels.rend(); ++k)
+    EXPECT_NE(pool.get(*k).cubin.find(k->name), std::string::npos) << k->name;
+  EXPECT_EQ(pool.threads(), 2u);
 }
 
 }  // namespace

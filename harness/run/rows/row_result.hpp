@@ -1,8 +1,8 @@
 #pragma once
 // A litmus row's record (docs/litmus.md, "Running a row"): what the GPU showed -- each register outcome
-// and how often -- held against the PTX proxy model. Every outcome observed is asked of the model on its
-// own: one the model forbids is a Fail; the row's own condition says which outcome the file asks about,
-// and how often it showed is the row's rate. No GPU here: the launcher (run/rows/engine.hpp) counts,
+// and how often -- held against the PTX proxy model. Every outcome observed is looked up in the model's
+// outcome space of the shape (enumerated once per shape): one the model forbids is a Fail; the row's own condition says which outcome the file asks about,
+// and how often it showed is the row's rate. No GPU here: the engine (run/rows/engine.hpp) counts,
 // this judges, and CPU tests check it on recorded counts.
 #include <cstdint>
 #include <map>
