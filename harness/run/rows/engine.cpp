@@ -229,6 +229,9 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   const std::uint64_t result_words = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(p.region_words) * p.register_count);
   if (registers_.count() < result_words) registers_ = DeviceBuffer<std::uint32_t>(result_words);
   CUDA_CHECK(cudaMemsetAsync(registers_.get(), 0, result_words * sizeof(std::uint32_t), work));
+  // A row that threw half-way (a CUDA error, a tally that did not add up) left its counts behind.
+  CUDA_CHECK(cudaMemsetAsync(bins_.get(), 0, bins_.bytes(), work));
+  CUDA_CHECK(cudaMemsetAsync(aside_count_.get(), 0, aside_count_.bytes(), work));
   p.registers = registers_.get();
   const kernels::TallyOutput tally{bins_.get(), aside_.get(), aside_count_.get(), kAsideCapacity};
   std::vector<std::uint32_t> host_words;  // a launch's words, where the host must count them
@@ -286,11 +289,10 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
       });
   out.instances = plan.instances_per_launch * plan.launches;
 
-  // The histogram, decoded by the table it was counted by; then zeroed for the next row.
+  // The histogram, decoded by the table it was counted by.
   if (table) {
     std::vector<unsigned long long> bins(table->bins + 1);
     CUDA_CHECK(cudaMemcpyAsync(bins.data(), bins_.get(), bins.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, work));
-    CUDA_CHECK(cudaMemsetAsync(bins_.get(), 0, bins.size() * sizeof(unsigned long long), work));
     CUDA_CHECK(cudaStreamSynchronize(work));
     std::uint64_t total = 0;
     for (unsigned b = 0; b < table->bins; ++b) {
