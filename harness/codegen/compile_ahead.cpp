@@ -59,10 +59,12 @@ void CompileAhead::work() {
     std::unique_lock<std::mutex> lock(mutex_);
     wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;  // stopping
-    // Up to kPerProgram queued kernels of one ptxas level, compiled as one program.
+    // Up to kPerProgram queued kernels of one ptxas level, compiled as one program -- fewer when there are
+    // not that many for every worker, so that no core waits while another compiles four.
+    const std::size_t per = std::max<std::size_t>(1, std::min(kPerProgram, queue_.size() / workers_.size()));
     std::vector<Job*> batch{queue_.front()};
     queue_.pop_front();
-    for (auto it = queue_.begin(); it != queue_.end() && batch.size() < kPerProgram;)
+    for (auto it = queue_.begin(); it != queue_.end() && batch.size() < per;)
       if ((*it)->level == batch.front()->level) {
         batch.push_back(*it);
         it = queue_.erase(it);
@@ -72,7 +74,12 @@ void CompileAhead::work() {
     lock.unlock();
     std::vector<const Kernel*> kernels;
     for (const Job* j : batch) kernels.push_back(&j->kernel);
-    std::vector<Outcome> outcomes = compile_together(kernels, arch_, batch.front()->level);
+    std::vector<Outcome> outcomes;
+    try {
+      outcomes = compile_together(kernels, arch_, batch.front()->level);
+    } catch (...) {  // not a compile error (those are in the outcomes): every kernel of the batch has it
+      outcomes.assign(batch.size(), Outcome{Compiled{}, std::current_exception()});
+    }
     lock.lock();
     for (std::size_t i = 0; i < batch.size(); ++i) {
       batch[i]->compiled = std::move(outcomes[i].compiled);

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <numeric>
 #include <set>
 
 #include "codegen/generator.hpp"
 #include "litmus/folder.hpp"
 #include "model/ptx_model.hpp"
+#include "run/kit/in_kernel.hpp"
 #include "run/rows/outcome_table.hpp"
 
 namespace vmmcheck::run {
@@ -106,6 +108,33 @@ TEST(OutcomeTables, OneEnumerationPerShape) {
   EXPECT_EQ(&model::ptx::outcome_space(rows.front().test), &model::ptx::outcome_space(renamed));
   // Registers other than the shape's are a mistake, not a forbidden outcome.
   EXPECT_THROW(model::ptx::outcome_space(rows.front().test).allowed({"no_such_register"}, {0}), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace vmmcheck::run
+
+namespace vmmcheck::run {
+namespace {
+
+// The one placement (run/kit/in_kernel.hpp) is a permutation of instances, lanes and CTAs for any
+// geometry a run can ask for -- a block of --stress-params threads_per_block 96 too -- and, for a
+// power-of-two block, the lane stride the hand-written kernels always had.
+TEST(Placement, EveryStrideIsCoPrimeWithWhatItPermutes) {
+  for (std::uint64_t seed = 1; seed < 2000; seed = seed * 7 + 13) {
+    for (std::uint32_t lanes : {64u, 96u, 160u, 224u, 256u, 1024u})
+      for (std::uint32_t ctas : {1u, 2u, 3u, 263u, 264u}) {
+        const std::uint32_t n = ctas * lanes;
+        const kernels::Placement p = placement_for(seed, n, ctas, lanes);
+        EXPECT_EQ(std::gcd(p.memory_stride, n), 1u) << seed;
+        EXPECT_EQ(p.lane_stride % 2, 1u);
+        EXPECT_EQ(std::gcd(p.lane_stride, lanes), 1u) << "lanes " << lanes << " seed " << seed;
+        EXPECT_EQ(std::gcd(p.cta_stride, ctas), 1u) << "ctas " << ctas << " seed " << seed;
+        EXPECT_LT(p.cta_offset, ctas);
+      }
+    // A power-of-two block: the stride is what it was before the block size was known.
+    EXPECT_EQ(placement_for(seed, 4096, 1, 256).lane_stride, placement_for(seed, 4096).lane_stride);
+    EXPECT_EQ(placement_for(seed, 4096, 1, 256).memory_stride, placement_for(seed, 4096).memory_stride);
+  }
 }
 
 }  // namespace

@@ -17,11 +17,15 @@ std::uint32_t coprime_near(std::uint64_t x, std::uint32_t n) {
 
 }  // namespace
 
-kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint32_t ctas) {
+kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint32_t ctas, std::uint32_t lanes) {
   kernels::Placement p;
   p.memory_stride = coprime_near(seed, n);
   p.memory_offset = static_cast<std::uint32_t>((seed >> 32) % n);
   p.lane_stride = static_cast<std::uint32_t>((seed >> 16) | 1u);  // odd: co-prime with a power-of-two block
+  // A block of another size (--stress-params threads_per_block 96, say) needs a stride co-prime with it,
+  // or the lane permutation is no permutation: stepped by two, it stays odd (and unchanged for 2^k).
+  if (lanes > 1)
+    while (std::gcd<std::uint64_t, std::uint64_t>(p.lane_stride, lanes) != 1) p.lane_stride += 2;
   p.seed = seed;
   const std::uint64_t mixed = seed * 0x9e3779b97f4a7c15ull;
   p.cta_stride = coprime_near(mixed >> 20, ctas);

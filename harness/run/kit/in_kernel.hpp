@@ -13,8 +13,9 @@
 namespace vmmcheck::run {
 
 // A fresh co-prime placement of `n` instances for one launch: memory and lane strides, the partner seed,
-// and -- for a generated kernel, whose instances span `ctas` CTAs -- a CTA permutation.
-kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint32_t ctas = 1);
+// and -- for a generated kernel, whose instances span `ctas` CTAs -- a CTA permutation. The lane stride
+// is odd, and co-prime with `lanes` (the block's threads; 0: not known) where that is not a power of two.
+kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint32_t ctas = 1, std::uint32_t lanes = 0);
 
 // Rounds per launch so that `iterations` launches of `instances_per_round` reach the budget's instances.
 std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_round);
@@ -43,13 +44,14 @@ struct LoopPlan {
   std::uint64_t launches = 0;
   std::uint64_t instances_per_launch = 0;
   std::uint32_t ctas = 1;                   // CTAs a generated kernel's instances are permuted over
+  std::uint32_t lanes = 0;                  // threads per block (the lane permutation's modulus); 0: not known
 };
 template <typename Prepare, typename Launch, typename After>
 double launch_loop(GpuSession& s, const std::string& name, const LoopPlan& plan, Prepare prepare, Launch launch, After after) {
   const Budget& b = s.budget();
   float total_ms = 0;
   for (std::uint64_t it = 0; it < plan.launches; ++it) {
-    kernels::Placement placement = placement_for(case_seed(b, name, it), plan.placed, plan.ctas);
+    kernels::Placement placement = placement_for(case_seed(b, name, it), plan.placed, plan.ctas, plan.lanes);
     placement.shuffle = b.stress.shuffle;
     prepare(it, placement);
     if constexpr (std::is_same_v<decltype(launch()), float>) total_ms += launch();
@@ -81,7 +83,7 @@ void run_litmus(GpuSession& s, const model::Case& c, CaseResult& r, Args& args, 
   args.stress = s.stress_for(shape);
   const std::uint32_t n = kernels::testing_shape(shape, args.stress).instances();
   args.rounds = rounds_for(b, n);
-  const LoopPlan plan{n, b.iterations, static_cast<std::uint64_t>(n) * args.rounds, 1};
+  const LoopPlan plan{n, b.iterations, static_cast<std::uint64_t>(n) * args.rounds, 1, static_cast<std::uint32_t>(shape.threads)};
   launch_loop(
       s, c, r, plan,
       [&](std::uint64_t it, const kernels::Placement& placement) {

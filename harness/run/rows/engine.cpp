@@ -164,8 +164,10 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   // taken from them, `slots` instances' worth of each file CTA in each testing CTA.
   VmmcheckLitmusLaunch p{};
   p.file_ctas = std::max(1u, k.file_ctas);
-  p.block_threads = std::max(32u, budget.stress.threads_per_block);
-  while (p.block_threads < k.threads_per_file_cta) p.block_threads *= 2;
+  // The block: --stress-params' threads per block, or as many warps as the largest file CTA needs (the
+  // generator refuses a CTA of more than 1024 threads).
+  p.block_threads = std::max(budget.stress.threads_per_block, (k.threads_per_file_cta + 31u) / 32u * 32u);
+  if (p.block_threads > 1024u) throw std::logic_error(row.name + ": a CTA of more than 1024 threads");
   p.slots = p.block_threads / std::max(1u, k.threads_per_file_cta);
   const kernels::Stress stress = s_.stress_for(kernels::LaunchShape{2 * sms_, static_cast<int>(p.block_threads)});
   const unsigned grid = static_cast<unsigned>(2 * sms_);
@@ -243,7 +245,7 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   };
 
   void* base = reinterpret_cast<void*>(set.view(0).address);
-  const LoopPlan plan{p.instances, launches, p.region_words, p.ctas};
+  const LoopPlan plan{p.instances, launches, p.region_words, p.ctas, p.block_threads};
   out.gpu_seconds = launch_loop(
       s_, case_name_of(row), plan,
       [&](std::uint64_t, const kernels::Placement& placement) {
