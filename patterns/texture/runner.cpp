@@ -7,48 +7,16 @@
 #include "common/cuda_objects.hpp"
 #include "run/kit/operations.hpp"
 #include "run/kit/session.hpp"
+#include "run/kit/texture.hpp"
 
 namespace vmmcheck::run {
-namespace {
-
-using TextureObject = Owned<cudaTextureObject_t, cudaDestroyTextureObject>;
-
-constexpr std::uint32_t kRowWords = 2048;  // pitch2d: 8 KiB rows (a multiple of any texture pitch alignment)
-
-// A texture of 32-bit unsigned words over `words`: point filtering, unnormalised coordinates.
-TextureObject texture_over(std::uint32_t* words, patterns::TexResource resource, std::uint64_t count) {
-  cudaResourceDesc res = {};
-  if (resource == patterns::TexResource::Linear) {
-    res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = words;
-    res.res.linear.desc = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
-    res.res.linear.sizeInBytes = count * sizeof(std::uint32_t);
-  } else {
-    res.resType = cudaResourceTypePitch2D;
-    res.res.pitch2D.devPtr = words;
-    res.res.pitch2D.desc = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
-    res.res.pitch2D.width = kRowWords;
-    res.res.pitch2D.height = count / kRowWords;
-    res.res.pitch2D.pitchInBytes = kRowWords * sizeof(std::uint32_t);
-  }
-  cudaTextureDesc tex = {};
-  tex.addressMode[0] = tex.addressMode[1] = cudaAddressModeClamp;
-  tex.filterMode = cudaFilterModePoint;
-  tex.readMode = cudaReadModeElementType;
-  tex.normalizedCoords = 0;
-  cudaTextureObject_t t = 0;
-  CUDA_CHECK(cudaCreateTextureObject(&t, &res, &tex, nullptr));
-  return TextureObject(t);
-}
-
-}  // namespace
 
 void run_pattern(GpuSession& s, const patterns::Texture& def, const model::Case& c, CaseResult& r) {
   const Budget& b = s.budget();
-  const std::uint64_t n = b.op_words / kRowWords * kRowWords;  // whole rows for the 2D resource
+  const std::uint64_t n = b.op_words / kTextureRowWords * kTextureRowWords;  // whole rows for the 2D resource
   std::uint32_t* const a = s.words(patterns::View::Same);
   const TextureObject texture = texture_over(s.words(def.view), def.resource, n);
-  const kernels::TextureView t{texture, def.resource, n, kRowWords};
+  const kernels::TextureView t{texture, def.resource, n, kTextureRowWords};
   const bool fence = def.fence == patterns::Fence::ProxyAlias;
 
   Hold hold(s.latch(), kHoldInProcess);

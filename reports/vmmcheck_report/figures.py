@@ -674,8 +674,10 @@ def engine(src: Source) -> List[str]:
     after, ...) holding the engine.json ci/bench_engine.py wrote; one table of every run of every one."""
     if not src.path.is_dir():
         raise FiguresError(f"{src.shown}: not a folder")
-    # "before" first, then the others by name
-    found = sorted(src.path.glob("*/engine.json"), key=lambda p: (not p.parent.name.startswith("before"), p.parent.name))
+    def before_first(p: Path):  # the run folders: "before" first, then the others by name
+        return (not p.parent.name.startswith("before"), p.parent.name)
+
+    found = sorted(src.path.glob("*/engine.json"), key=before_first)
     if not found:
         raise FiguresError(f"{src.shown}: no */engine.json")
     out: List[str] = []
@@ -698,7 +700,7 @@ def engine(src: Source) -> List[str]:
                   "instances / s"], rows)
     # The budget: how many permit rows showed their weak outcome in each litmus-rows run of the folder.
     runs = [(f"{p.parent.name}/{p.name}", p) for p in
-            sorted(src.path.glob("*/litmus-warm.json"), key=lambda p: (not p.parent.name.startswith("before"), p.parent.name))]
+            sorted(src.path.glob("*/litmus-warm.json"), key=before_first)]
     runs += [(p.name, p) for p in sorted(src.path.glob("litmus-*.json"))]
     budget_rows = []
     for shown, path in runs:

@@ -33,8 +33,8 @@ kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint3
   return p;
 }
 
-std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_round) {
-  const std::uint64_t per_launch = (b.instances + b.iterations - 1) / b.iterations;
+std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_round, std::uint64_t launches) {
+  const std::uint64_t per_launch = (b.instances + launches - 1) / launches;
   return static_cast<std::uint32_t>(
       std::max<std::uint64_t>(1, (per_launch + instances_per_round - 1) / instances_per_round));
 }

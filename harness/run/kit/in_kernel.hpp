@@ -17,8 +17,12 @@ namespace vmmcheck::run {
 // is odd, and co-prime with `lanes` (the block's threads; 0: not known) where that is not a power of two.
 kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint32_t ctas = 1, std::uint32_t lanes = 0);
 
-// Rounds per launch so that `iterations` launches of `instances_per_round` reach the budget's instances.
-std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_round);
+// Rounds per launch so that `launches` launches of `instances_per_round` reach the budget's instances
+// (the hand-written cases' launches are the budget's `iterations`, a litmus row's its `row_launches`).
+std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_round, std::uint64_t launches);
+inline std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_round) {
+  return rounds_for(b, instances_per_round, b.iterations);
+}
 
 // Runs `work()` between the session's timing events on s.work() and returns its GPU time in ms.
 template <typename Work>

@@ -9,6 +9,7 @@
 #include "common/error.hpp"
 #include "run/kit/in_kernel.hpp"
 #include "run/kit/surface_layout.hpp"
+#include "run/kit/texture.hpp"
 #include "run/rows/outcome_table.hpp"
 #include "vmm/surface_alias.hpp"
 
@@ -16,8 +17,6 @@ namespace vmmcheck::run {
 namespace {
 
 using patterns::litmus::Litmus;
-
-using Texture = Owned<cudaTextureObject_t, cudaDestroyTextureObject>;
 
 // Instances outside the outcome table whose words the tally keeps for the host, per launch; beyond
 // that the host reads the launch's words itself (exact either way).
@@ -177,9 +176,7 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   p.stress = kernels::abi_of(stress);
   p.stress.stress_blocks = stress.scratch && stress.stress_blocks ? std::max(grid, p.ctas) - p.ctas : 0;
   std::uint64_t launches = std::max<std::uint32_t>(1, budget.row_launches);
-  Budget per_row = budget;
-  per_row.iterations = static_cast<std::uint32_t>(launches);
-  p.rounds = rounds_for(per_row, p.instances);
+  p.rounds = rounds_for(budget, p.instances, launches);
   const bool surfaces = std::find(k.surface_locations.begin(), k.surface_locations.end(), true) != k.surface_locations.end();
   if (surfaces) {  // a surface's texels are the words of its location: as many instance-rounds as texels per launch
     const unsigned texels = vmm::SurfaceAlias::kSide * vmm::SurfaceAlias::kSide;
@@ -196,22 +193,13 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   const std::vector<int> view_index = view_of_address(test, views);
   const std::size_t bytes = std::max<std::size_t>(1, k.locations) * p.region_words * sizeof(std::uint32_t);
   vmm::AliasSet& set = memory(std::max(1, views), bytes);
-  std::vector<Texture> textures;
+  std::vector<TextureObject> textures;
   for (std::size_t a = 0; a < test.addresses.size(); ++a) {
     if (view_index[a] < 0) continue;
     p.view[a] = reinterpret_cast<unsigned*>(set.view(static_cast<std::size_t>(view_index[a])).address);
     if (test.addresses[a].declared != patterns::litmus::Proxy::Texture) continue;
-    cudaResourceDesc res{};
-    res.resType = cudaResourceTypeLinear;
-    res.res.linear.devPtr = p.view[a];
-    res.res.linear.desc = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
-    res.res.linear.sizeInBytes = bytes;
-    cudaTextureDesc td{};
-    td.readMode = cudaReadModeElementType;
-    cudaTextureObject_t tex = 0;
-    CUDA_CHECK(cudaCreateTextureObject(&tex, &res, &td, nullptr));
-    textures.emplace_back(tex);
-    p.texture[a] = tex;
+    textures.push_back(texture_over(p.view[a], patterns::TexResource::Linear, bytes / sizeof(std::uint32_t)));
+    p.texture[a] = textures.back();
   }
   // Surface locations: every address of one reaches it through the surface's linear mapping, at the
   // word of each instance's texel; the .surfref through the surface object.
