@@ -337,10 +337,16 @@ std::string quoted(const std::string& s) {
 }
 
 // One thread's code in one round: the case body of the switch on `who`.
+// A Site whose line is not known yet: where in the kernel's body its asm statement starts.
+struct PendingSite {
+  Site site;
+  std::streamoff at = 0;
+};
+
 class ThreadEmitter {
  public:
-  ThreadEmitter(const Litmus& l, const Layout& lay, std::size_t t, std::ostringstream& o)
-      : l_(l), lay_(lay), t_(t), o_(o) {}
+  ThreadEmitter(const Litmus& l, const Layout& lay, std::size_t t, std::ostringstream& o, std::vector<PendingSite>& sites)
+      : l_(l), lay_(lay), t_(t), o_(o), sites_(sites) {}
 
   void emit() {
     const Thread& th = l_.threads[t_];
@@ -348,7 +354,10 @@ class ThreadEmitter {
        << ".t" << th.lane << "): file CTA " << lay_.file_cta[t_] << ", file thread " << lay_.file_thread[t_] << "\n";
     emit_addresses();
     emit_register_declarations();
-    for (const Op& op : th.ops) emit_op(op);
+    for (std::size_t i = 0; i < th.ops.size(); ++i) {
+      op_index_ = static_cast<unsigned>(i);
+      emit_op(th.ops[i]);
+    }
     emit_results();
     o_ << "        break;\n      }\n";
   }
@@ -412,7 +421,22 @@ class ThreadEmitter {
     return std::to_string(op.value) + "u";
   }
 
+  // One asm statement on one line: the line that names the operation's machine code (Site).
   void emit_asm(const std::string& ptx, const std::string& outputs, const std::string& inputs) {
+    if (current_) {
+      PendingSite p{Site{}, o_.tellp()};
+      p.site.thread = static_cast<unsigned>(t_);
+      p.site.index = op_index_;
+      p.site.text = op_text(l_, *current_);
+      p.site.ptx = ptx_opcode(ptx);
+      p.site.op = *current_;
+      if (is_access(*current_)) {
+        const std::size_t a = static_cast<std::size_t>(current_->address);
+        p.site.location = lay_.shared_index[a] >= 0 ? 1000 + lay_.shared_index[a] : lay_.global_index[a];
+      }
+      sites_.push_back(std::move(p));
+      current_ = nullptr;
+    }
     o_ << kIndent << "asm volatile(" << quoted(ptx);
     if (outputs.empty() && inputs.empty()) o_ << " ::: ";
     else if (outputs.empty()) o_ << " :: " << inputs << " : ";
@@ -420,8 +444,19 @@ class ThreadEmitter {
     o_ << "\"memory\");\n";
   }
 
+  // The instruction of a PTX statement: "{ .reg ...; tex.1d... }" -> "tex.1d.v4.u32.s32".
+  static std::string ptx_opcode(const std::string& ptx) {
+    const std::size_t bracket = ptx.find('[');
+    std::size_t at = bracket == std::string::npos ? std::string::npos : ptx.rfind(';', bracket);
+    at = at == std::string::npos ? 0 : at + 1;
+    while (at < ptx.size() && (ptx[at] == ' ' || ptx[at] == '{')) ++at;
+    const std::size_t end = ptx.find_first_of(" ;", at);
+    return ptx.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  }
+
   void emit_op(const Op& op) {
     o_ << kIndent << "// " << op_text(l_, op) << "\n";
+    current_ = &op;
     const std::string scope = name_of(op.scope);
     const std::string a = "\"l\"(a" + std::to_string(op.address) + ")";
     switch (op.kind) {
@@ -508,6 +543,9 @@ class ThreadEmitter {
   const Layout& lay_;
   std::size_t t_;
   std::ostringstream& o_;
+  std::vector<PendingSite>& sites_;
+  const Op* current_ = nullptr;  // the operation whose asm statement comes next
+  unsigned op_index_ = 0;
   int unread_ = 0;
 };
 
@@ -652,7 +690,8 @@ Kernel generate(const Litmus& test) {
           "    const unsigned long long word = (unsigned long long)r * p.instances + column;\n"
           "    (void)word;\n"
           "    switch (who) {\n";
-  for (std::size_t t = 0; t < test.threads.size(); ++t) ThreadEmitter(test, lay, t, body).emit();
+  std::vector<PendingSite> pending;
+  for (std::size_t t = 0; t < test.threads.size(); ++t) ThreadEmitter(test, lay, t, body, pending).emit();
   body << "      default: break;\n    }\n  }\n"
           "  if (vmmcheck_keep == 0xFFFFFFFFu && p.stress.scratch != 0) p.stress.scratch[0] = vmmcheck_keep;\n"
           "  vmmcheck_testing_done(&p.stress);\n}\n";
@@ -665,6 +704,16 @@ Kernel generate(const Litmus& test) {
   k.function_at = static_cast<std::size_t>(src.tellp());
   src << "extern \"C\" __global__ void " << k.name << body.str();
   k.source = src.str();
+  // A site's line: the lines before the body's text, and the body's lines before its statement.
+  const std::string text = body.str();
+  const auto lines_before = [](const std::string& s, std::size_t end) {
+    return static_cast<unsigned>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+  };
+  const unsigned body_line = 1 + lines_before(k.source, k.function_at);
+  for (PendingSite& p : pending) {
+    p.site.line = body_line + lines_before(text, static_cast<std::size_t>(p.at));
+    k.sites.push_back(std::move(p.site));
+  }
   k.registers = lay.registers;
   k.file_ctas = lay.file_ctas;
   k.threads_per_file_cta = lay.threads_per_file_cta;

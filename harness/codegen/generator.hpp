@@ -8,6 +8,20 @@
 
 namespace vmmcheck::codegen {
 
+// A memory operation or fence of the test where the source asks for it: the line of its one asm
+// statement. The kernel is compiled with line information, so each machine instruction names the source
+// line it came from, and vmmcheck toolchain finds each operation's machine code by this line
+// (docs/toolchain.md).
+struct Site {
+  unsigned thread = 0;           // Litmus::threads index
+  unsigned index = 0;            // its place in the thread's program order (Thread::ops index)
+  unsigned line = 0;             // 1-based line of Kernel::source
+  std::string text;              // the litmus text, e.g. "ld.acquire.gpu r1, flag == 1"
+  std::string ptx;               // the PTX instruction as emitted, e.g. "ld.acquire.gpu.u32"
+  patterns::litmus::Op op;       // kind, sem, scope, proxy, address
+  int location = -1;             // its memory word: a global location L, or 1000 + a shared one; -1: none (a fence)
+};
+
 struct Kernel {
   std::string name;                    // the extern "C" __global__ function's name
   std::string source;                  // CUDA C++ for NVRTC; includes "litmus_abi.h"
@@ -20,6 +34,7 @@ struct Kernel {
   unsigned locations = 0;              // physical locations in global memory (region count)
   std::vector<int> location_of_address;  // per address: its global location L; -1 for .shared
   std::vector<bool> surface_locations;   // per L: a .surfref aliases it (a surface's memory, kernel_abi.h)
+  std::vector<Site> sites;               // every memory operation and fence, by thread then program order
 };
 
 // The headers every generated kernel includes (harness/codegen/kernel_abi.h as "litmus_abi.h", and

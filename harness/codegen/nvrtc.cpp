@@ -3,6 +3,7 @@
 #include <nvrtc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -27,9 +28,9 @@ namespace {
 namespace fs = std::filesystem;
 
 // nvrtcProgram, destroyed on every path out.
-class Program {
+class NvrtcProgram {
  public:
-  Program(const std::string& name, const std::string& source) {
+  NvrtcProgram(const std::string& name, const std::string& source) {
     std::vector<const char*> headers, names;
     for (const Header& h : kernel_headers()) {
       headers.push_back(h.text);
@@ -40,11 +41,11 @@ class Program {
                              names.data()),
           "creating", "");
   }
-  ~Program() {
+  ~NvrtcProgram() {
     if (program_) nvrtcDestroyProgram(&program_);
   }
-  Program(const Program&) = delete;
-  Program& operator=(const Program&) = delete;
+  NvrtcProgram(const NvrtcProgram&) = delete;
+  NvrtcProgram& operator=(const NvrtcProgram&) = delete;
 
   nvrtcProgram get() const { return program_; }
 
@@ -55,6 +56,15 @@ class Program {
     if (nvrtcGetProgramLog(program_, log.data()) != NVRTC_SUCCESS) return {};
     while (!log.empty() && log.back() == '\0') log.pop_back();  // the size counts the terminator
     return log;
+  }
+
+  std::string ptx() const {
+    std::size_t size = 0;
+    check(nvrtcGetPTXSize(program_, &size), "getting the PTX of", log());
+    std::string ptx(size, '\0');
+    check(nvrtcGetPTX(program_, ptx.data()), "getting the PTX of", log());
+    while (!ptx.empty() && ptx.back() == '\0') ptx.pop_back();
+    return ptx;
   }
 
   std::string cubin() const {
@@ -77,7 +87,9 @@ class Program {
 // `ptxas_level` 0-3 sets ptxas's optimisation level; -1 leaves ptxas its default (3), or takes
 // VMMCHECK_LITMUS_PTXAS_O=N (0-3), for experiments.
 std::vector<std::string> options_for(int arch, int ptxas_level) {
-  std::vector<std::string> o{"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++17"};
+  // Line information does not change the machine code (docs/toolchain.md); it lets vmmcheck toolchain
+  // find each operation's instructions.
+  std::vector<std::string> o{"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++17", "--generate-line-info"};
   if (const char* env = std::getenv("VMMCHECK_LITMUS_PTXAS_O");
       ptxas_level < 0 && env && std::strlen(env) == 1 && env[0] >= '0' && env[0] <= '3')
     ptxas_level = env[0] - '0';
@@ -85,11 +97,6 @@ std::vector<std::string> options_for(int arch, int ptxas_level) {
   return o;
 }
 
-std::string nvrtc_version() {
-  int major = 0, minor = 0;
-  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
-  return std::to_string(major) + "." + std::to_string(minor);
-}
 
 // 128 bits of FNV-1a (two bases): a cache key, not a defence against crafted collisions.
 std::string key_of(const Kernel& kernel, int arch, int ptxas_level) {
@@ -109,7 +116,7 @@ std::string key_of(const Kernel& kernel, int arch, int ptxas_level) {
 }
 
 Compiled compile_now(const std::string& name, const std::string& source, int arch, int ptxas_level) {
-  Program program(name, source);
+  NvrtcProgram program(name, source);
   const std::vector<std::string> options = options_for(arch, ptxas_level);
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
@@ -121,12 +128,14 @@ Compiled compile_now(const std::string& name, const std::string& source, int arc
                            std::to_string(arch),
                        out.log);
   out.cubin = program.cubin();
+  out.ptx = program.ptx();
   return out;
 }
 
-// --- The disk cache: one file per key, "<magic>\n<log bytes>\n<log><cubin>", written atomically. ---
+// --- The disk cache: one file per key, written atomically:
+//     "<magic>\n<line offset> <log bytes> <ptx bytes>\n<log><ptx><cubin>" ---
 
-constexpr const char* kMagic = "vmmcheck-nvrtc-cache 1";
+constexpr const char* kMagic = "vmmcheck-nvrtc-cache 2";
 
 // $VMMCHECK_NVRTC_CACHE ("off": none), else $XDG_CACHE_HOME/vmmcheck/nvrtc, else ~/.cache/vmmcheck/nvrtc.
 std::optional<fs::path> cache_dir() {
@@ -150,11 +159,14 @@ std::optional<Compiled> read_cached(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
   std::string magic;
-  std::size_t log_size = 0;
-  if (!std::getline(in, magic) || magic != kMagic || !(in >> log_size) || in.get() != '\n') return std::nullopt;
+  std::size_t log_size = 0, ptx_size = 0;
   Compiled c;
+  if (!std::getline(in, magic) || magic != kMagic || !(in >> c.line_offset >> log_size >> ptx_size) || in.get() != '\n')
+    return std::nullopt;
   c.log.resize(log_size);
   if (log_size > 0 && !in.read(c.log.data(), static_cast<std::streamsize>(log_size))) return std::nullopt;
+  c.ptx.resize(ptx_size);
+  if (ptx_size > 0 && !in.read(c.ptx.data(), static_cast<std::streamsize>(ptx_size))) return std::nullopt;
   c.cubin.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   if (!looks_like_elf(c.cubin)) return std::nullopt;  // damaged: compile again (and overwrite it)
   c.from_cache = true;
@@ -171,8 +183,9 @@ void write_cached(const fs::path& dir, const fs::path& file, const Compiled& c) 
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return;
-    out << kMagic << '\n' << c.log.size() << '\n';
+    out << kMagic << '\n' << c.line_offset << ' ' << c.log.size() << ' ' << c.ptx.size() << '\n';
     out.write(c.log.data(), static_cast<std::streamsize>(c.log.size()));
+    out.write(c.ptx.data(), static_cast<std::streamsize>(c.ptx.size()));
     out.write(c.cubin.data(), static_cast<std::streamsize>(c.cubin.size()));
     out.close();
     if (!out) {
@@ -229,6 +242,34 @@ void store(const std::string& key, const Compiled& c) {
 
 }  // namespace
 
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return "unknown";
+  return std::to_string(major) + "." + std::to_string(minor);
+}
+
+Program compile_program(const std::vector<const Kernel*>& kernels, int arch, int ptxas_level) {
+  if (kernels.empty()) throw std::invalid_argument("compile_program: no kernel");
+  // The first kernel's text, then each other kernel's function (the text before it is the same in every
+  // generated kernel).
+  const auto lines = [](const std::string& s, std::size_t end) {
+    return static_cast<int>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
+  };
+  Program p;
+  std::string source = kernels.front()->source;
+  p.line_offsets.push_back(0);
+  for (std::size_t m = 1; m < kernels.size(); ++m) {
+    const Kernel& k = *kernels[m];
+    source += "\n";
+    p.line_offsets.push_back(lines(source, source.size()) - lines(k.source, k.function_at));
+    source += k.source.substr(k.function_at);
+  }
+  const std::string name = kernels.size() == 1 ? kernels.front()->name
+                                               : kernels.front()->name + "_and_" + std::to_string(kernels.size() - 1) + "_more";
+  p.compiled = compile_now(name, source, arch, ptxas_level);
+  return p;
+}
+
 std::vector<Outcome> compile_together(const std::vector<const Kernel*>& kernels, int arch, int ptxas_level) {
   std::vector<Outcome> out(kernels.size());
   std::vector<std::string> keys;
@@ -255,18 +296,18 @@ std::vector<Outcome> compile_together(const std::vector<const Kernel*>& kernels,
   };
   if (misses.size() == 1) alone(misses.front());
   if (misses.size() < 2) return out;
-  // One program: the first kernel's text, then each other kernel's function (the text before it is the
-  // same in every generated kernel). One CUBIN holds them all; each kernel's cache entry is that CUBIN.
+  // One program (compile_program); each kernel's cache entry is its CUBIN, with the kernel's line offset.
   const auto started = std::chrono::steady_clock::now();
-  std::string source = kernels[misses.front()]->source;
-  for (std::size_t m = 1; m < misses.size(); ++m) source += "\n" + kernels[misses[m]]->source.substr(kernels[misses[m]]->function_at);
+  std::vector<const Kernel*> missing;
+  for (std::size_t i : misses) missing.push_back(kernels[i]);
   try {
-    const Compiled together =
-        compile_now(kernels[misses.front()]->name + "_and_" + std::to_string(misses.size() - 1) + "_more", source, arch, ptxas_level);
+    const Program together = compile_program(missing, arch, ptxas_level);
     const double share = since(started) / static_cast<double>(misses.size());
-    for (std::size_t i : misses) {
-      out[i].compiled = together;
-      store(keys[i], together);
+    for (std::size_t m = 0; m < misses.size(); ++m) {
+      const std::size_t i = misses[m];
+      out[i].compiled = together.compiled;
+      out[i].compiled.line_offset = together.line_offsets[m];
+      store(keys[i], out[i].compiled);
       out[i].compiled.seconds = share;
     }
   } catch (const CompileError&) {

@@ -21,11 +21,19 @@ class CompileError : public std::runtime_error {
 };
 
 struct Compiled {
-  std::string cubin;     // machine code for sm_<arch>
+  std::string cubin;     // machine code for sm_<arch>, with line information (Site::line)
+  std::string ptx;       // the PTX NVRTC gave its ptxas
   std::string log;       // NVRTC's log (warnings)
+  // How many lines below its own place in Kernel::source the kernel's function sits in the program
+  // compiled (compile_together puts several kernels in one): a Site's line in the CUBIN's line table
+  // is site.line + line_offset.
+  int line_offset = 0;
   bool from_cache = false;
   double seconds = 0;    // the time NVRTC took (from a cache: the time the cache took)
 };
+
+// NVRTC's version, e.g. "13.0": its ptxas is the one run uses.
+std::string nvrtc_version();
 
 // Compiles `kernel` for sm_<arch> (e.g. 90). Needs no GPU. Throws CompileError. `ptxas_level` 0-3 sets
 // ptxas's optimisation level (-O<n>); -1, ptxas's own default (-O3). run --litmus compiles at the
@@ -41,5 +49,14 @@ struct Outcome {
   std::exception_ptr error;  // a CompileError
 };
 std::vector<Outcome> compile_together(const std::vector<const Kernel*>& kernels, int arch, int ptxas_level = -1);
+
+// `kernels` as one NVRTC program, through no cache: one CUBIN and one PTX for all, and each kernel's
+// line offset in it (Compiled::line_offset), in `kernels` order. Throws CompileError. vmmcheck
+// toolchain compiles this way, so that one disassembly serves many kernels.
+struct Program {
+  Compiled compiled;
+  std::vector<int> line_offsets;
+};
+Program compile_program(const std::vector<const Kernel*>& kernels, int arch, int ptxas_level = -1);
 
 }  // namespace vmmcheck::codegen
