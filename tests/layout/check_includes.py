@@ -23,6 +23,7 @@ LAYERS = [
     ("the model", ["harness/model/*"]),
     ("the litmus language: files, parser, rows' names and verdicts", ["harness/litmus/*"]),
     ("the kernel generator and NVRTC", ["harness/codegen/*"]),
+    ("the machine-code check of generated kernels (vmmcheck toolchain)", ["harness/toolchain/*"]),
     ("records", ["harness/run/records/*"]),
     ("`vmmcheck model` (no GPU code) and the options it reads", ["harness/cli/model_cmd.*", "harness/cli/options.hpp",
                                                               "harness/cli/app.hpp", "harness/bench/settings.hpp",

@@ -1,0 +1,166 @@
+#include "toolchain/audit.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <future>
+#include <stdexcept>
+#include <thread>
+
+namespace vmmcheck::toolchain {
+
+Auditor::Auditor(Settings settings) : settings_(std::move(settings)) {
+  std::string why;
+  disassembler_ = find_disassembler(settings_.disassembler, why);
+  if (disassembler_.empty()) throw std::runtime_error("no disassembler: " + why);
+  disassembler_version_ = tool_version(disassembler_);
+  if (settings_.nvrtc) compilers_.push_back(Compiler{"NVRTC " + codegen::nvrtc_version(), "", codegen::nvrtc_version()});
+  std::vector<std::string> binaries;
+  if (settings_.toolkit_ptxas)
+    if (std::string p = find_toolkit_ptxas(); !p.empty()) binaries.push_back(p);
+  for (const std::string& p : settings_.ptxas) {
+    if (run_tool({p, "--version"}).status != 0) throw std::runtime_error("--ptxas " + p + ": not a ptxas that runs");
+    binaries.push_back(p);
+  }
+  for (const std::string& p : binaries) {
+    const std::string v = tool_version(p);
+    compilers_.push_back(Compiler{"ptxas " + (v.empty() ? std::string("(version unknown)") : v) + " (" + p + ")", p, v});
+  }
+  if (compilers_.empty()) throw std::invalid_argument("no compiler to check: --no-nvrtc, and no ptxas (none in the toolkit, no --ptxas)");
+}
+
+void Auditor::prepare(const std::vector<const codegen::Kernel*>& kernels) {
+  constexpr std::size_t kMostPerProgram = 48;
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t per = std::max<std::size_t>(1, std::min(kMostPerProgram, (kernels.size() + cores - 1) / cores));
+  per_program_ = per;
+  std::vector<int> levels = settings_.nvrtc ? settings_.levels : std::vector<int>{};
+  if (compilers_.size() > (settings_.nvrtc ? 1u : 0u)) levels.push_back(-1);  // the PTX other ptxas binaries are given
+  struct Job {
+    std::vector<const codegen::Kernel*> kernels;
+    int level;
+  };
+  std::vector<Job> jobs;
+  for (int level : levels)
+    for (std::size_t at = 0; at < kernels.size(); at += per)
+      jobs.push_back(Job{{kernels.begin() + static_cast<std::ptrdiff_t>(at),
+                          kernels.begin() + static_cast<std::ptrdiff_t>(std::min(kernels.size(), at + per))},
+                         level});
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> pool;
+  for (std::size_t w = 0; w < std::min(cores, jobs.size()); ++w)
+    pool.emplace_back([&] {
+      for (std::size_t j; (j = next++) < jobs.size();) {
+        try {
+          auto program = std::make_shared<const codegen::Program>(codegen::compile_program(jobs[j].kernels, settings_.arch, jobs[j].level));
+          std::lock_guard<std::mutex> lock(mutex_);
+          for (std::size_t m = 0; m < jobs[j].kernels.size(); ++m)
+            programs_[{jobs[j].kernels[m]->name, jobs[j].level}] = {program, program->line_offsets[m]};
+        } catch (const std::exception&) {
+          // A kernel of the program does not compile: each compiles alone when audited, its error its own.
+        }
+      }
+    });
+  for (std::thread& t : pool) t.join();
+}
+
+std::pair<std::shared_ptr<const codegen::Program>, int> Auditor::nvrtc(const codegen::Kernel& k, int level) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = programs_.find({k.name, level}); it != programs_.end()) return it->second;
+  }
+  return {std::make_shared<const codegen::Program>(codegen::compile_program({&k}, settings_.arch, level)), 0};
+}
+
+const std::vector<Function>& Auditor::disassembled(const std::string& cubin) {
+  // One nvdisasm per CUBIN, whoever asks first; the others wait for its listing.
+  std::shared_future<std::shared_ptr<std::vector<Function>>> listing;
+  std::promise<std::shared_ptr<std::vector<Function>>> mine;
+  bool first = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = listings_.find(cubin);
+    if (it == listings_.end()) {
+      it = listings_.emplace(cubin, mine.get_future().share()).first;
+      first = true;
+    }
+    listing = it->second;
+  }
+  if (first) {
+    try {
+      mine.set_value(std::make_shared<std::vector<Function>>(read_sass(disassemble(disassembler_, cubin, scratch_))));
+    } catch (...) {
+      mine.set_exception(std::current_exception());
+    }
+  }
+  return *listing.get();
+}
+
+std::string Auditor::assembled(const Compiler& c, int level, const std::string& ptx, std::string& lowered_to) {
+  const std::string key = c.ptxas + '\0' + std::to_string(level) + '\0' + ptx;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (auto it = cubins_.find(key); it != cubins_.end()) {
+      lowered_to = it->second.second;
+      return it->second.first;
+    }
+  }
+  std::string cubin = ptxas_compile(c.ptxas, ptx, settings_.arch, level, scratch_, &lowered_to);
+  std::lock_guard<std::mutex> lock(mutex_);
+  cubins_.emplace(key, std::make_pair(cubin, lowered_to));
+  return cubin;
+}
+
+KernelAudit Auditor::audit(const codegen::Kernel& k, const Compiler& c, int level) {
+  KernelAudit a;
+  a.compiler = c;
+  a.level = level;
+  try {
+    // NVRTC's own ptxas at this level; another ptxas is given NVRTC's PTX (the same at every level).
+    const auto [program, offset] = nvrtc(k, c.ptxas.empty() ? level : -1);
+    a.ptx_text = program->compiled.ptx;
+    a.line_offset = offset;
+    a.cubin = c.ptxas.empty() ? program->compiled.cubin : assembled(c, level, program->compiled.ptx, a.lowered_to);
+    const std::vector<Function>& sass = disassembled(a.cubin);
+    a.check = check_machine_code(k, sass, a.line_offset);
+    a.ptx = read_ptx(a.ptx_text);
+    if (!a.check.intact()) a.sass = function_text(sass, k.name);
+    if (!a.check.function_found) a.error = "the disassembly has no function " + k.name;
+  } catch (const codegen::CompileError& e) {
+    a.error = std::string(e.what()) + (e.log().empty() ? "" : ": " + e.log());
+  } catch (const std::exception& e) {
+    a.error = e.what();
+  }
+  return a;
+}
+
+MachineCheck check_compiled(const codegen::Kernel& k, const codegen::Compiled& compiled, std::string& why_unchecked) {
+  const std::string nvdisasm = find_disassembler("", why_unchecked);
+  if (nvdisasm.empty()) return {};
+  try {
+    ScratchDir dir;
+    MachineCheck c = check_machine_code(k, read_sass(disassemble(nvdisasm, compiled.cubin, dir)), compiled.line_offset);
+    if (!c.function_found) why_unchecked = "the disassembly has no function " + k.name;
+    return c;
+  } catch (const std::exception& e) {
+    why_unchecked = e.what();
+    return {};
+  }
+}
+
+std::string function_text(const std::vector<Function>& sass, const std::string& name) {
+  std::string out;
+  for (const Function& f : sass) {
+    if (f.name != name) continue;
+    int line = -1;
+    for (const Instruction& i : f.code) {
+      if (i.line != line) {
+        out += "        // line " + std::to_string(i.line) + (i.file.empty() ? "" : " of " + i.file) + "\n";
+        line = i.line;
+      }
+      out += "        " + i.text() + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace vmmcheck::toolchain
