@@ -16,6 +16,7 @@
 #include "cli/explain.hpp"
 #include "cli/list_json.hpp"
 #include "cli/model_cmd.hpp"
+#include "cli/toolchain_cmd.hpp"
 #include "cli/mpi_run.hpp"
 #include "cli/options.hpp"
 #include "cli/selftest.hpp"
@@ -193,6 +194,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   so.isolate_all = o.isolate;
   so.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
   so.power = o.power;
+  so.rerun_unoptimized = o.rerun_unoptimized;
   so.json_file = json_file;
   so.resume_file = o.resume;
   so.baseline = std::move(baseline);
@@ -270,6 +272,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::Tune: return cmd_tune(o, out);
       case Command::Selftest: return cmd_selftest(o, out, err);
       case Command::Model: return cmd_model(o, out, err);
+      case Command::Toolchain: return cmd_toolchain(o, out, err);
       case Command::Bench: return cmd_bench(o, out);
       case Command::IsolatedCase: run::run_isolated_case_child(o.spec);
       case Command::IpcPeer: run::run_ipc_peer(o.device);

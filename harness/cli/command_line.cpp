@@ -129,6 +129,9 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
                       "run these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus");
   run_cmd->add_flag("!--no-power", o.power,
                     "do not run the controls that show each required or fault case can fail on this GPU");
+  run_cmd->add_flag("--rerun-unoptimized", o.rerun_unoptimized,
+                    "run a litmus row that shows a forbidden outcome again compiled with ptxas -O0 and say what it showed "
+                    "(an experiment: the machine code decides the verdict, docs/toolchain.md)");
 
   CLI::App* tune_cmd = app.add_subcommand(
       "tune", "search the stress knobs for the most weak outcomes per GPU second on the controls; write a params file");
@@ -156,6 +159,27 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   model_cmd->add_option("--kernels", o.kernels_dir,
                         "write the CUDA source run --litmus generates for each row into DIR (with litmus_abi.h), to read "
                         "or to compile with nvcc");
+
+  CLI::App* toolchain_cmd = app.add_subcommand(
+      "toolchain",
+      "check that the machine code of each litmus row's kernel keeps every memory operation and fence of its PTX, "
+      "for each compiler and -O level (no GPU); exit 1 if any is lost, merged, weakened, reordered or elided");
+  toolchain_cmd->add_option("files", o.litmus, "litmus files (.test) or folders of them")->required();
+  toolchain_cmd->add_option("--filter", o.filter, "comma-separated globs over row names (alias_mp.*); -GLOB excludes");
+  add_json(*toolchain_cmd, o, "write every kernel's audit as JSON to FILE (or stdout)");
+  toolchain_cmd->add_option("--ptxas", o.ptxas, "another ptxas binary to check (repeatable), besides NVRTC's and the toolkit's")
+      ->allow_extra_args(false)
+      ->check(CLI::ExistingFile);
+  toolchain_cmd->add_flag("--no-toolkit-ptxas", o.no_toolkit_ptxas, "leave the toolkit's ptxas out");
+  toolchain_cmd->add_flag("--no-nvrtc", o.no_nvrtc, "leave NVRTC's own ptxas out (the ptxas binaries only: a matrix of versions)");
+  toolchain_cmd->add_option("-O,--opt", o.ptxas_levels, "ptxas -O levels, comma-separated (default 3, what run uses)")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 3));
+  toolchain_cmd->add_option("--disassembler", o.disassembler, "the nvdisasm to use (default: the one found at build time, or on PATH)")
+      ->check(CLI::ExistingFile);
+  toolchain_cmd->add_option("--repro", o.repro_dir, "write a reproducer per finding into DIR (.cu, .ptx, SASS, commands)");
+  toolchain_cmd->add_option("--arch", o.arch, "the SM to compile for (default 90)")->check(CLI::Range(50, 200));
+  toolchain_cmd->add_flag("--verbose,-v", o.verbose, "list every kernel, also the intact ones");
 
   CLI::App* bench_cmd = app.add_subcommand(
       "bench", "time the VMM calls, growing a buffer, and reaching memory through aliases (docs/bench.md)");
@@ -227,6 +251,7 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   CLI::App* const tune_cmd = app.get_subcommand("tune");
   CLI::App* const selftest_cmd = app.get_subcommand("selftest");
   CLI::App* const model_cmd = app.get_subcommand("model");
+  CLI::App* const toolchain_cmd = app.get_subcommand("toolchain");
   CLI::App* const bench_cmd = app.get_subcommand("bench");
   CLI::App* const child = app.get_subcommand("isolated-case");
   CLI::App* const ipc_peer = app.get_subcommand("ipc-peer");
@@ -264,6 +289,7 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   }
   else if (selftest_cmd->parsed()) o.command = Command::Selftest;
   else if (model_cmd->parsed()) o.command = Command::Model;
+  else if (toolchain_cmd->parsed()) o.command = Command::Toolchain;
   else if (bench_cmd->parsed()) {
     o.command = Command::Bench;
     // --quick sets the policy's defaults; a policy flag given beside it still wins.

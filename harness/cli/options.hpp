@@ -9,7 +9,7 @@
 
 namespace vmmcheck::cli {
 
-enum class Command { List, Run, Explain, Probe, Tune, Selftest, Model, Bench, IsolatedCase, IpcPeer };
+enum class Command { List, Run, Explain, Probe, Tune, Selftest, Model, Toolchain, Bench, IsolatedCase, IpcPeer };
 
 struct Options {
   Command command = Command::Run;
@@ -32,6 +32,7 @@ struct Options {
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
   bool here = false;        // list: whether each case can run on this machine, and why not
   bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
+  bool rerun_unoptimized = false;  // run: a litmus row with a forbidden outcome again at ptxas -O0 (an experiment)
   bool strict = false;      // run: a Warning fails the run
   std::string baseline;     // run: an expectations fails file (run/records/baseline.hpp)
   bool allow_unknown = false;  // run: a baseline row naming no case warns instead of failing
@@ -46,6 +47,14 @@ struct Options {
   // cases/litmus (and then no case table)
   std::vector<std::string> litmus;
   std::string kernels_dir;  // model: write each row's generated kernel source here (with litmus_abi.h)
+  // toolchain (docs/toolchain.md): the compilers, levels and disassembler, and where findings go
+  std::vector<std::string> ptxas;          // more ptxas binaries
+  bool no_toolkit_ptxas = false;
+  bool no_nvrtc = false;
+  std::vector<int> ptxas_levels{3};
+  std::string disassembler;
+  std::string repro_dir;                   // a reproducer per finding
+  int arch = 90;
   bench::Settings bench;    // bench: --quick, the sampling policy, --max-size (filter and device: above)
 };
 

@@ -1,6 +1,6 @@
 // Litmus rows judged on recorded counts (harness/run/rows/row_result.cpp): every outcome asked of the
-// model on its own, preconditions, the row's rate, names, and the attribution of a failure to the
-// compiler when the unoptimised kernel shows none of it.
+// model on its own, preconditions, the row's rate, names, and who a failure belongs to: the compiler
+// when the machine code the GPU ran broke the model, the GPU when it is intact.
 #include <gtest/gtest.h>
 
 #include "litmus/parser.hpp"
@@ -65,22 +65,77 @@ TEST(LitmusRows, AForbiddenOutcomeFailsAndIsNamed) {
   EXPECT_EQ(c.weak, 2u);
 }
 
-TEST(LitmusRows, AFailureTheUnoptimisedKernelDoesNotShowIsAToolchainWarning) {
-  const auto r = rows();
-  CaseResult c = begin_row_result(r[0]);
-  judge_row(r[0], seen({{{1, 0}, 2}, {{1, 1}, 98}}), c);
-  attribute_failure(r[0], seen({{{0, 0}, 40}, {{1, 1}, 60}}), c);
-  EXPECT_EQ(c.status, Status::Warning);
-  EXPECT_NE(c.reason.find("compiler is implicated"), std::string::npos) << c.reason;
+// The machine code's verdicts (toolchain/machine_check.hpp) as run hands them over.
+MachineCodeVerdict code_with(std::vector<toolchain::Problem> problems) {
+  MachineCodeVerdict v;
+  v.compiler = "ptxas of NVRTC 13.0";
+  v.check.function_found = true;
+  for (toolchain::Problem p : problems) {
+    toolchain::Finding f;
+    f.problem = p;
+    f.site.thread = 1;
+    f.site.text = "ld.weak r1, x";
+    f.detail = "no instruction on its source line";
+    v.check.findings.push_back(f);
+  }
+  return v;
 }
 
-TEST(LitmusRows, AFailureTheUnoptimisedKernelShowsTooStands) {
+TEST(LitmusRows, AFailureOnCodeThatBrokeTheModelIsAToolchainWarning) {
   const auto r = rows();
   CaseResult c = begin_row_result(r[0]);
   judge_row(r[0], seen({{{1, 0}, 2}, {{1, 1}, 98}}), c);
-  attribute_failure(r[0], seen({{{1, 0}, 1}, {{1, 1}, 99}}), c);
+  attribute_failure(code_with({toolchain::Problem::Merged}), c);
+  EXPECT_EQ(c.status, Status::Warning);
+  EXPECT_NE(c.reason.find("ptxas of NVRTC 13.0 broke the model"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("merged `ld.weak r1, x` of thread T1"), std::string::npos) << c.reason;
+}
+
+TEST(LitmusRows, AFailureOnIntactCodeIsTheGpus) {
+  const auto r = rows();
+  CaseResult c = begin_row_result(r[0]);
+  judge_row(r[0], seen({{{1, 0}, 2}, {{1, 1}, 98}}), c);
+  attribute_failure(code_with({}), c);
   EXPECT_EQ(c.status, Status::Fail);
-  EXPECT_NE(c.reason.find("showed 1 too: the GPU"), std::string::npos) << c.reason;
+  EXPECT_NE(c.reason.find("keeps every memory operation"), std::string::npos) << c.reason;
+  // An elision the model allows cannot make a forbidden outcome: the Fail stands.
+  CaseResult d = begin_row_result(r[0]);
+  judge_row(r[0], seen({{{1, 0}, 2}, {{1, 1}, 98}}), d);
+  attribute_failure(code_with({toolchain::Problem::Elided}), d);
+  EXPECT_EQ(d.status, Status::Fail);
+  EXPECT_NE(d.reason.find("only as the model allows"), std::string::npos) << d.reason;
+}
+
+TEST(LitmusRows, AFailureOnUncheckedCodeStandsAndSaysWhy) {
+  const auto r = rows();
+  CaseResult c = begin_row_result(r[0]);
+  judge_row(r[0], seen({{{1, 0}, 2}, {{1, 1}, 98}}), c);
+  MachineCodeVerdict v = code_with({toolchain::Problem::Merged});
+  v.why_unchecked = "no nvdisasm on PATH";
+  attribute_failure(v, c);
+  EXPECT_EQ(c.status, Status::Fail);
+  EXPECT_NE(c.reason.find("not checked (no nvdisasm on PATH)"), std::string::npos) << c.reason;
+}
+
+TEST(LitmusRows, NothingChangesForARowThatPassed) {
+  const auto r = rows();
+  CaseResult c = begin_row_result(r[0]);
+  judge_row(r[0], seen({{{1, 1}, 100}}), c);
+  const std::string reason = c.reason;
+  attribute_failure(code_with({toolchain::Problem::Merged}), c);
+  EXPECT_EQ(c.status, Status::Pass);
+  EXPECT_EQ(c.reason, reason);
+}
+
+TEST(LitmusRows, TheUnoptimisedExperimentIsACountNotAVerdict) {
+  const auto r = rows();
+  CaseResult c = begin_row_result(r[0]);
+  judge_row(r[0], seen({{{1, 0}, 2}, {{1, 1}, 98}}), c);
+  attribute_failure(code_with({}), c);
+  note_unoptimized(r[0], seen({{{0, 0}, 40}, {{1, 1}, 60}}), c);
+  EXPECT_EQ(c.status, Status::Fail);
+  EXPECT_NE(c.reason.find("experiment: compiled with ptxas -O0 the row showed 0 forbidden outcomes in 100 instances"), std::string::npos)
+      << c.reason;
 }
 
 TEST(LitmusRows, NoInstancesIsAnError) {

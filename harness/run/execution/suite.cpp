@@ -160,8 +160,11 @@ Suite::Step Suite::run(const litmus::Row& row) {
         judge_row(row, seen, r);
         r.compile_seconds = seen.compile_seconds;
         r.compile_wait_seconds = seen.compile_wait_seconds;
-        // A forbidden outcome: was it the GPU, or ptxas's optimisation? The row again, unoptimised.
-        if (r.status == Status::Fail) attribute_failure(row, engine().run(row, 0), r);
+        // A forbidden outcome: was it the GPU, or the compiler? The machine code the GPU ran decides.
+        if (r.status == Status::Fail) {
+          attribute_failure(engine().machine_code(row), r);
+          if (options_.rerun_unoptimized) note_unoptimized(row, engine().run(row, 0), r);
+        }
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
       }
     } catch (const NotSupportedError& e) {

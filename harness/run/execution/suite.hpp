@@ -41,6 +41,9 @@ struct SuiteOptions {
   bool isolate_all = false;
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // per isolated case
   bool power = true;                                              // measure each case's control
+  // A litmus row that showed a forbidden outcome runs again compiled with ptxas -O0, and its reason
+  // says what that showed: an experiment beside the verdict, which its machine code decides.
+  bool rerun_unoptimized = false;
   std::string json_file;    // rewritten after every case; empty: none
   std::string resume_file;  // an interrupted run's results, kept: the same run (run/records/provenance.hpp)
   std::optional<Baseline> baseline;

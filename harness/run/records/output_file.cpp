@@ -19,6 +19,7 @@ std::string described(const std::string& kind) {
   if (kind == "bench") return "vmmcheck bench rows (bench --json)";
   if (kind == "selftest") return "vmmcheck selftest findings (selftest --json)";
   if (kind == "stress-params") return "vmmcheck stress params (tune --out)";
+  if (kind == "toolchain") return "vmmcheck toolchain audits (toolchain --json)";
   return "a vmmcheck " + kind + " document";
 }
 

@@ -1,5 +1,7 @@
 #include "run/rows/engine.hpp"
 
+#include "toolchain/audit.hpp"
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -143,6 +145,14 @@ void RowEngine::count(const std::uint32_t* words, std::uint64_t instances, const
     if (only_outside && table && bin_of(*table, key) != table->bins) continue;
     ++out.counts[key];
   }
+}
+
+MachineCodeVerdict RowEngine::machine_code(const litmus::Row& row, int ptxas_level) {
+  const codegen::Kernel& k = kernel_of(row);
+  MachineCodeVerdict v;
+  v.compiler = "ptxas of NVRTC " + codegen::nvrtc_version() + (ptxas_level < 0 ? "" : " -O" + std::to_string(ptxas_level));
+  v.check = toolchain::check_compiled(k, compiler_.get(k, ptxas_level), v.why_unchecked);
+  return v;
 }
 
 const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {

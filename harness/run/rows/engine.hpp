@@ -43,6 +43,10 @@ class RowEngine {
   // with NVRTC's log for a kernel that does not compile.
   const RowOutcomes& run(const litmus::Row& row, int ptxas_level = -1);
 
+  // The machine code `row` ran at `ptxas_level` (run(row) first), checked against its kernel's memory
+  // operations (toolchain/audit.hpp): intact, or what was lost, merged, weakened or reordered.
+  MachineCodeVerdict machine_code(const litmus::Row& row, int ptxas_level = -1);
+
  private:
   struct Loaded;
   struct Surface;

@@ -108,23 +108,35 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
   r.reason = o.str();
 }
 
-void attribute_failure(const litmus::Row& row, const RowOutcomes& unoptimized, CaseResult& r) {
+void attribute_failure(const MachineCodeVerdict& code, CaseResult& r) {
   if (r.status != Status::Fail) return;
-  CaseResult again = begin_row_result(row);
-  judge_row(row, unoptimized, again);
+  if (!code.why_unchecked.empty()) {
+    r.reason += "; its machine code was not checked (" + code.why_unchecked + "), so the Fail stands";
+    return;
+  }
+  if (!code.check.breaks_model()) {
+    r.reason += "; its machine code (" + code.compiler + ") " +
+                (code.check.intact() ? "keeps every memory operation and fence of the PTX, of its strength and in order"
+                                     : "changed it only as the model allows") +
+                ": the GPU showed what the model forbids";
+    return;
+  }
+  r.status = Status::Warning;
+  std::string what;
+  for (const toolchain::Finding& f : code.check.findings)
+    if (f.problem != toolchain::Problem::Elided)
+    what += (what.empty() ? "" : "; ") + std::string(toolchain::name_of(f.problem)) + " `" + f.site.text + "` of thread T" +
+            std::to_string(f.site.thread) + " (" + f.detail + ")";
+  r.reason += "; but " + code.compiler + " broke the model in the machine code the GPU ran: " + what +
+              " -- a toolchain finding, not the GPU's (vmmcheck toolchain on the row's file shows the code; docs/toolchain.md)";
+}
+
+void note_unoptimized(const litmus::Row& row, const RowOutcomes& unoptimized, CaseResult& r) {
   std::uint64_t forbidden = 0;
   for (const auto& [values, count] : unoptimized.counts)
-    if (preconditions_met(row, unoptimized.registers, values) &&
-        !model_allows(row, unoptimized.registers, values))
-      forbidden += count;
-  if (again.status == Status::Pass && forbidden == 0) {
-    r.status = Status::Warning;
-    r.reason += "; compiled with ptxas -O0 the same row showed none of them in " + std::to_string(unoptimized.instances) +
-                " instances: the optimising compiler is implicated, the GPU ran the unoptimised kernel as the model says "
-                "(a toolchain finding: read the SASS of `vmmcheck model --kernels`; docs/litmus.md)";
-  } else {
-    r.reason += "; compiled with ptxas -O0 it showed " + std::to_string(forbidden) + " too: the GPU";
-  }
+    if (preconditions_met(row, unoptimized.registers, values) && !model_allows(row, unoptimized.registers, values)) forbidden += count;
+  r.reason += "; experiment: compiled with ptxas -O0 the row showed " + std::to_string(forbidden) +
+              " forbidden outcomes in " + std::to_string(unoptimized.instances) + " instances (a count, not a verdict)";
 }
 
 }  // namespace vmmcheck::run

@@ -12,6 +12,7 @@
 #include "litmus/file.hpp"
 #include "litmus/rows.hpp"
 #include "run/records/result.hpp"
+#include "toolchain/machine_check.hpp"
 
 namespace vmmcheck::run {
 
@@ -35,10 +36,24 @@ CaseResult begin_row_result(const litmus::Row& row);
 // (Fail if any outcome the model forbids was observed) and reason.
 void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r);
 
-// A Fail held against the same row compiled with ptxas -O0 (`unoptimized`): when that kernel shows no
-// outcome the model forbids, the forbidden outcomes came from the compiler's optimisation, not from the
-// GPU -- a toolchain finding, reported as a Warning that says so (run --strict fails it); when it shows
-// them too, the Fail stands and says so. Nothing changes for a row that did not fail.
-void attribute_failure(const litmus::Row& row, const RowOutcomes& unoptimized, CaseResult& r);
+// Whether the machine code a row ran keeps every memory operation and fence of its PTX
+// (toolchain/machine_check.hpp), and which compiler made it.
+struct MachineCodeVerdict {
+  toolchain::MachineCheck check;
+  std::string why_unchecked;  // not empty: no check was made (no disassembler, say), and why
+  std::string compiler;       // "ptxas of NVRTC 13.0"
+};
+
+// Who a Fail belongs to, decided by the machine code (docs/toolchain.md, "In run"): when the code the GPU
+// ran lost, merged, weakened or reordered an operation, the forbidden outcomes may be the compiler's --
+// a toolchain finding, reported as a Warning naming the compiler and the operation (run --strict fails
+// it); when the code is intact, the GPU showed an outcome the model forbids: the Fail stands and says
+// the code was checked. Unchecked (no disassembler), the Fail stands and says why. Nothing changes for a
+// row that did not fail.
+void attribute_failure(const MachineCodeVerdict& code, CaseResult& r);
+
+// The experiment of run --rerun-unoptimized: what the same row showed compiled with ptxas -O0, added to
+// the reason of a row that failed or was attributed to the compiler. It changes no status.
+void note_unoptimized(const litmus::Row& row, const RowOutcomes& unoptimized, CaseResult& r);
 
 }  // namespace vmmcheck::run
