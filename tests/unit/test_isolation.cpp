@@ -136,11 +136,12 @@ TEST(Isolation, ResumeRefusesAnotherBudget) {
             ChildRun::End::Exited);
   const ChildRun r = vmmcheck({"run", "--cases", kPlanted, "--seed", "7", "--resume", part.string()});
   EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.log_tail.find("the budget (--iterations, --instances, --op-words, --seed, stress params): that run had "
-                            "10000000 instances, 4 iterations, 4194304 op words, seed 1"),
+  EXPECT_NE(r.log_tail.find("the budget (--iterations, --instances, --row-launches, --op-words, --seed, stress params): that run had "
+                            "10000000 instances, 4 iterations, 40 launches a litmus row, 4194304 op words, seed 1"),
             std::string::npos)
       << r.log_tail;
-  EXPECT_NE(r.log_tail.find("this one has 10000000 instances, 4 iterations, 4194304 op words, seed 7"), std::string::npos)
+  EXPECT_NE(r.log_tail.find("this one has 10000000 instances, 4 iterations, 40 launches a litmus row, 4194304 op words, seed 7"),
+            std::string::npos)
       << r.log_tail;
 }
 

@@ -26,7 +26,8 @@ std::string driver_text(const RunContext& c) {
 
 std::string budget_text(const Budget& b) {
   return std::to_string(b.instances) + " instances, " + std::to_string(b.iterations) + " iterations, " +
-         std::to_string(b.op_words) + " op words, seed " + std::to_string(b.seed) + ", " + describe(b.stress);
+         std::to_string(b.row_launches) + " launches a litmus row, " + std::to_string(b.op_words) + " op words, seed " +
+         std::to_string(b.seed) + ", " + describe(b.stress);
 }
 
 // Two spellings of one commit: the same sha, or one an abbreviation of the other (7 and 12 hex digits).
@@ -70,7 +71,7 @@ std::vector<std::string> resume_mismatches(const RunContext& file, const RunCont
   differ(file.shard != here.shard, "--shard", file.shard ? model::to_string(*file.shard) : "none",
          here.shard ? model::to_string(*here.shard) : "none");
   differ(file.device != here.device, "--device", std::to_string(file.device), std::to_string(here.device));
-  differ(file.budget != here.budget, "the budget (--iterations, --instances, --op-words, --seed, stress params)",
+  differ(file.budget != here.budget, "the budget (--iterations, --instances, --row-launches, --op-words, --seed, stress params)",
          budget_text(file.budget), budget_text(here.budget));
   return out;
 }
