@@ -7,6 +7,7 @@
 #   run --mpi:           Open MPI (mpirun and the headers; the mpi tests run two ranks on the CPU)
 #   reports (Python):    a virtual environment .venv with reports/requirements.txt, and Debian's
 #                        chromium + chromium-driver for the headless-browser test
+#   vmmcheck toolchain:  nvdisasm -- the toolkit's, or else PyPI's nvidia-cuda-nvdisasm wheel in .venv
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +38,15 @@ if [ ! -x .venv/bin/python ] || [ reports/requirements.txt -nt .venv/.requiremen
   .venv/bin/python -m pip install -q --upgrade pip >/dev/null
   .venv/bin/python -m pip install -q -r reports/requirements.txt
   touch .venv/.requirements-installed
+fi
+
+# vmmcheck toolchain reads the machine code's line table with nvdisasm (cuobjdump prints none). A toolkit
+# without it (this machine's) gets the wheel; the build finds it in .venv (harness/CMakeLists.txt).
+nvdisasm_wheel=nvidia-cuda-nvdisasm==13.2.51
+if ! command -v nvdisasm >/dev/null && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
+   ! ls .venv/lib/python*/site-packages/nvidia/cu*/bin/nvdisasm >/dev/null 2>&1; then
+  echo "setup-deps: installing $nvdisasm_wheel into .venv (vmmcheck toolchain's disassembler)"
+  .venv/bin/python -m pip install -q "$nvdisasm_wheel"
 fi
 
 if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then

@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 RUNS = ["ci/results/nvidia-h200_driver-580.159.04.json", "ci/results/2x-nvidia-h200_driver-580.159.04.json"]
+MATRIX = "ci/results/toolchain/matrix.json"
 
 
 def main() -> int:
@@ -31,7 +32,8 @@ def main() -> int:
                 print("handbook_check: vmmcheck list --json failed", file=sys.stderr)
                 return 2
         fresh = Path(tmp) / "handbook"
-        if handbook.main(["--cases-json", str(listing), *[str(root / r) for r in RUNS], "-o", str(fresh)]) != 0:
+        if handbook.main(["--cases-json", str(listing), *[str(root / r) for r in RUNS], "--toolchain-matrix", str(root / MATRIX),
+                          "-o", str(fresh)]) != 0:
             return 2
         committed = root / "docs" / "handbook"
         names = lambda d: sorted(p.relative_to(d).as_posix() for p in d.rglob("*") if p.is_file())
@@ -41,7 +43,7 @@ def main() -> int:
         print(f"docs/handbook differs from what the committed results give in {len(differ)} file(s), e.g. "
               + ", ".join(differ[:5]) + "\nregenerate: build/vmmcheck list --json > /tmp/list.json && "
               "PYTHONPATH=reports .venv/bin/python -m vmmcheck_report handbook --cases-json /tmp/list.json "
-              + " ".join(RUNS) + " -o docs/handbook")
+              + " ".join(RUNS) + " --toolchain-matrix " + MATRIX + " -o docs/handbook")
         return 1
     print(f"docs/handbook is current ({len(want)} files)")
     return 0

@@ -716,6 +716,12 @@ def engine(src: Source) -> List[str]:
     return out
 
 
+def toolchain_matrix(src: Source) -> List[str]:
+    """The ptxas matrix of vmmcheck toolchain (ci/toolchain-matrix.sh): version x -O level."""
+    from . import toolchain
+    return toolchain.table_lines(plain_json(src), src.shown)
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
     "cases": cases,
     "run-summary": run_summary,
@@ -732,6 +738,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "bench-compare": bench_compare,
     "shards": shards,
     "engine": engine,
+    "toolchain": toolchain_matrix,
 }
 
 

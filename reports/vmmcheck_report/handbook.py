@@ -10,6 +10,9 @@ DIR/handbook.md:
     rule-<family>-<n>.html  one page per rule
     family-<family>.html    a family's heatmap (weak rate per case, coloured by status, one column per run)
     litmus.html             the rows of the litmus files; litmus-file-<stem>.html, a file's text
+    compiler.html           when the compiler changes a litmus test: the finding, and the ptxas matrix
+                            (--toolchain-matrix, ci/results/toolchain/matrix.json) beside the rows each run
+                            attributed to the compiler
     svg/                    the diagrams and heatmaps (SVG written by handbook_svg)
     handbook.css, handbook.md
 
@@ -44,7 +47,7 @@ except ImportError:  # Python < 3.11: the snippets are optional
 
 import jinja2
 
-from . import fmt, handbook_svg, load, model, outputs
+from . import fmt, handbook_svg, load, model, outputs, toolchain
 from .render import new_environment
 
 PROG = "vmmcheck_report handbook"
@@ -507,12 +510,13 @@ def render(view: dict) -> Dict[str, str]:
     file_t = env.get_template("handbook_litmusfile.html.j2")
     for lf in view["litmus_files"]:
         files[lf["page"]] = file_t.render(lf=lf, **common)
+    files["compiler.html"] = env.get_template("handbook_compiler.html.j2").render(compiler=view["compiler"], **common)
     files["handbook.md"] = env.get_template("handbook.md.j2").render(topics=view["topics"], ncases=view["cases"],
-                                                                     **common)
+                                                                     compiler=view["compiler"], **common)
     return files
 
 
-GENERATED = ("index.html", "handbook.css", "handbook.md", "litmus.html")
+GENERATED = ("index.html", "handbook.css", "handbook.md", "litmus.html", "compiler.html")
 GENERATED_GLOBS = ("rule-*.html", "family-*.html", "litmus-file-*.html", "svg/*.svg")
 
 
@@ -535,10 +539,45 @@ def write(files: Mapping[str, str], out: Path) -> None:
             p.write_bytes(data)
 
 
-def generate(cases_json: Path, results: Sequence[Path], out: Path, markdown_only: bool = False) -> Dict[str, str]:
+# What run says of a litmus row whose forbidden outcome the machine code explains (run/rows/row_result.cpp).
+COMPILER_MARK = "broke the model in the machine code the GPU ran: "
+
+
+def compiler_view(runs: Sequence[Run], matrix_path: Optional[Path]) -> dict:
+    """The compiler page: the matrix (or None) and, per run, the rows it attributed to the compiler."""
+    matrix = None
+    if matrix_path is not None:
+        try:
+            doc = json.loads(Path(matrix_path).read_text())
+        except (OSError, ValueError) as e:
+            raise HandbookError(f"{matrix_path}: cannot read the toolchain matrix: {e}") from None
+        lv = toolchain.levels(doc)
+        matrix = {"file": Path(matrix_path).name, "rows": doc["rows"], "arch": doc["arch"], "disassembler": doc["disassembler"],
+                  "levels": lv, "what": toolchain.what_broke(doc),
+                  "versions": [{"version": v, "lowered": e.get("ptx_version_lowered_to"),
+                                "cells": [toolchain.cell(e["levels"].get(x, [])) for x in lv]}
+                               for v, e in doc["versions"].items()]}
+        for w in matrix["what"]:
+            w["spans"] = toolchain.spans(w["where"])
+    attributed = []
+    for run in runs:
+        rows = []
+        for r in run.doc["results"]:
+            reason = r.get("reason") or ""
+            if r.get("pattern") == "litmus" and COMPILER_MARK in reason:
+                rows.append({"name": r["name"], "status": r["status"], "why": reason.split(COMPILER_MARK, 1)[1].split(" -- ")[0],
+                             "compiler": reason.split("; but ", 1)[-1].split(" broke the model", 1)[0]})
+        attributed.append({"label": run.label, "rows": rows})
+    return {"matrix": matrix, "attributed": attributed}
+
+
+def generate(cases_json: Path, results: Sequence[Path], out: Path, markdown_only: bool = False,
+             toolchain_matrix: Optional[Path] = None) -> Dict[str, str]:
     cases_doc = load_cases(cases_json)
     runs = load_runs(results)
-    files = render(build(cases_doc, runs, Path(cases_json)))
+    view = build(cases_doc, runs, Path(cases_json))
+    view["compiler"] = compiler_view(runs, toolchain_matrix)
+    files = render(view)
     if markdown_only:
         files = {k: v for k, v in files.items() if k == "handbook.md" or k.startswith("svg/")}
     write(files, out)
@@ -552,6 +591,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--cases-json", type=Path, required=True, metavar="FILE",
                    help="the case list: vmmcheck list --json FILE")
     p.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="folder to write")
+    p.add_argument("--toolchain-matrix", type=Path, metavar="FILE",
+                   help="the ptxas matrix of vmmcheck toolchain (ci/results/toolchain/matrix.json) for the compiler page")
     p.add_argument("--markdown-only", action="store_true",
                    help="write only DIR/handbook.md and the SVG it shows (for a small commit)")
     return p
@@ -564,7 +605,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SystemExit as e:
         return int(e.code or 0)
     try:
-        files = generate(args.cases_json, args.results, args.output, args.markdown_only)
+        files = generate(args.cases_json, args.results, args.output, args.markdown_only, args.toolchain_matrix)
     except (HandbookError, outputs.OutputError) as e:
         print(f"{PROG}: {e}", file=sys.stderr)
         return 2
