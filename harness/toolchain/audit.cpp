@@ -96,17 +96,31 @@ const std::vector<Function>& Auditor::disassembled(const std::string& cubin) {
 }
 
 std::string Auditor::assembled(const Compiler& c, int level, const std::string& ptx, std::string& lowered_to) {
+  // One ptxas run per program's PTX, whoever asks first; the others wait for its CUBIN.
   const std::string key = c.ptxas + '\0' + std::to_string(level) + '\0' + ptx;
+  std::shared_future<std::pair<std::string, std::string>> result;
+  std::promise<std::pair<std::string, std::string>> mine;
+  bool first = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (auto it = cubins_.find(key); it != cubins_.end()) {
-      lowered_to = it->second.second;
-      return it->second.first;
+    auto it = cubins_.find(key);
+    if (it == cubins_.end()) {
+      it = cubins_.emplace(key, mine.get_future().share()).first;
+      first = true;
+    }
+    result = it->second;
+  }
+  if (first) {
+    try {
+      std::string lowered;
+      std::string cubin = ptxas_compile(c.ptxas, ptx, settings_.arch, level, scratch_, &lowered);
+      mine.set_value({std::move(cubin), std::move(lowered)});
+    } catch (...) {
+      mine.set_exception(std::current_exception());
     }
   }
-  std::string cubin = ptxas_compile(c.ptxas, ptx, settings_.arch, level, scratch_, &lowered_to);
-  std::lock_guard<std::mutex> lock(mutex_);
-  cubins_.emplace(key, std::make_pair(cubin, lowered_to));
+  const auto& [cubin, lowered] = result.get();
+  lowered_to = lowered;
   return cubin;
 }
 

@@ -81,7 +81,7 @@ class Auditor {
   ScratchDir scratch_;
   std::mutex mutex_;
   std::map<std::string, std::shared_future<std::shared_ptr<std::vector<Function>>>> listings_;  // by CUBIN
-  std::map<std::string, std::pair<std::string, std::string>> cubins_;      // by compiler, level, PTX: CUBIN, lowered_to
+  std::map<std::string, std::shared_future<std::pair<std::string, std::string>>> cubins_;  // by ptxas, level, PTX: CUBIN, lowered_to
   // prepare()'s programs, by (kernel name, level): the program and the kernel's line offset in it.
   std::map<std::pair<std::string, int>, std::pair<std::shared_ptr<const codegen::Program>, int>> programs_;
 };

@@ -133,10 +133,10 @@ fs::path write_repro(const fs::path& dir, const codegen::Kernel& k, const std::v
            << " -lineinfo -ptx kernel.cu gives the same instructions),\n# through ptxas at the level that broke it, and its "
               "machine code with the source line of each instruction:\n"
            << ptxas << " -arch=sm_" << arch << " -O" << audit.level << " -lineinfo kernel.ptx -o kernel.cubin\n"
-           << "nvdisasm --print-line-info --print-code kernel.cubin > kernel.sass\n";
+           << "nvdisasm --print-line-info --print-code kernel.cubin > kernel.full.sass   # kernel.sass: the kernel's function, as vmmcheck read it\n";
   for (const Finding& f : audit.check.findings)
     commands << "# `" << f.site.text << "` is kernel.cu line " << f.site.line << " (" << name_of(f.problem) << "):\ngrep -n -A4 'line "
-             << f.site.line + static_cast<unsigned>(audit.line_offset) << "$' kernel.sass || echo 'no instruction from line "
+             << f.site.line + static_cast<unsigned>(audit.line_offset) << "$' kernel.full.sass || echo 'no instruction from line "
              << f.site.line << "'\n";
 
   std::ostringstream reduced_note;

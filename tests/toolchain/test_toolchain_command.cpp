@@ -1,0 +1,66 @@
+// `vmmcheck toolchain` at its edges, on the CPU: what it says when it cannot check (no disassembler: 77),
+// bad input (2), and a real check of one shipped row at -O0 (intact, exit 0) and at -O3 (the reload
+// merged across the acquire, exit 1, with the PTX line, the machine code and a reproducer) where a
+// disassembler is installed.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../unit/cli_driver.hpp"
+#include "toolchain/tools.hpp"
+
+namespace vmmcheck::testing {
+namespace {
+
+const std::string kMp = std::string(VMMCHECK_SOURCE_DIR) + "/cases/litmus/alias_mp.test";
+
+bool have_disassembler() {
+  std::string why;
+  return !toolchain::find_disassembler("", why).empty();
+}
+
+TEST(ToolchainCommand, NoDisassemblerIsExit77) {
+  // An existing file that is not a program stands for "nothing here can disassemble".
+  const std::filesystem::path fake = std::filesystem::temp_directory_path() / "vmmcheck-not-nvdisasm";
+  std::ofstream(fake) << "not a program\n";
+  const Outcome o = cli({"toolchain", kMp, "--filter", "alias_mp.1.*", "--disassembler", fake.string()});
+  EXPECT_EQ(o.code, 77) << o.out << o.err;
+  EXPECT_NE(o.err.find("cannot check here"), std::string::npos) << o.err;
+}
+
+TEST(ToolchainCommand, NoRowIsAUsageError) {
+  const Outcome o = cli({"toolchain", kMp, "--filter", "no.such.row"});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("no generated kernel"), std::string::npos) << o.err;
+}
+
+TEST(ToolchainCommand, UnoptimisedCodeIsIntactAndOptimisedCodeMergesTheReload) {
+  if (!have_disassembler()) GTEST_SKIP() << "no nvdisasm here (ci/setup-deps.sh installs one)";
+  const Outcome o0 = cli({"toolchain", kMp, "--filter", "alias_mp.1.*", "--no-toolkit-ptxas", "-O", "0"});
+  EXPECT_EQ(o0.code, 0) << o0.out << o0.err;
+  EXPECT_NE(o0.out.find("-O0: 1 kernels intact"), std::string::npos) << o0.out;
+
+  const std::filesystem::path repro = std::filesystem::temp_directory_path() / "vmmcheck-toolchain-repro-test";
+  std::filesystem::remove_all(repro);
+  const Outcome o3 = cli({"toolchain", kMp, "--filter", "alias_mp.1.*", "--no-toolkit-ptxas", "--repro", repro.string()});
+  EXPECT_EQ(o3.code, 1) << o3.out << o3.err;
+  EXPECT_NE(o3.out.find("merged: thread T1, operation 3 `ld.weak r2, x`"), std::string::npos) << o3.out;
+  EXPECT_NE(o3.out.find("PTX line "), std::string::npos) << o3.out;
+  EXPECT_NE(o3.out.find("LD.E.STRONG.GPU"), std::string::npos) << o3.out;
+  // The reproducer: the reduced kernel of the reader breaks the same way.
+  std::size_t folders = 0;
+  for (const auto& d : std::filesystem::directory_iterator(repro)) {
+    ++folders;
+    std::ifstream f(d.path() / "finding.txt");
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("reduced_T1.cu: breaks the same way"), std::string::npos) << text;
+    EXPECT_TRUE(std::filesystem::exists(d.path() / "kernel.ptx"));
+    EXPECT_TRUE(std::filesystem::exists(d.path() / "commands.sh"));
+  }
+  EXPECT_EQ(folders, 1u);
+  std::filesystem::remove_all(repro);
+}
+
+}  // namespace
+}  // namespace vmmcheck::testing
