@@ -64,6 +64,9 @@ def test_the_table_counts_rows_that_broke_apart_from_rows_that_only_elided(tmp_p
 def test_spans_join_contiguous_levels():
     assert toolchain.spans(["12.4 -O1", "12.4 -O2", "12.4 -O3", "13.0 -O3"]) == "12.4 -O1..-O3; 13.0 -O3"
     assert toolchain.spans(["12.4 -O1", "12.4 -O3"]) == "12.4 -O1, -O3"
+    both = ["12.4 -O1", "12.4 -O2", "13.0 -O1", "13.0 -O2"]
+    assert toolchain.spans(both, ["12.4", "13.0"]) == "every version (2) -O1..-O2"
+    assert toolchain.spans(both, ["12.4", "12.8", "13.0"]) == "12.4, 13.0 -O1..-O2"
 
 
 def test_the_check_names_new_and_gone_findings():

@@ -558,7 +558,7 @@ def compiler_view(runs: Sequence[Run], matrix_path: Optional[Path]) -> dict:
                                 "cells": [toolchain.cell(e["levels"].get(x, [])) for x in lv]}
                                for v, e in doc["versions"].items()]}
         for w in matrix["what"]:
-            w["spans"] = toolchain.spans(w["where"])
+            w["spans"] = toolchain.spans(w["where"], list(doc["versions"]))
     attributed = []
     for run in runs:
         rows = []

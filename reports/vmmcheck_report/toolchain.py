@@ -5,7 +5,7 @@ handbook's toolchain page and the CI check.
 
 from __future__ import annotations
 
-from typing import Dict, List, Mapping, Tuple
+from typing import Dict, List, Mapping, Sequence, Tuple
 
 # Problems that break the PTX model; `elided` is a change the model allows that leaves an operation untested.
 BREAKS = ("lost", "merged", "weakened", "reordered", "error")
@@ -45,18 +45,22 @@ def what_broke(matrix: Mapping) -> List[Dict]:
     return out
 
 
-def spans(where: List[str]) -> str:
-    """'12.4.131 -O1, 12.4.131 -O2, ...' as 'ptxas 12.4.131 -O1..-O3; 13.0.88 -O3'."""
+def spans(where: List[str], versions: Sequence[str] = ()) -> str:
+    """'12.4 -O1', '12.4 -O2', ... as '12.4 -O1..-O3; 13.0 -O3'; versions with the same levels share one
+    entry, and when they are all of `versions`, 'every version'."""
     by_version: Dict[str, List[int]] = {}
     for w in where:
         v, lvl = w.split(" -O")
         by_version.setdefault(v, []).append(int(lvl))
-    parts = []
+    groups: Dict[Tuple[int, ...], List[str]] = {}
     for v, lv in by_version.items():
-        lv = sorted(lv)
-        contiguous = lv == list(range(lv[0], lv[-1] + 1))
+        groups.setdefault(tuple(sorted(lv)), []).append(v)
+    parts = []
+    for lv, vs in groups.items():
+        contiguous = list(lv) == list(range(lv[0], lv[-1] + 1))
         shown = f"-O{lv[0]}" if len(lv) == 1 else (f"-O{lv[0]}..-O{lv[-1]}" if contiguous else ", ".join(f"-O{x}" for x in lv))
-        parts.append(f"{v} {shown}")
+        who = f"every version ({len(vs)})" if versions and sorted(vs) == sorted(versions) and len(vs) > 1 else ", ".join(vs)
+        parts.append(f"{who} {shown}")
     return "; ".join(parts)
 
 
@@ -73,6 +77,6 @@ def table_lines(matrix: Mapping, shown: str) -> List[str]:
         out.append(f"| {version}{note} | " + " | ".join("{} / {}".format(*cell(entry["levels"].get(x, []))) for x in lv) + " |")
     out += ["", "What the machine code lost, by litmus file, problem and operation:", ""]
     for w in what_broke(matrix):
-        out.append(f"- `{w['file']}`: {w['problem']} `{w['operation']}` in {len(w['rows'])} rows "
-                   f"({'breaks the model' if w['breaks'] else 'allowed, untested'}): ptxas {spans(w['where'])}")
+        out.append(f"- `{w['file']}`: {w['problem']} `{w['operation']}` in {len(w['rows'])} row{'' if len(w['rows']) == 1 else 's'} "
+                   f"({'breaks the model' if w['breaks'] else 'allowed, untested'}): ptxas {spans(w['where'], list(matrix['versions']))}")
     return out
