@@ -29,6 +29,18 @@ TEST(ToolchainCommand, NoDisassemblerIsExit77) {
   EXPECT_NE(o.err.find("cannot check here"), std::string::npos) << o.err;
 }
 
+TEST(ToolchainCommand, NeverWritesOverAnotherKindOfDocument) {
+  const auto results = std::filesystem::temp_directory_path() / "vmmcheck-toolchain-results.json";
+  std::filesystem::copy_file(std::string(VMMCHECK_SOURCE_DIR) + "/ci/results/nvidia-h200_driver-580.159.04.json", results,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto size = std::filesystem::file_size(results);
+  const Outcome o = cli({"toolchain", kMp, "--filter", "alias_mp.1.*", "--json", results.string()});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("vmmcheck results"), std::string::npos) << o.err;
+  EXPECT_EQ(std::filesystem::file_size(results), size);
+  std::filesystem::remove(results);
+}
+
 TEST(ToolchainCommand, NoRowIsAUsageError) {
   const Outcome o = cli({"toolchain", kMp, "--filter", "no.such.row"});
   EXPECT_EQ(o.code, 2) << o.out << o.err;

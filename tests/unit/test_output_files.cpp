@@ -119,7 +119,7 @@ TEST(EnvironmentTwins, RunsNamesReachRunOnly) {
   EXPECT_EQ(run.budget.seed, 7u);
   EXPECT_EQ(run.timeout_s, 9.0);
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"list"}, {"model", "x.test"}, {"probe"}, {"bench"}, {"selftest"}, {"tune"}, {"explain"}}) {
+           {"list"}, {"model", "x.test"}, {"toolchain", "x.test"}, {"probe"}, {"bench"}, {"selftest"}, {"tune"}, {"explain"}}) {
     const cli::Options o = parsed(args);
     EXPECT_TRUE(o.json.empty()) << args[0];
     EXPECT_FALSE(o.json_given) << args[0];
@@ -137,7 +137,8 @@ TEST(EnvironmentTwins, EachCommandHasItsOwn) {
                          {"VMMCHECK_SELFTEST_SEED", "3"},
                          {"VMMCHECK_TUNE_TRIALS", "5"},
                          {"VMMCHECK_PROBE_JSON", "/tmp/probe.json"},
-                         {"VMMCHECK_EXPLAIN_RESULTS", "/tmp/r.json"}});
+                         {"VMMCHECK_EXPLAIN_RESULTS", "/tmp/r.json"},
+                         {"VMMCHECK_TOOLCHAIN_JSON", "/tmp/toolchain.json"}});
   EXPECT_EQ(parsed({"list"}).filter, "alias.rmw.*");
   EXPECT_EQ(parsed({"model", "x.test"}).json, "/tmp/model.json");
   EXPECT_EQ(parsed({"bench"}).json, "/tmp/bench.json");
@@ -145,6 +146,7 @@ TEST(EnvironmentTwins, EachCommandHasItsOwn) {
   EXPECT_EQ(parsed({"tune"}).tune_trials, 5u);
   EXPECT_EQ(parsed({"probe"}).json, "/tmp/probe.json");
   EXPECT_EQ(parsed({"explain"}).results, "/tmp/r.json");
+  EXPECT_EQ(parsed({"toolchain", "x.test"}).json, "/tmp/toolchain.json");
   // ... and none reaches run.
   const cli::Options run = parsed({"run"});
   EXPECT_TRUE(run.filter.empty());
