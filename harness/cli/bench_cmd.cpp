@@ -22,6 +22,7 @@
 #include "cli/cases.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
+#include "common/scratch_dir.hpp"
 #include "device/machine.hpp"
 #include "ipc/child_process.hpp"
 #include "run/records/output_file.hpp"
@@ -72,25 +73,6 @@ std::vector<std::string> round_args(const Options& o, unsigned k, const std::str
 
 // Runs the rounds one after another, each a process of its own (its rows print as it measures them),
 // and pools their rows; the JSON is rewritten after every round.
-// A folder of this run's own for the rounds' files (mkdtemp: no name another run, or a stale file of a
-// killed one, can take), removed with what is in it when the run ends.
-class RoundFolder {
- public:
-  RoundFolder() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "vmmcheck-bench-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a folder for the rounds' files in " + pattern);
-    path_ = pattern;
-  }
-  ~RoundFolder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  std::string file(unsigned k) const { return (path_ / ("round-" + std::to_string(k) + ".json")).string(); }
-
- private:
-  std::filesystem::path path_;
-};
-
 // How a round's process ended, in words.
 std::string ending(int status) {
   if (WIFEXITED(status)) return "exit code " + std::to_string(WEXITSTATUS(status));
@@ -100,7 +82,7 @@ std::string ending(int status) {
 
 int run_rounds(const Options& o, std::ostream& out) {
   const bench::Settings& s = o.bench;
-  const RoundFolder folder;
+  const ScratchDir folder("bench");  // the rounds' files, gone with the run
   std::vector<std::vector<bench::Json>> rounds;
   bench::Json context;
   std::vector<bench::Json> pooled;
@@ -109,7 +91,7 @@ int run_rounds(const Options& o, std::ostream& out) {
     if (o.json_given && !rounds.empty()) run::write_results(o.json, bench::document(context, s, pooled, finished));
   };
   for (unsigned k = 0; k < s.rounds; ++k) {
-    const std::string json = folder.file(k);
+    const std::string json = folder.file("round-" + std::to_string(k) + ".json");
     out << "round " << k + 1 << " of " << s.rounds << " (a process of its own)\n" << std::flush;
     std::string error;
     const pid_t child = ipc::spawn_in_group(round_args(o, k, json), {{STDOUT_FILENO, STDOUT_FILENO}, {STDERR_FILENO, STDERR_FILENO}}, error);

@@ -15,6 +15,7 @@
 #include "cli/console.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
+#include "common/scratch_dir.hpp"
 #include "device/machine.hpp"
 #include "model/select.hpp"
 #include "ipc/child_process.hpp"
@@ -40,18 +41,11 @@ struct Pass {
 
 class Passes {
  public:
-  Passes(const Options& o, std::ostream& out) : o_(o), out_(out) {
-    dir_ = std::filesystem::temp_directory_path() / ("vmmcheck-selftest-" + std::to_string(getpid()));
-    std::filesystem::create_directories(dir_);
-  }
-  ~Passes() {
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
+  Passes(const Options& o, std::ostream& out) : o_(o), out_(out) {}
 
   Pass run(const std::optional<Mutant>& mutant, const std::vector<std::string>& names) {
     const std::string label = mutant ? std::string(patterns::name_of(*mutant)) : "as-built";
-    const std::filesystem::path json = dir_ / (label + ".json");
+    const std::filesystem::path json = dir_.file(label + ".json");
     std::string filter;
     for (const std::string& n : names) filter += (filter.empty() ? "" : ",") + n;
     std::vector<std::string> argv{self_program(), "run", "--no-power", "--json", json.string(), "--filter", filter,
@@ -84,7 +78,7 @@ class Passes {
  private:
   const Options& o_;
   std::ostream& out_;
-  std::filesystem::path dir_;
+  const ScratchDir dir_{"selftest"};  // each pass's results file
 };
 
 std::vector<const MutantWord*> chosen_mutants(const Options& o) {

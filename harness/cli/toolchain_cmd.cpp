@@ -3,13 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <ostream>
 #include <sstream>
-#include <thread>
 
 #include "cli/app.hpp"
 #include "codegen/generator.hpp"
@@ -58,11 +56,6 @@ std::vector<Subject> subjects_of(const Options& o, std::ostream& out) {
   if (subjects.empty()) throw InputError("no generated kernel among the rows of " + o.litmus.front() + (o.filter.empty() ? "" : " matching " + o.filter));
   if (not_generated > 0) out << not_generated << " rows have no generated kernel (vmmcheck model --verbose says why): not checked\n";
   return subjects;
-}
-
-std::string thread_label(const codegen::Kernel& k, const toolchain::Finding& f) {
-  (void)k;
-  return "thread T" + std::to_string(f.site.thread) + ", operation " + std::to_string(f.site.index + 1);
 }
 
 Json finding_json(const toolchain::KernelAudit& a, const toolchain::Finding& f) {
@@ -132,17 +125,9 @@ int cmd_toolchain(const Options& o, std::ostream& out, std::ostream& err) {
       for (std::size_t first = 0; first < stride; ++first)
         for (std::size_t s = first; s < subjects.size(); s += stride) tasks.push_back(Task{s, c, level});
   std::vector<toolchain::KernelAudit> audits(tasks.size());
-  std::atomic<std::size_t> next{0}, finished{0};
-  const unsigned workers = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), static_cast<unsigned>(tasks.size())));
-  std::vector<std::thread> pool;
-  for (unsigned w = 0; w < workers; ++w)
-    pool.emplace_back([&] {
-      for (std::size_t i; (i = next++) < tasks.size();) {
-        audits[i] = auditor->audit(subjects[tasks[i].subject].kernel, auditor->compilers()[tasks[i].compiler], tasks[i].level);
-        ++finished;
-      }
-    });
-  for (std::thread& t : pool) t.join();
+  toolchain::on_every_core(tasks.size(), [&](std::size_t i) {
+    audits[i] = auditor->audit(subjects[tasks[i].subject].kernel, auditor->compilers()[tasks[i].compiler], tasks[i].level);
+  });
 
   Json doc{{"schema", "vmmcheck-toolchain/1"},
            {"arch", "sm_" + std::to_string(o.arch)},
@@ -186,12 +171,7 @@ int cmd_toolchain(const Options& o, std::ostream& out, std::ostream& err) {
       for (const toolchain::Finding& f : a.check.findings) {
         ++findings;
         audit["findings"].push_back(finding_json(a, f));
-        details << "  " << toolchain::name_of(f.problem) << ": " << thread_label(s.kernel, f) << " `" << f.site.text << "`: " << f.detail
-                << "\n";
-        for (const toolchain::PtxInstruction& p : toolchain::ptx_of(f.site, a.ptx, a.line_offset))
-          details << "    PTX line " << p.ptx_line << ": " << p.text << "\n";
-        details << "    machine code around it (source line: instruction):\n";
-        for (const std::string& line : f.context) details << "      " << line << "\n";
+        details << toolchain::finding_text(a, f, "  ");
       }
       if (o.verbose)
         for (const std::string& note : a.check.notes) details << "  note: " << note << "\n";
@@ -210,7 +190,6 @@ int cmd_toolchain(const Options& o, std::ostream& out, std::ostream& err) {
             << " broke the model, " << t.elided << " elided an operation as the model allows\n";
   console << (findings + errors == 0 ? "toolchain: ok" : "toolchain: FAILED") << " -- " << broken << " kernel compilations ("
           << findings << " findings) did not keep every operation, " << errors << " could not be checked\n";
-  (void)finished;
   if (o.json_given) {
     if (json_to_stdout) {
       out << doc.dump(2) << "\n";

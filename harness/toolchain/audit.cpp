@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <future>
 #include <stdexcept>
 #include <thread>
 
@@ -45,22 +44,16 @@ void Auditor::prepare(const std::vector<const codegen::Kernel*>& kernels) {
       jobs.push_back(Job{{kernels.begin() + static_cast<std::ptrdiff_t>(at),
                           kernels.begin() + static_cast<std::ptrdiff_t>(std::min(kernels.size(), at + per))},
                          level});
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> pool;
-  for (std::size_t w = 0; w < std::min(cores, jobs.size()); ++w)
-    pool.emplace_back([&] {
-      for (std::size_t j; (j = next++) < jobs.size();) {
-        try {
-          auto program = std::make_shared<const codegen::Program>(codegen::compile_program(jobs[j].kernels, settings_.arch, jobs[j].level));
-          std::lock_guard<std::mutex> lock(mutex_);
-          for (std::size_t m = 0; m < jobs[j].kernels.size(); ++m)
-            programs_[{jobs[j].kernels[m]->name, jobs[j].level}] = {program, program->line_offsets[m]};
-        } catch (const std::exception&) {
-          // A kernel of the program does not compile: each compiles alone when audited, its error its own.
-        }
-      }
-    });
-  for (std::thread& t : pool) t.join();
+  on_every_core(jobs.size(), [&](std::size_t j) {
+    try {
+      auto program = std::make_shared<const codegen::Program>(codegen::compile_program(jobs[j].kernels, settings_.arch, jobs[j].level));
+      std::lock_guard<std::mutex> lock(mutex_);
+      for (std::size_t m = 0; m < jobs[j].kernels.size(); ++m)
+        programs_[{jobs[j].kernels[m]->name, jobs[j].level}] = {program, program->line_offsets[m]};
+    } catch (const std::exception&) {
+      // A kernel of the program does not compile: each compiles alone when audited, its error its own.
+    }
+  });
 }
 
 std::pair<std::shared_ptr<const codegen::Program>, int> Auditor::nvrtc(const codegen::Kernel& k, int level) {
@@ -72,56 +65,17 @@ std::pair<std::shared_ptr<const codegen::Program>, int> Auditor::nvrtc(const cod
 }
 
 const std::vector<Function>& Auditor::disassembled(const std::string& cubin) {
-  // One nvdisasm per CUBIN, whoever asks first; the others wait for its listing.
-  std::shared_future<std::shared_ptr<std::vector<Function>>> listing;
-  std::promise<std::shared_ptr<std::vector<Function>>> mine;
-  bool first = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = listings_.find(cubin);
-    if (it == listings_.end()) {
-      it = listings_.emplace(cubin, mine.get_future().share()).first;
-      first = true;
-    }
-    listing = it->second;
-  }
-  if (first) {
-    try {
-      mine.set_value(std::make_shared<std::vector<Function>>(read_sass(disassemble(disassembler_, cubin, scratch_))));
-    } catch (...) {
-      mine.set_exception(std::current_exception());
-    }
-  }
-  return *listing.get();
+  return listings_.get(cubin, [&] { return read_sass(disassemble(disassembler_, cubin, scratch_)); });
 }
 
 std::string Auditor::assembled(const Compiler& c, int level, const std::string& ptx, std::string& lowered_to) {
-  // One ptxas run per program's PTX, whoever asks first; the others wait for its CUBIN.
-  const std::string key = c.ptxas + '\0' + std::to_string(level) + '\0' + ptx;
-  std::shared_future<std::pair<std::string, std::string>> result;
-  std::promise<std::pair<std::string, std::string>> mine;
-  bool first = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    auto it = cubins_.find(key);
-    if (it == cubins_.end()) {
-      it = cubins_.emplace(key, mine.get_future().share()).first;
-      first = true;
-    }
-    result = it->second;
-  }
-  if (first) {
-    try {
-      std::string lowered;
-      std::string cubin = ptxas_compile(c.ptxas, ptx, settings_.arch, level, scratch_, &lowered);
-      mine.set_value({std::move(cubin), std::move(lowered)});
-    } catch (...) {
-      mine.set_exception(std::current_exception());
-    }
-  }
-  const auto& [cubin, lowered] = result.get();
-  lowered_to = lowered;
-  return cubin;
+  const Assembled& a = cubins_.get(c.ptxas + '\0' + std::to_string(level) + '\0' + ptx, [&] {
+    Assembled made;
+    made.cubin = ptxas_compile(c.ptxas, ptx, settings_.arch, level, scratch_, &made.lowered_to);
+    return made;
+  });
+  lowered_to = a.lowered_to;
+  return a.cubin;
 }
 
 KernelAudit Auditor::audit(const codegen::Kernel& k, const Compiler& c, int level) {
@@ -151,7 +105,7 @@ MachineCheck check_compiled(const codegen::Kernel& k, const codegen::Compiled& c
   const std::string nvdisasm = find_disassembler("", why_unchecked);
   if (nvdisasm.empty()) return {};
   try {
-    ScratchDir dir;
+    const ScratchDir dir("toolchain");
     MachineCheck c = check_machine_code(k, read_sass(disassemble(nvdisasm, compiled.cubin, dir)), compiled.line_offset);
     if (!c.function_found) why_unchecked = "the disassembly has no function " + k.name;
     return c;
@@ -159,6 +113,27 @@ MachineCheck check_compiled(const codegen::Kernel& k, const codegen::Compiled& c
     why_unchecked = e.what();
     return {};
   }
+}
+
+std::string finding_text(const KernelAudit& a, const Finding& f, const std::string& indent) {
+  std::string s = indent + name_of(f.problem) + ": thread T" + std::to_string(f.site.thread) + ", operation " +
+                  std::to_string(f.site.index + 1) + " `" + f.site.text + "`: " + f.detail + "\n";
+  for (const PtxInstruction& p : ptx_of(f.site, a.ptx, a.line_offset))
+    s += indent + "  PTX line " + std::to_string(p.ptx_line) + ": " + p.text + "\n";
+  s += indent + "  machine code around it (source line: instruction):\n";
+  for (const std::string& line : f.context) s += indent + "    " + line + "\n";
+  return s;
+}
+
+void on_every_core(std::size_t count, const std::function<void(std::size_t)>& each) {
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> pool;
+  const std::size_t workers = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), count);
+  for (std::size_t w = 0; w < workers; ++w)
+    pool.emplace_back([&] {
+      for (std::size_t i; (i = next++) < count;) each(i);
+    });
+  for (std::thread& t : pool) t.join();
 }
 
 std::string function_text(const std::vector<Function>& sass, const std::string& name) {

@@ -3,7 +3,7 @@
 // run can use -- NVRTC's own ptxas (what run loads), the toolkit's ptxas, any other given -- at each
 // -O level asked, disassembled, and its machine code checked against the operations of its PTX.
 // Also run's question for a row that failed: did the code it ran keep every operation? No GPU.
-#include <future>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -14,6 +14,7 @@
 #include "codegen/nvrtc.hpp"
 #include "toolchain/listing.hpp"
 #include "toolchain/machine_check.hpp"
+#include "toolchain/once_each.hpp"
 #include "toolchain/tools.hpp"
 
 namespace vmmcheck::toolchain {
@@ -78,10 +79,13 @@ class Auditor {
   std::size_t per_program_ = 1;
   std::vector<Compiler> compilers_;
   std::string disassembler_, disassembler_version_;
-  ScratchDir scratch_;
+  ScratchDir scratch_{"toolchain"};
   std::mutex mutex_;
-  std::map<std::string, std::shared_future<std::shared_ptr<std::vector<Function>>>> listings_;  // by CUBIN
-  std::map<std::string, std::shared_future<std::pair<std::string, std::string>>> cubins_;  // by ptxas, level, PTX: CUBIN, lowered_to
+  struct Assembled {
+    std::string cubin, lowered_to;
+  };
+  OnceEach<std::vector<Function>> listings_;  // by CUBIN
+  OnceEach<Assembled> cubins_;                // by ptxas, level and PTX
   // prepare()'s programs, by (kernel name, level): the program and the kernel's line offset in it.
   std::map<std::pair<std::string, int>, std::pair<std::shared_ptr<const codegen::Program>, int>> programs_;
 };
@@ -89,6 +93,13 @@ class Auditor {
 // run's question (docs/toolchain.md, "In run"): the machine code of `compiled` -- the CUBIN the row ran --
 // checked against `k`'s operations. Empty `why_unchecked` and the check; or why it could not be made.
 MachineCheck check_compiled(const codegen::Kernel& k, const codegen::Compiled& compiled, std::string& why_unchecked);
+
+// A finding in words, for the console and reproducers: the problem, the thread and operation, what is
+// wrong, the PTX line, and the machine code around it; each line begins with `indent`.
+std::string finding_text(const KernelAudit& a, const Finding& f, const std::string& indent);
+
+// Runs each(0) .. each(count - 1) on as many threads as there are cores (or tasks), each index once.
+void on_every_core(std::size_t count, const std::function<void(std::size_t)>& each);
 
 // The function's part of a listing, as nvdisasm printed it (for reports and reproducers).
 std::string function_text(const std::vector<Function>& sass, const std::string& name);

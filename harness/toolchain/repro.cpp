@@ -37,16 +37,6 @@ std::string slug(const std::string& s) {
   return out;
 }
 
-std::string finding_text(const KernelAudit& a, const Finding& f) {
-  std::ostringstream o;
-  o << name_of(f.problem) << ": thread T" << f.site.thread << ", operation " << f.site.index + 1 << " `" << f.site.text << "` (source line "
-    << f.site.line << "): " << f.detail << "\n";
-  for (const PtxInstruction& p : ptx_of(f.site, a.ptx, a.line_offset)) o << "  PTX line " << p.ptx_line << ": " << p.text << "\n";
-  o << "  needs: " << requirement_of(f.site) << "\n  machine code around it:\n";
-  for (const std::string& l : f.context) o << "    " << l << "\n";
-  return o.str();
-}
-
 }  // namespace
 
 codegen::Kernel reduced_kernel(const codegen::Kernel& k, unsigned thread) {
@@ -121,7 +111,7 @@ fs::path write_repro(const fs::path& dir, const codegen::Kernel& k, const std::v
   finding << "\n";
   std::set<unsigned> threads;
   for (const Finding& f : audit.check.findings) {
-    finding << finding_text(audit, f) << "\n";
+    finding << finding_text(audit, f, "") << "\n";
     threads.insert(f.site.thread);
   }
 
@@ -154,7 +144,7 @@ fs::path write_repro(const fs::path& dir, const codegen::Kernel& k, const std::v
     else if (again.check.intact()) reduced_note << "its code is intact: the finding needs the whole kernel (kernel.cu is the reproducer)\n";
     else {
       reduced_note << "breaks the same way:\n";
-      for (const Finding& f : again.check.findings) reduced_note << "  " << finding_text(again, f);
+      for (const Finding& f : again.check.findings) reduced_note << finding_text(again, f, "  ");
     }
     commands << "\n# The reduced kernel of thread T" << t << ":\nnvcc -std=c++17 -arch=sm_" << arch << " -lineinfo -cubin -Xptxas -O"
              << audit.level << " " << file << " -o reduced_T" << t << ".cubin\nnvdisasm --print-line-info --print-code reduced_T" << t

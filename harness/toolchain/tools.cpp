@@ -49,34 +49,14 @@ std::string find_program(const std::string& name) {
 
 }  // namespace
 
-ScratchDir::ScratchDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/vmmcheck-toolchain-XXXXXX";
-  if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a scratch folder " + pattern);
-  path_ = pattern;
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
-std::string ScratchDir::write(const std::string& name, const std::string& bytes) const {
-  const std::string p = path_ + "/" + name;
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw std::runtime_error("cannot write " + p);
-  return p;
-}
-
 ToolRun run_tool(const std::vector<std::string>& argv) {
-  ScratchDir dir;
-  const std::string out_path = dir.path() + "/out", err_path = dir.path() + "/err";
+  const ScratchDir dir("tool");
+  const std::string out_path = dir.file("out"), err_path = dir.file("err");
   ToolRun run;
   {
     UniqueFd out(::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
     UniqueFd err(::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
-    if (!out.held() || !err.held()) throw std::runtime_error("cannot open output files in " + dir.path());
+    if (!out.held() || !err.held()) throw std::runtime_error("cannot open output files in " + dir.path().string());
     std::string error;
     const pid_t pid = ipc::spawn_in_group(argv, {{out.get(), 1}, {err.get(), 2}}, error);
     if (pid < 0) {
@@ -137,7 +117,7 @@ std::string with_ptx_version(const std::string& ptx, const std::string& version)
 std::string ptxas_compile(const std::string& ptxas, const std::string& ptx, int arch, int level, const ScratchDir& dir,
                           std::string* lowered_to) {
   static std::atomic<unsigned> counter{0};
-  const std::string stem = dir.path() + "/p" + std::to_string(counter++);
+  const std::string stem = dir.file("p" + std::to_string(counter++));
   const auto once = [&](const std::string& text) {
     const std::string in = dir.write(fs::path(stem + ".ptx").filename().string(), text);
     return run_tool({ptxas, "-arch=sm_" + std::to_string(arch), "-O" + std::to_string(level), "-lineinfo", in, "-o", stem + ".cubin"});

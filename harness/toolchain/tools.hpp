@@ -7,21 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "common/scratch_dir.hpp"
+
 namespace vmmcheck::toolchain {
-
-// A folder of this process's own under $TMPDIR (mkdtemp), removed with everything in it.
-class ScratchDir {
- public:
-  ScratchDir();
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string write(const std::string& name, const std::string& bytes) const;  // its path
-
- private:
-  std::string path_;
-};
 
 struct ToolRun {
   int status = -1;  // exit status; -1: did not start or died by a signal
