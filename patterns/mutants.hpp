@@ -25,6 +25,11 @@ enum class Mutant : int {
   NoGrant,           // cuMemSetAccess is not called for the access under test
   FullGrant,         // every mapping is granted read-write to every device that touches it
   StrayWrite,        // another kernel writes the memory before it is checked
+  // Of the litmus kernel generator (harness/run/rows/generator_mutants.hpp): the kernel it emits loses
+  // one mechanism while the row is judged as its file says.
+  RelaxedAcquire,    // every acquire (ld.acquire, atom.acquire/acq_rel) is emitted .relaxed
+  RelaxedRelease,    // every release (st.release, atom.release/acq_rel) is emitted .relaxed
+  NarrowScope,       // every .gpu and .sys scope is emitted .cta
 };
 
 struct MutantWord {
@@ -34,7 +39,7 @@ struct MutantWord {
   bool may_fault;            // the mutated case may fault: it runs in a child process
 };
 
-inline constexpr std::array<MutantWord, 12> kMutantWords{{
+inline constexpr std::array<MutantWord, 15> kMutantWords{{
     {Mutant::NoProxyFence, "no-proxy-fence", "fence.proxy.alias", false},
     {Mutant::NoAsyncFence, "no-async-fence", "fence.proxy.async", false},
     {Mutant::RelaxedFlag, "relaxed-flag", "release/acquire on the flag", false},
@@ -47,6 +52,9 @@ inline constexpr std::array<MutantWord, 12> kMutantWords{{
     {Mutant::NoGrant, "no-grant", "cuMemSetAccess", true},
     {Mutant::FullGrant, "full-grant", "the access right a grant leaves out", false},
     {Mutant::StrayWrite, "stray-write", "exclusive use of the memory until it is checked", false},
+    {Mutant::RelaxedAcquire, "relaxed-acquire", "the acquire of generated litmus kernels", false},
+    {Mutant::RelaxedRelease, "relaxed-release", "the release of generated litmus kernels", false},
+    {Mutant::NarrowScope, "narrow-scope", "the .gpu and .sys scopes of generated litmus kernels", false},
 }};
 
 constexpr const MutantWord& word_of(Mutant m) { return kMutantWords[static_cast<std::size_t>(m)]; }

@@ -78,12 +78,21 @@ struct Op {
   std::string reg;              // Load, AtomAdd: the register it sets
   // Load, AtomAdd: a precondition on the value read ("ld.acquire r0, [flag] == 1"); -1: none.
   std::int64_t must_read = -1;
+  // Load with must_read: spin until it reads that value ("ld.acquire r0, [flag] until 1"). The model
+  // decides the final read, the one that returned must_read (earlier reads of the loop return other
+  // values and order nothing: a failed acquire synchronizes with no store); a GPU kernel repeats the load
+  // within a bound and records reaching it as its own outcome (kSpinBoundReached).
+  bool spin = false;
   // Memory operations: the proxy they go through. ProxyFence: the proxy it fences.
   Proxy proxy = Proxy::Generic;
   // Store, AtomAdd: the operand is this register's value (a data dependency on the load that set it)
   // instead of `value`; empty: `value`.
   std::string value_reg;
 };
+
+// The value a spin-until load's register holds when its bound was reached before it read its value: no
+// litmus value is this large (values are small integers), so it is an outcome of its own ("timeout").
+inline constexpr std::uint32_t kSpinBoundReached = 0xFFFFFFFFu;
 
 struct Thread {
   std::string name;  // e.g. "writer"

@@ -66,7 +66,8 @@ std::string op_text(const Litmus& l, const Op& op) {
     case OpKind::AliasFence: o << "fence.proxy.alias"; break;
     case OpKind::ProxyFence: o << "fence.proxy." << name_of(op.proxy); break;
   }
-  if (op.must_read >= 0 && (op.kind == OpKind::Load || op.kind == OpKind::AtomAdd)) o << " == " << op.must_read;
+  if (op.must_read >= 0 && (op.kind == OpKind::Load || op.kind == OpKind::AtomAdd))
+    o << (op.spin ? " until " : " == ") << op.must_read;
   return o.str();
 }
 
@@ -354,6 +355,7 @@ class ThreadEmitter {
        << ".t" << th.lane << "): file CTA " << lay_.file_cta[t_] << ", file thread " << lay_.file_thread[t_] << "\n";
     emit_addresses();
     emit_register_declarations();
+    emit_warming();
     for (std::size_t i = 0; i < th.ops.size(); ++i) {
       op_index_ = static_cast<unsigned>(i);
       emit_op(th.ops[i]);
@@ -401,6 +403,30 @@ class ThreadEmitter {
       if ((op.kind == OpKind::Load || op.kind == OpKind::AtomAdd) && !op.reg.empty())
         regs.insert(lay_.register_index.at(op.reg));
     return regs;
+  }
+
+  // Stress warm_loads (kernel_abi.h): a weak read of each global word a weak generic load of this thread
+  // reads (not a spin's flag: a warm flag line would only stall the spin), so that load has a stale copy
+  // to hit. No site: it is not an operation of the test, and it orders nothing. Only where something
+  // other than a load comes before the word's first weak load (a store, an atom, a fence, an acquire, a
+  // spin): with loads alone before it, ptxas may merge the two reads, and the load warms its own line.
+  void emit_warming() {
+    std::set<int> warm, seen;
+    bool barrier = false;  // something ptxas cannot move a load above has come
+    for (const Op& op : l_.threads[t_].ops) {
+      const bool weak_load = op.kind == OpKind::Load && op.sem == Sem::Weak && op.proxy == Proxy::Generic && !op.spin;
+      if (weak_load && !seen.count(op.address) && barrier && lay_.shared_index[static_cast<std::size_t>(op.address)] < 0)
+        warm.insert(op.address);
+      if (op.kind == OpKind::Load) seen.insert(op.address);
+      if (!(op.kind == OpKind::Load && op.sem != Sem::Acquire && !op.spin)) barrier = true;
+    }
+    if (warm.empty()) return;
+    o_ << kIndent << "if (p.warm_loads) {  // warm the lines this thread's weak loads read (stress; orders nothing)\n";
+    for (int a : warm)
+      o_ << kIndent << "  unsigned int warm" << a << ";\n"
+         << kIndent << "  asm volatile(\"ld.u32 %0, [%1];\" : \"=r\"(warm" << a << ") : \"l\"(a" << a << ") : \"memory\");\n"
+         << kIndent << "  vmmcheck_keep ^= warm" << a << ";\n";
+    o_ << kIndent << "}\n";
   }
 
   void emit_register_declarations() {
@@ -463,6 +489,7 @@ class ThreadEmitter {
       case OpKind::Load:
         if (is_tld(op)) return emit_tld(op);
         if (op.proxy == Proxy::Surface) return emit_surface(op);
+        if (op.spin) return emit_spin(op, a);
         emit_asm(load_ptx(op), "\"=r\"(" + destination(op) + ")", a);
         return;
       case OpKind::Store:
@@ -486,6 +513,25 @@ class ThreadEmitter {
       case OpKind::AliasFence: emit_asm("fence.proxy.alias;", "", ""); return;
       case OpKind::ProxyFence: throw std::logic_error("proxy fences are never generated");
     }
+  }
+
+  // A spin-until load: the load repeats until it reads its value, within p.spin_timeout_ns of globaltimer
+  // time (read every 64 polls: it is slower than a load); the bound reached leaves kSpinBoundReached in
+  // the register, an outcome of its own. The load is one asm statement on its own line, as every other.
+  void emit_spin(const Op& op, const std::string& address) {
+    const std::string dst = destination(op);
+    o_ << kIndent << "{\n"
+       << kIndent << "  const unsigned long long spin_started = vmmcheck_now_ns();\n"
+       << kIndent << "  for (unsigned int polls = 0u;; ++polls) {\n"
+       << "    ";
+    emit_asm(load_ptx(op), "\"=r\"(" + dst + ")", address);
+    o_ << kIndent << "    if (" << dst << " == " << op.must_read << "u) break;\n"
+       << kIndent << "    if ((polls & 63u) == 63u && vmmcheck_now_ns() - spin_started > p.spin_timeout_ns) {\n"
+       << kIndent << "      " << dst << " = " << kSpinBoundReached << "u;  // the bound reached: an outcome of its own\n"
+       << kIndent << "      break;\n"
+       << kIndent << "    }\n"
+       << kIndent << "  }\n"
+       << kIndent << "}\n";
   }
 
   static std::string load_ptx(const Op& op) {

@@ -57,6 +57,11 @@ struct VmmcheckLitmusLaunch {
    * CTA is done; each round of a testing CTA starts with vmmcheck_stress_round (a barrier with
    * stress.barrier, then pre-stress accesses). */
   struct VmmcheckStress stress;
+  /* A spin-until load ("ld.acquire.gpu r0, [flag] until 1") polls for at most this much globaltimer time,
+   * then leaves 0xFFFFFFFF (patterns::litmus::kSpinBoundReached) in its register. */
+  unsigned long long spin_timeout_ns;
+  /* Nonzero: each thread first reads, weakly, the words its weak loads will read (stress warm_loads). */
+  unsigned int warm_loads;
 };
 
 #endif

@@ -344,7 +344,7 @@ lt::Op Parser::instruction() {
   return atomic(*code);
 }
 
-// ld|tld|suld|ldc[.sem][.scope] rN, [address] (== INT)?;
+// ld|tld|suld|ldc[.sem][.scope] rN, [address] (== INT | until INT)?;
 lt::Op Parser::load(const Opcode& code) {
   lt::Op o;
   o.kind = OpKind::Load;
@@ -355,7 +355,17 @@ lt::Op Parser::load(const Opcode& code) {
   const Token reg = register_token();
   expect(",");
   o.address = address();
-  o.must_read = must_read();
+  if (is_word(peek(), "until")) {
+    // A spin: the load repeats until it reads the value (the reader's flag of message passing).
+    const Token until = take();
+    if (code.proxy != Proxy::Generic)
+      src_.fail(until.at, std::string("'until' spins on a generic load (ld); ") + code.name + " cannot spin");
+    if (peek().kind != TokenKind::Number) fail_expected(peek(), "an integer (the value the spin waits for)");
+    o.must_read = integer(take());
+    o.spin = true;
+  } else {
+    o.must_read = must_read();
+  }
   expect(";");
   o.reg = sets(reg);
   return o;
@@ -544,7 +554,7 @@ std::int64_t Parser::must_read() {
 
 // --- Commands ---
 
-// permit|assert|check (condition) as name;
+// permit|assert|check (condition) as name (control name)?;
 void Parser::command() {
   const Token keyword = take();
   Command c;
@@ -557,6 +567,13 @@ void Parser::command() {
   const Token name = expect_word("a name for the command");
   if (!command_names_.insert(name.text).second) src_.fail(name.at, "command name '" + name.text + "' is used twice");
   c.name = name.text;
+  if (is_word(peek(), "control")) {
+    const Token word = take();
+    if (c.expect != Expect::Assert) src_.fail(word.at, "only an assert row has a control (a permit row is one)");
+    const Token control = expect_word("the name of the permit command that is this row's control");
+    c.control = control.text;
+    c.control_at = control.at;
+  }
   expect(";");
   test_.commands.push_back(std::move(c));
 }

@@ -835,7 +835,9 @@ std::string instruction_text(const Litmus& l, const Op& op) {
   const auto addr = [&] { return "[" + l.addresses.at(static_cast<std::size_t>(op.address)).name + "]"; };
   const auto operand = [&] { return op.value_reg.empty() ? std::to_string(op.value) : op.value_reg; };
   switch (op.kind) {
-    case OpKind::Load: return mnemonic(op) + semantics() + " " + op.reg + ", " + addr();
+    case OpKind::Load:
+      return mnemonic(op) + semantics() + " " + op.reg + ", " + addr() +
+             (op.spin ? " until " + std::to_string(op.must_read) : std::string());
     case OpKind::Store: return mnemonic(op) + semantics() + " " + addr() + ", " + operand();
     case OpKind::AtomAdd:
       return mnemonic(op) + semantics() + " " + (op.reg.empty() ? "" : op.reg + ", ") + addr() + ", " + operand();

@@ -281,11 +281,21 @@ MachineCheck check_machine_code(const codegen::Kernel& k, const std::vector<Func
     // Copies of the thread's code: as many as its accesses' instructions (a fence's MEMBARs are no
     // count: ptxas lays alternatives out side by side -- fence.proxy.alias picks .GPU or .SYS at run
     // time, and 12.x writes each path with a MEMBAR.ALL.CTA before it).
+    // A spin's load is no count either: ptxas may rotate its loop, a first load before it and one in it.
     std::size_t copies = 0;
     for (std::size_t s : ts)
-      if (!need_of(sites[s]).fence()) copies = std::max(copies, mains[s].size());
+      if (!need_of(sites[s]).fence() && !sites[s].op.spin) copies = std::max(copies, mains[s].size());
     if (copies == 0)
       for (std::size_t s : ts) copies = std::max<std::size_t>(copies, mains[s].empty() ? 0 : 1);
+    // A spin with more loads than copies: the first of each copy's stands for the loop (each is checked
+    // for its strength below only through it; the note says so).
+    for (std::size_t s : ts)
+      if (sites[s].op.spin && mains[s].size() > std::max<std::size_t>(copies, 1)) {
+        check.notes.push_back("`" + sites[s].text + "` (source line " + std::to_string(sites[s].line) + ") spins: " +
+                              std::to_string(mains[s].size()) + " loads for " + std::to_string(std::max<std::size_t>(copies, 1)) +
+                              " copies of the thread's code (its loop, rotated); the first is checked");
+        mains[s].resize(std::max<std::size_t>(copies, 1));
+      }
     // A fence's MEMBARs fall into that many groups, one a copy, each ending in CCTL.IVALL where the fence
     // needs one; its instruction in a copy is the group's first MEMBAR, its strength the group's strongest.
     std::map<std::size_t, std::vector<std::pair<std::size_t, std::size_t>>> fence_groups;  // site -> [first, end)

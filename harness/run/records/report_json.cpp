@@ -87,6 +87,13 @@ json power_json(const Power& p) {
            {"reason", p.reason}};
   if (!p.mutant.empty()) out["mutant"] = p.mutant;
   if (!p.separate_because.empty()) out["separate_because"] = p.separate_because;
+  if (!p.tried.empty()) {
+    json tried = json::array();
+    for (const Power::Tried& t : p.tried)
+      tried.push_back({{"control", t.control}, {"mechanism", t.mechanism}, {"status", to_string(t.status)},
+                       {"instances", t.instances}, {"violations", t.violations}, {"reason", t.reason}});
+    out["tried"] = std::move(tried);
+  }
   return out;
 }
 
@@ -179,6 +186,21 @@ Power power_from_json(const json& j, const std::string& where) {
   p.reason = field<std::string>(j, "reason", where);
   if (j.contains("mutant")) p.mutant = field<std::string>(j, "mutant", where);
   if (j.contains("separate_because")) p.separate_because = field<std::string>(j, "separate_because", where);
+  if (j.contains("tried")) {
+    const json tried = field<json>(j, "tried", where);
+    if (!tried.is_array()) throw InputError(where + ": 'tried' is not an array");
+    for (const json& t : tried) {
+      Power::Tried one;
+      one.control = field<std::string>(t, "control", where + ": tried");
+      one.mechanism = field<std::string>(t, "mechanism", where + ": tried");
+      if (!parse_status(field<std::string>(t, "status", where + ": tried"), one.status))
+        throw InputError(where + ": tried: unknown status '" + t.at("status").get<std::string>() + "'");
+      one.instances = field<std::uint64_t>(t, "instances", where + ": tried");
+      one.violations = field<std::uint64_t>(t, "violations", where + ": tried");
+      one.reason = field<std::string>(t, "reason", where + ": tried");
+      p.tried.push_back(std::move(one));
+    }
+  }
   return p;
 }
 
@@ -226,10 +248,13 @@ Budget budget_from_json(const json& j, const std::string& source) {
   b.op_words = field<std::uint64_t>(j, "op_words", source);
   if (j.contains("stress_params")) {
     b.stress = stress_params_from_json(j.at("stress_params"), source + ": stress_params");
+    // Results from before warm_loads: their generated kernels warmed nothing.
+    if (!j.at("stress_params").contains("warm_loads")) b.stress.warm_loads = false;
   } else {  // results from before stress params: a flag, its access count and the block size
     if (field<bool>(j, "stress", source)) b.stress.pre_accesses = field<std::uint32_t>(j, "stress_accesses", source);
     b.stress.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
     b.stress.spin_timeout_us = static_cast<std::uint32_t>(field<double>(j, "spin_timeout_ms", source) * 1000.0 + 0.5);
+    b.stress.warm_loads = false;
   }
   b.seed = field<std::uint64_t>(j, "seed", source);
   b.resident_timeout_ms = field<double>(j, "resident_timeout_ms", source);

@@ -48,7 +48,8 @@ Json to_json(const StressParams& p) {
               {"barrier", p.barrier},
               {"shuffle", p.shuffle},
               {"threads_per_block", p.threads_per_block},
-              {"spin_timeout_us", p.spin_timeout_us}};
+              {"spin_timeout_us", p.spin_timeout_us},
+              {"warm_loads", p.warm_loads}};
 }
 
 StressParams stress_params_from_json(const Json& j, const std::string& source) {
@@ -62,6 +63,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "lines") p.lines = bounded(v, where, 1, 8192);
     else if (key == "barrier") p.barrier = boolean(v, where);
     else if (key == "shuffle") p.shuffle = boolean(v, where);
+    else if (key == "warm_loads") p.warm_loads = boolean(v, where);
     else if (key == "spin_timeout_us") p.spin_timeout_us = bounded(v, where, 1, 10'000'000);
     else if (key == "threads_per_block") {
       p.threads_per_block = bounded(v, where, 64, 1024);
@@ -76,7 +78,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
       if (!found) throw InputError(where + " must be one of store-store, store-load, load-store, load-load (" + v.dump() + ")");
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
-                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us)");
+                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, warm_loads)");
     }
   }
   return p;
@@ -99,6 +101,7 @@ std::string describe(const StressParams& p) {
   if (!p.shuffle) item("no shuffle");
   if (p.threads_per_block != d.threads_per_block) item(std::to_string(p.threads_per_block) + " threads/CTA");
   if (p.spin_timeout_us != d.spin_timeout_us) item("spin " + std::to_string(p.spin_timeout_us) + " us");
+  if (!p.warm_loads) item("no warm loads");
   const std::string text = o.str();
   return text.empty() ? "off" : text;
 }
@@ -133,6 +136,7 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   p.threads_per_block = 64u << pick(0, 4);
   constexpr std::array<std::uint32_t, 10> kSpinsUs = {1, 5, 10, 20, 50, 100, 200, 500, 1000, 5000};
   if (coin(50)) p.spin_timeout_us = kSpinsUs[pick(0, kSpinsUs.size() - 1)];
+  p.warm_loads = coin(70);
   return p;
 }
 

@@ -33,6 +33,11 @@ struct StressParams {
   // shorter spin wastes less GPU time on a flag stuck in a stale line, but may turn a slow flag into
   // a timeout: a run with less than the default is not certifying.
   std::uint32_t spin_timeout_us = 20'000;
+  // Generated litmus kernels: each thread first reads, weakly, every word its weak loads will read (as
+  // the hand-written message-passing readers warm their data line), so an unordered read has a stale
+  // copy to hit. It orders nothing, and the row's model stands: a read added to a thread only removes
+  // executions, so an outcome the row's shape forbids stays forbidden (docs/litmus.md, "Power").
+  bool warm_loads = true;
 
   // Any stress at all (the default is none).
   bool any() const { return pre_accesses > 0 || stress_blocks_percent > 0 || barrier; }

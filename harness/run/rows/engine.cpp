@@ -12,6 +12,8 @@
 #include "run/kit/in_kernel.hpp"
 #include "run/kit/surface_layout.hpp"
 #include "run/kit/texture.hpp"
+#include "run/kit/mutants.hpp"
+#include "run/rows/generator_mutants.hpp"
 #include "run/rows/outcome_table.hpp"
 #include "vmm/surface_alias.hpp"
 
@@ -90,8 +92,11 @@ RowEngine::~RowEngine() = default;
 std::string RowEngine::why_not_here(const Litmus& test) const { return codegen::why_not_generated(test); }
 
 const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
-  auto it = kernels_.find(row.source);
-  if (it == kernels_.end()) it = kernels_.emplace(row.source, codegen::generate(row.test)).first;
+  // Under a generator mutant (selftest), the kernel of the test with its mechanism taken out.
+  const std::optional<patterns::Mutant> mutant = active_mutant();
+  const std::string key = row.source + (mutant ? "\n// mutant " + std::string(patterns::name_of(*mutant)) : std::string());
+  auto it = kernels_.find(key);
+  if (it == kernels_.end()) it = kernels_.emplace(key, codegen::generate(as_generated(row.test, mutant))).first;
   return it->second;
 }
 
@@ -167,7 +172,8 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   RowOutcomes out;
   out.registers = k.registers;
   const Loaded& kernel = loaded(k, ptxas_level, out);
-  const std::optional<VmmcheckOutcomeTable> table = outcome_table(model::ptx::outcome_space(test), k.registers);
+  const std::optional<VmmcheckOutcomeTable> table =
+      outcome_table(model::ptx::outcome_space(test), k.registers, spinning_registers(test));
 
   // Geometry (harness/codegen/kernel_abi.h): two CTAs per SM, the memory-stress ones (--stress-params)
   // taken from them, `slots` instances' worth of each file CTA in each testing CTA.
@@ -178,12 +184,22 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   p.block_threads = std::max(budget.stress.threads_per_block, (k.threads_per_file_cta + 31u) / 32u * 32u);
   if (p.block_threads > 1024u) throw std::logic_error(row.name + ": a CTA of more than 1024 threads");
   p.slots = p.block_threads / std::max(1u, k.threads_per_file_cta);
-  const kernels::Stress stress = s_.stress_for(kernels::LaunchShape{2 * sms_, static_cast<int>(p.block_threads)});
-  const unsigned grid = static_cast<unsigned>(2 * sms_);
+  // Two CTAs per SM where both fit (a spin waits for a partner in another CTA: every CTA must be resident).
+  int per_sm = 2;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(kernel.function),
+                                                    static_cast<int>(p.block_threads), 0) != cudaSuccess) {
+    (void)cudaGetLastError();
+    per_sm = 2;
+  }
+  per_sm = std::max(1, std::min(2, per_sm));
+  const kernels::Stress stress = s_.stress_for(kernels::LaunchShape{per_sm * sms_, static_cast<int>(p.block_threads)});
+  const unsigned grid = static_cast<unsigned>(per_sm * sms_);
   const unsigned groups = std::max(1u, (grid - stress.stress_blocks) / p.file_ctas);
   p.ctas = groups * p.file_ctas;
   p.instances = groups * p.slots;
   p.stress = kernels::abi_of(stress);
+  p.spin_timeout_ns = static_cast<unsigned long long>(budget.stress.spin_timeout_us) * 1000ull;
+  p.warm_loads = budget.stress.warm_loads ? 1u : 0u;
   p.stress.stress_blocks = stress.scratch && stress.stress_blocks ? std::max(grid, p.ctas) - p.ctas : 0;
   std::uint64_t launches = std::max<std::uint32_t>(1, budget.row_launches);
   p.rounds = rounds_for(budget, p.instances, launches);

@@ -4,8 +4,17 @@
 
 namespace vmmcheck::run {
 
+std::vector<std::string> spinning_registers(const patterns::litmus::Litmus& test) {
+  std::vector<std::string> out;
+  for (const auto& thread : test.threads)
+    for (const auto& op : thread.ops)
+      if (op.spin && !op.reg.empty()) out.push_back(op.reg);
+  return out;
+}
+
 std::optional<VmmcheckOutcomeTable> outcome_table(const model::ptx::OutcomeSpace& space,
-                                                  const std::vector<std::string>& registers) {
+                                                  const std::vector<std::string>& registers,
+                                                  const std::vector<std::string>& spinning) {
   if (registers.size() > VMMCHECK_OUTCOME_MAX_REGISTERS || registers.size() != space.registers.size()) return std::nullopt;
   VmmcheckOutcomeTable t{};
   t.registers = static_cast<unsigned>(registers.size());
@@ -13,7 +22,9 @@ std::optional<VmmcheckOutcomeTable> outcome_table(const model::ptx::OutcomeSpace
   for (std::size_t k = 0; k < registers.size(); ++k) {
     const auto at = std::find(space.registers.begin(), space.registers.end(), registers[k]);
     if (at == space.registers.end()) return std::nullopt;
-    const std::vector<std::uint32_t>& values = space.values[static_cast<std::size_t>(at - space.registers.begin())];
+    std::vector<std::uint32_t> values = space.values[static_cast<std::size_t>(at - space.registers.begin())];
+    if (std::find(spinning.begin(), spinning.end(), registers[k]) != spinning.end())
+      values.push_back(patterns::litmus::kSpinBoundReached);
     if (values.empty() || values.size() > VMMCHECK_OUTCOME_MAX_VALUES) return std::nullopt;
     t.count[k] = static_cast<unsigned>(values.size());
     std::copy(values.begin(), values.end(), t.values[k]);

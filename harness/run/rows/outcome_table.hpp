@@ -15,8 +15,13 @@ namespace vmmcheck::run {
 // The table for a kernel whose results are `registers` (codegen::Kernel::registers), or nothing when the
 // space does not fit one (more registers or values than kernels/outcome_index.h holds, more bins, or
 // registers the model does not know): then the instances are counted on the host.
+// `spinning`: the registers of spin-until loads, which may also hold kSpinBoundReached (patterns/shape.hpp).
 std::optional<VmmcheckOutcomeTable> outcome_table(const model::ptx::OutcomeSpace& space,
-                                                  const std::vector<std::string>& registers);
+                                                  const std::vector<std::string>& registers,
+                                                  const std::vector<std::string>& spinning = {});
+
+// The registers of `test`'s spin-until loads.
+std::vector<std::string> spinning_registers(const patterns::litmus::Litmus& test);
 
 // The register values of `bin` (< t.bins), and the bin of `values`: the tally's own functions, on the host.
 std::vector<std::uint32_t> values_of(const VmmcheckOutcomeTable& t, unsigned bin);

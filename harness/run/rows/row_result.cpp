@@ -22,10 +22,19 @@ bool model_allows(const litmus::Row& row, const std::vector<std::string>& regist
   return model::ptx::outcome_space(row.test).allowed(registers, values);
 }
 
+// "r0=1 r1=0"; a spin that reached its bound reads "r0=timeout".
 std::string outcome_text(const std::vector<std::string>& registers, const std::vector<std::uint32_t>& values) {
   std::string s;
-  for (std::size_t k = 0; k < registers.size(); ++k) s += (k ? " " : "") + registers[k] + "=" + std::to_string(values[k]);
+  for (std::size_t k = 0; k < registers.size(); ++k)
+    s += (k ? " " : "") + registers[k] + "=" +
+         (values[k] == patterns::litmus::kSpinBoundReached ? std::string("timeout") : std::to_string(values[k]));
   return s;
+}
+
+bool spin_timed_out(const std::vector<std::uint32_t>& values) {
+  for (std::uint32_t v : values)
+    if (v == patterns::litmus::kSpinBoundReached) return true;
+  return false;
 }
 
 // The preconditions of a file ("ld.acquire r0, [flag] == 1"): instances where a load read another value
@@ -70,11 +79,15 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
   r.histogram.clear();
   r.instances = seen.instances;
   r.gpu_seconds = seen.gpu_seconds;
-  std::uint64_t judged = 0, unmet = 0, asked = 0, forbidden = 0;
+  std::uint64_t judged = 0, unmet = 0, timed_out = 0, asked = 0, forbidden = 0;
   std::string forbidden_list;
   for (const auto& [values, count] : seen.counts) {
     const std::string text = outcome_text(seen.registers, values);
     r.histogram.emplace_back(text, count);
+    if (spin_timed_out(values)) {  // a spin's bound: no read to judge, and no order shown
+      timed_out += count;
+      continue;
+    }
     if (!preconditions_met(row, seen.registers, values)) {
       unmet += count;
       continue;
@@ -96,6 +109,7 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
     << (v.matches ? " as the file says" : ", AGAINST the file's " + std::string(litmus::name_of(row.expect))) << "; seen "
     << rate_text(asked, judged) << " of the instances meeting the preconditions";
   if (unmet > 0) o << "; " << unmet << " instances did not meet them";
+  if (timed_out > 0) o << "; " << timed_out << " instances reached a spin's bound (stress spin_timeout_us)";
   if (forbidden > 0) {
     r.status = Status::Fail;
     o << "; outcomes the model forbids: " << forbidden_list;
