@@ -195,6 +195,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   so.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
   so.power = o.power;
   so.rerun_unoptimized = o.rerun_unoptimized;
+  so.deep_power = o.deep_power;
   so.json_file = json_file;
   so.resume_file = o.resume;
   so.baseline = std::move(baseline);

@@ -129,6 +129,9 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
                       "run these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus");
   run_cmd->add_flag("!--no-power", o.power,
                     "do not run the controls that show each required or fault case can fail on this GPU");
+  run_cmd->add_flag("--deep-power", o.deep_power,
+                    "a litmus assert row none of whose controls showed its forbidden outcome gets a second round of "
+                    "controls that take two orderings away, a strong access made weak among them (slow: docs/litmus.md, Power)");
   run_cmd->add_flag("--rerun-unoptimized", o.rerun_unoptimized,
                     "run a litmus row that shows a forbidden outcome again compiled with ptxas -O0 and say what it showed "
                     "(an experiment: the machine code decides the verdict, docs/toolchain.md)");

@@ -77,18 +77,32 @@ std::string power_summary(const run::CaseResult& r) {
   return o.str();
 }
 
+namespace {
+
+void list_names(std::ostringstream& o, const char* label, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  constexpr std::size_t kShown = 12;
+  o << label;
+  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) o << " " << names[i];
+  if (names.size() > kShown) o << " (+" << names.size() - kShown << " more in the JSON)";
+  o << "\n";
+}
+
+}  // namespace
+
 std::string power_lines(const run::PowerTally& t) {
-  if (t.required + t.fault == 0) return "";
   std::ostringstream o;
-  o << "power: " << t.required_discriminating << " of " << t.required << " required";
-  if (t.fault) o << " and " << t.fault_discriminating << " of " << t.fault << " fault";
-  o << " cases discriminating here (their controls showed a forbidden outcome)\n";
-  if (!t.not_discriminating.empty()) {
-    constexpr std::size_t kShown = 12;
-    o << "not discriminating:";
-    for (std::size_t i = 0; i < t.not_discriminating.size() && i < kShown; ++i) o << " " << t.not_discriminating[i];
-    if (t.not_discriminating.size() > kShown) o << " (+" << t.not_discriminating.size() - kShown << " more in the JSON)";
-    o << "\n";
+  if (t.required + t.fault > 0) {
+    o << "power: " << t.required_discriminating << " of " << t.required << " required";
+    if (t.fault) o << " and " << t.fault_discriminating << " of " << t.fault << " fault";
+    o << " cases discriminating here (their controls showed a forbidden outcome)\n";
+    list_names(o, "not discriminating:", t.not_discriminating);
+  }
+  if (t.rows > 0) {
+    o << "power: " << t.rows_discriminating << " of " << t.rows
+      << " litmus assert rows discriminating here (a control derived from the row, or named by its file, showed the "
+         "outcome the row forbids)\n";
+    list_names(o, "rows not discriminating:", t.rows_not_discriminating);
   }
   return o.str();
 }

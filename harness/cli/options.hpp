@@ -32,6 +32,7 @@ struct Options {
   bool verbose = false;     // run: list every case, also those skipped because there is no GPU
   bool here = false;        // list: whether each case can run on this machine, and why not
   bool power = true;        // run: measure each required or fault case's control (docs/design.md, Power)
+  bool deep_power = false;         // run: a second round of two-change controls for litmus rows none of whose controls showed it
   bool rerun_unoptimized = false;  // run: a litmus row with a forbidden outcome again at ptxas -O0 (an experiment)
   bool strict = false;      // run: a Warning fails the run
   std::string baseline;     // run: an expectations fails file (run/records/baseline.hpp)

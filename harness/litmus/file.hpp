@@ -3,6 +3,7 @@
 // a test -- address declarations, threads placed by dD.bB.tT, commands -- or a template: the test with
 // $0, $1, ... holes, then "$$", then rows of "|"-separated parameters, one test instance per row. Each
 // command of each instance is one Row: the unit that `vmmcheck model` decides and `run --litmus` runs.
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,6 +27,10 @@ struct Row {
   patterns::litmus::Expr condition;
   Expect expect = Expect::Permit;
   std::string source;     // the test text of this instance (template holes filled)
+  // An assert row's control named by the file (`... as name control other;`): that permit row's name.
+  // Empty: none named (the derived controls, litmus/derived_controls.hpp, are the row's power).
+  std::string control;
+  std::shared_ptr<const Row> control_row;  // that row, when named
 };
 
 struct File {

@@ -18,6 +18,10 @@ struct Command {
   patterns::litmus::Expr condition;
   std::string name;
   std::size_t at = 0;  // the keyword's offset in Source::text
+  // `assert (...) as name control other;`: the permit command `other` of the same file is this row's
+  // control (docs/litmus.md, "Power"), besides those derived from the row. Empty: none named.
+  std::string control;
+  std::size_t control_at = 0;
 };
 
 struct Test {

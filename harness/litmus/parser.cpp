@@ -20,6 +20,8 @@
 // - .texref/.surfref synonyms take the location and the space (.global/.shared) of the address they
 //   alias. Integers are 32-bit unsigned values.
 // - Row names: a command's name alone ("<stem>.<command>"), for check as for permit and assert.
+// - `control NAME` after an assert command's name names the permit or check command NAME of the same
+//   file; in a template, of any instance, and it must name exactly one row.
 #include "litmus/parser.hpp"
 
 #include <filesystem>
@@ -45,7 +47,13 @@ std::string stem_of(const std::string& path) {
 
 // One Row per command of the test in `source`, named "<prefix>.<command>"; `row_line` is the $$ row's
 // line for a template instance, 0 for a plain file (whose rows carry their command's line).
-void add_rows(File& file, const syntax::Source& source, const std::string& prefix, int row_line) {
+struct NamedControl {
+  std::size_t row;  // index in File::rows
+  int line;         // where the file names it
+};
+
+void add_rows(File& file, const syntax::Source& source, const std::string& prefix, int row_line,
+              std::vector<NamedControl>& controls) {
   syntax::Test test = syntax::parse_test(source);
   for (syntax::Command& c : test.commands) {
     Row row;
@@ -58,7 +66,30 @@ void add_rows(File& file, const syntax::Source& source, const std::string& prefi
     row.condition = std::move(c.condition);
     row.expect = c.expect;
     row.source = source.text;
+    row.control = c.control;  // a command name until resolve_controls makes it a row name
     file.rows.push_back(std::move(row));
+    if (!c.control.empty()) controls.push_back({file.rows.size() - 1, source.lines->line(source.origin[c.control_at])});
+  }
+}
+
+// Each `control NAME` as the one row of the file whose command is NAME, a permit or check row.
+void resolve_controls(File& file, const std::vector<NamedControl>& controls) {
+  for (const NamedControl& nc : controls) {
+    Row& row = file.rows[nc.row];
+    const std::string suffix = "." + row.control;
+    const Row* found = nullptr;
+    int matches = 0;
+    for (const Row& other : file.rows)
+      if (other.name.size() > suffix.size() && other.name.compare(other.name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        found = &other;
+        ++matches;
+      }
+    const auto fail = [&](const std::string& why) { throw ParseError(file.path, nc.line, 1, row.name + ": control " + row.control + " " + why); };
+    if (matches == 0) fail("names no command of this file");
+    if (matches > 1) fail("names " + std::to_string(matches) + " rows of this file (one is needed)");
+    if (found->expect == Expect::Assert) fail("is an assert row; a control is a permit or check row");
+    row.control = found->name;
+    row.control_row = std::make_shared<const Row>(*found);
   }
 }
 
@@ -69,16 +100,18 @@ File parse_text(const std::string& text, const std::string& path) {
   const std::string stem = stem_of(path);
   File file;
   file.path = path;
+  std::vector<NamedControl> controls;
   const auto templ = syntax::split_template(text, lines, path);
   if (!templ) {
-    add_rows(file, syntax::whole_file(text, lines, path), stem, 0);
-    return file;
+    add_rows(file, syntax::whole_file(text, lines, path), stem, 0, controls);
+  } else {
+    for (std::size_t i = 0; i < templ->rows.size(); ++i) {
+      const int index = static_cast<int>(i);
+      add_rows(file, syntax::instantiate(text, *templ, index, lines, path), stem + "." + std::to_string(index),
+               lines.line(templ->rows[i].start), controls);
+    }
   }
-  for (std::size_t i = 0; i < templ->rows.size(); ++i) {
-    const int index = static_cast<int>(i);
-    add_rows(file, syntax::instantiate(text, *templ, index, lines, path), stem + "." + std::to_string(index),
-             lines.line(templ->rows[i].start));
-  }
+  resolve_controls(file, controls);
   return file;
 }
 

@@ -39,6 +39,9 @@ struct PowerTally {
   std::size_t required = 0, required_discriminating = 0;
   std::size_t fault = 0, fault_discriminating = 0;
   std::vector<std::string> not_discriminating;  // required and fault cases whose control showed nothing
+  // Litmus assert rows with controls (run/rows/row_power.hpp), apart: their controls are tests of their own.
+  std::size_t rows = 0, rows_discriminating = 0;
+  std::vector<std::string> rows_not_discriminating;
 };
 PowerTally tally_power(const std::vector<CaseResult>& results);
 

@@ -8,6 +8,7 @@
 #include "run/kit/support.hpp"
 #include "codegen/nvrtc.hpp"
 #include "run/rows/engine.hpp"
+#include "run/rows/row_power.hpp"
 #include "run/records/provenance.hpp"
 
 namespace vmmcheck::run {
@@ -123,6 +124,9 @@ void Suite::compile_ahead(const std::vector<litmus::Row>& rows) {
     const std::string name = litmus::case_name_of(row);
     if (kept_.count(name) || (options_.baseline && options_.baseline->skipped_by(name))) continue;
     to_run.push_back(row);
+    // Its controls run beside it (power): their kernels compile ahead too.
+    if (options_.power)
+      for (RowControl& c : controls_of(row)) to_run.push_back(std::move(c.row));
   }
   try {
     engine().compile_ahead(to_run);
@@ -166,6 +170,7 @@ Suite::Step Suite::run(const litmus::Row& row) {
           if (options_.rerun_unoptimized) note_unoptimized(row, engine().run(row, 0), r);
         }
         r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (options_.power && seen.instances > 0) attach_row_power(row, r);
       }
     } catch (const NotSupportedError& e) {
       not_run_because(e.what());
@@ -182,6 +187,54 @@ Suite::Step Suite::run(const litmus::Row& row) {
   if (options_.baseline) options_.baseline->apply(recorded);
   if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_block_, results_, context_.expectations));
   return {recorded, resumed};
+}
+
+void Suite::attach_row_power(const litmus::Row& row, CaseResult& r) {
+  std::deque<RowControl> controls;  // ControlRun points into it: a deque keeps its elements in place
+  for (RowControl& c : controls_of(row)) controls.push_back(std::move(c));
+  if (controls.empty()) return;
+  std::vector<ControlRun> runs;
+  run_controls(controls, 0, runs);
+  r.power = row_power(runs);
+  if (r.power->discriminating() || !options_.deep_power) return;
+  // None showed it: the controls of two changes, compiled together on every core, then run.
+  const std::size_t first = controls.size();
+  std::vector<litmus::Row> ahead;
+  for (RowControl& c : second_controls_of(row, kSecondRound)) {
+    ahead.push_back(c.row);
+    controls.push_back(std::move(c));
+  }
+  if (controls.size() == first) return;
+  try {
+    engine().compile_ahead(ahead);
+  } catch (const std::exception&) {
+    // Each compiles when it runs, and says what went wrong then.
+  }
+  run_controls(controls, first, runs);
+  r.power = row_power(runs);
+}
+
+void Suite::run_controls(const std::deque<RowControl>& controls, std::size_t from, std::vector<ControlRun>& runs) {
+  for (std::size_t i = from; i < controls.size(); ++i) {
+    const RowControl& c = controls[i];
+    ControlRun run;
+    run.control = &c;
+    try {
+      if (const std::string why = engine().why_not_here(c.row.test); !why.empty()) {
+        run.status = Status::NotSupported;
+        run.reason = why;
+      } else {
+        run.seen = engine().run(c.row);
+      }
+    } catch (const NotSupportedError& e) {
+      run.status = Status::NotSupported;
+      run.reason = e.what();
+    } catch (const std::exception& e) {
+      run.status = Status::Error;
+      run.reason = e.what();
+    }
+    runs.push_back(std::move(run));
+  }
 }
 
 Suite::Step Suite::run(const model::Case& c) {

@@ -8,6 +8,7 @@
 // rewrites the JSON file, so a run killed at any point keeps every finished case. The caller chooses the
 // cases and prints.
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -26,6 +27,7 @@
 #include "run/records/budget.hpp"
 #include "run/records/report_json.hpp"
 #include "run/records/result.hpp"
+#include "run/rows/row_power.hpp"
 
 namespace vmmcheck::run {
 
@@ -41,6 +43,9 @@ struct SuiteOptions {
   bool isolate_all = false;
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // per isolated case
   bool power = true;                                              // measure each case's control
+  // An assert row none of whose controls showed the outcome gets a second round of controls of two
+  // changes (run/rows/row_power.hpp): more power, much more time.
+  bool deep_power = false;
   // A litmus row that showed a forbidden outcome runs again compiled with ptxas -O0, and its reason
   // says what that showed: an experiment beside the verdict, which its machine code decides.
   bool rerun_unoptimized = false;
@@ -90,6 +95,11 @@ class Suite {
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<PowerCheck> power_;
   RowEngine& engine();                       // made on first use, on the executor's session
+  // Runs an assert row's controls (run/rows/row_power.hpp) and sets r.power; when none showed the
+  // outcome and deep_power is set, a second round of at most kSecondRound controls of two changes.
+  void attach_row_power(const litmus::Row& row, CaseResult& r);
+  static constexpr std::size_t kSecondRound = 24;
+  void run_controls(const std::deque<RowControl>& controls, std::size_t from, std::vector<ControlRun>& runs);
   std::unique_ptr<GpuSession> row_session_;  // the engine's own, when every case runs isolated
   std::unique_ptr<RowEngine> engine_;
   std::map<std::string, CaseResult> kept_;  // from the run being resumed

@@ -33,6 +33,16 @@ struct Power {
   std::uint64_t instances = 0;
   std::uint64_t violations = 0;  // control instances with an outcome the case forbids
   std::string reason;            // why the control did not run, when it did not
+  // A litmus row's controls (litmus/derived_controls.hpp, and one its file names), each as it ran; the
+  // fields above are the one with the highest rate of the forbidden outcome (or the first, if none
+  // showed it). Empty for a case of the tables.
+  struct Tried {
+    std::string control, mechanism;
+    Status status = Status::Error;
+    std::uint64_t instances = 0, violations = 0;
+    std::string reason;
+  };
+  std::vector<Tried> tried;
 
   // The control ran (it passed or failed its own verdict: either way its outcomes were counted) and
   // showed an outcome the case forbids.

@@ -1,0 +1,88 @@
+#include "run/rows/row_power.hpp"
+
+#include "litmus/derived_controls.hpp"
+#include "litmus/rows.hpp"
+
+namespace vmmcheck::run {
+
+std::vector<RowControl> controls_of(const litmus::Row& row) {
+  std::vector<RowControl> out;
+  if (row.expect != litmus::Expect::Assert) return out;
+  if (row.control_row) {
+    RowControl c;
+    c.name = litmus::case_name_of(*row.control_row);
+    c.row = *row.control_row;
+    // Asked the row's question: how often did the control show what the row forbids?
+    c.row.condition = row.condition;
+    c.row.expect = litmus::Expect::Assert;
+    c.row.control_row.reset();
+    c.token = litmus::command_token(c.row);
+    c.mechanism = "the permit row " + row.control_row->name + " the file names as this row's control";
+    out.push_back(std::move(c));
+  }
+  for (litmus::DerivedControl& d : litmus::derived_controls(row))
+    out.push_back({litmus::case_name_of(row) + "." + d.change, std::move(d.row), d.change, d.mechanism});
+  return out;
+}
+
+std::vector<RowControl> second_controls_of(const litmus::Row& row, std::size_t most) {
+  std::vector<RowControl> first, rest;
+  for (litmus::DerivedControl& d : litmus::derived_controls(row, litmus::Depth::DeepPairs)) {
+    const bool likely = d.change.find("weak_") != std::string::npos || d.change.find("via_") != std::string::npos;
+    (likely ? first : rest).push_back({litmus::case_name_of(row) + "." + d.change, std::move(d.row), d.change, d.mechanism});
+  }
+  first.insert(first.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
+  if (first.size() > most) first.resize(most);
+  return first;
+}
+
+namespace {
+
+double rate(const Power::Tried& t) {
+  return t.instances ? static_cast<double>(t.violations) / static_cast<double>(t.instances) : 0.0;
+}
+
+}  // namespace
+
+Power row_power(const std::vector<ControlRun>& runs) {
+  Power p;
+  p.separate_because =
+      "a litmus row's controls are tests of their own: the row with one ordering taken away, or a permit row its file names";
+  std::optional<std::size_t> best;
+  std::vector<CaseResult> judged(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const ControlRun& run = runs[i];
+    Power::Tried t;
+    t.control = run.control->name;
+    t.mechanism = run.control->mechanism;
+    if (run.seen) {
+      // Judged as the row is: its instances that met the control's preconditions (no spin at its bound)
+      // and broke the row's condition are the forbidden outcome shown.
+      judge_row(run.control->row, *run.seen, judged[i]);
+      // Pass, or Fail when the control itself showed an outcome the model forbids of it (its reason
+      // says which): either way its outcomes were counted.
+      t.status = judged[i].status == Status::Fail ? Status::Fail : Status::Pass;
+      if (t.status == Status::Fail) t.reason = judged[i].reason;
+      t.instances = judged[i].judged.value_or(judged[i].instances);
+      t.violations = judged[i].weak;
+    } else {
+      t.status = run.status;
+      t.reason = run.reason;
+    }
+    p.tried.push_back(std::move(t));
+    if (!best || rate(p.tried[i]) > rate(p.tried[*best])) best = i;
+  }
+  if (!best) return p;
+  const Power::Tried& top = p.tried[*best];
+  p.control = top.control;
+  p.mechanism = top.mechanism;
+  p.axes = {{"control", runs[*best].control->token}};
+  p.status = top.status;
+  p.histogram = judged[*best].histogram;
+  p.instances = top.instances;
+  p.violations = top.violations;
+  p.reason = top.reason;
+  return p;
+}
+
+}  // namespace vmmcheck::run
