@@ -20,6 +20,7 @@
 #include "model/select.hpp"
 #include "ipc/child_process.hpp"
 #include "run/kit/mutants.hpp"
+#include "run/rows/generator_mutants.hpp"
 #include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 
@@ -132,6 +133,29 @@ const char* verdict_token(Cell::Verdict v) {
   return "?";
 }
 
+// A cell's lines: its verdict, and the first cases that caught it (--verbose: all).
+void print_cell(std::ostream& out, const Cell& cell, bool verbose) {
+  char line[160];
+  std::snprintf(line, sizeof line, "  %-16s %-13s %zu of %zu cases went wrong", cell.pattern.c_str(),
+                verdict_text(cell.verdict), cell.caught_by.size(), cell.cases_run);
+  out << line;
+  if (cell.verdict == Cell::Verdict::Unobservable)
+    out << " in " << human_count(cell.instances) << " instances -- declared: " << cell.because;
+  if (cell.verdict == Cell::Verdict::NotRunHere) out << " -- " << cell.because;
+  out << "\n";
+  for (std::size_t i = 0; i < cell.caught_by.size() && (verbose || i < 2); ++i)
+    out << "      " << cell.caught_by[i]["case"].get<std::string>() << "  " << cell.caught_by[i]["status"].get<std::string>()
+        << "  " << cell.caught_by[i]["histogram"].get<std::string>() << "\n";
+  if (!verbose && cell.caught_by.size() > 2) out << "      ... and " << cell.caught_by.size() - 2 << " more (--verbose lists them)\n";
+}
+
+Json cell_record(const Cell& cell) {
+  Json record{{"pattern", cell.pattern},     {"verdict", verdict_token(cell.verdict)}, {"cases_run", cell.cases_run},
+              {"instances", cell.instances}, {"caught_by", cell.caught_by}};
+  if (!cell.because.empty()) record["because"] = cell.because;
+  return record;
+}
+
 }  // namespace
 
 int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
@@ -141,9 +165,14 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
   for (const std::string& name : twins_of("run")) unsetenv(name.c_str());
   const model::CaseTable table = load(o);
   const std::vector<const MutantWord*> mutants = chosen_mutants(o);
-  const std::vector<const model::Case*> selected = model::select_cases(table.cases, o.filter);
+  const Selected chosen = select(o, table);
+  const std::vector<const model::Case*>& selected = chosen.cases;
   std::vector<std::string> all;
   for (const model::Case* c : selected) all.push_back(c->name);
+  // The generated litmus rows too: the generator's mutants (run/rows/generator_mutants.hpp) live in them.
+  std::vector<std::string> row_names;
+  for (const litmus::Row& row : chosen.rows) row_names.push_back(litmus::case_name_of(row));
+  all.insert(all.end(), row_names.begin(), row_names.end());
   if (all.empty()) throw InputError("selftest: the filter selects no case");
 
   const device::Machine machine = device::describe_machine();
@@ -182,6 +211,13 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
     std::vector<std::string> names;
     for (const model::Case* c : selected)
       if (c->pattern().lives(m->mutant) && built.results.at(c->name).status == run::Status::Pass) names.push_back(c->name);
+    const auto& in_generator = run::generator_mutants();
+    const bool generated = std::find(in_generator.begin(), in_generator.end(), m->mutant) != in_generator.end();
+    std::vector<std::string> rows_here;  // the generated rows that passed as built
+    if (generated)
+      for (const std::string& name : row_names)
+        if (built.results.count(name) && built.results.at(name).status == run::Status::Pass) rows_here.push_back(name);
+    names.insert(names.end(), rows_here.begin(), rows_here.end());
     Pass p;
     if (!names.empty()) p = passes.run(m->mutant, names);
 
@@ -224,22 +260,32 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
         ++uncaught;
       }
       ++cells;
-      char line[160];
-      std::snprintf(line, sizeof line, "  %-16s %-13s %zu of %zu cases went wrong", cell.pattern.c_str(),
-                    verdict_text(cell.verdict), cell.caught_by.size(), cell.cases_run);
-      out << line;
-      if (cell.verdict == Cell::Verdict::Unobservable)
-        out << " in " << human_count(cell.instances) << " instances -- declared: " << cell.because;
-      if (cell.verdict == Cell::Verdict::NotRunHere) out << " -- " << cell.because;
-      out << "\n";
-      for (std::size_t i = 0; i < cell.caught_by.size() && (o.verbose || i < 2); ++i)
-        out << "      " << cell.caught_by[i]["case"].get<std::string>() << "  " << cell.caught_by[i]["status"].get<std::string>()
-            << "  " << cell.caught_by[i]["histogram"].get<std::string>() << "\n";
-      if (!o.verbose && cell.caught_by.size() > 2) out << "      ... and " << cell.caught_by.size() - 2 << " more (--verbose lists them)\n";
-      Json record{{"pattern", cell.pattern},     {"verdict", verdict_token(cell.verdict)}, {"cases_run", cell.cases_run},
-                  {"instances", cell.instances}, {"caught_by", cell.caught_by}};
-      if (!cell.because.empty()) record["because"] = cell.because;
-      cell_records.push_back(std::move(record));
+      print_cell(out, cell, o.verbose);
+      cell_records.push_back(cell_record(cell));
+    }
+    if (generated) {  // the generated rows, one cell: some row must Fail (or otherwise go wrong) under it
+      Cell cell;
+      cell.pattern = "litmus";
+      for (const std::string& name : rows_here) {
+        const auto under = p.results.find(name);
+        if (under == p.results.end() || under->second.status == run::Status::NotSupported) continue;
+        ++cell.cases_run;
+        cell.instances += under->second.instances;
+        if (went_wrong(under->second))
+          cell.caught_by.push_back({{"case", name}, {"status", run::to_string(under->second.status)},
+                                    {"histogram", histogram_text(under->second.histogram)}, {"reason", under->second.reason}});
+      }
+      if (!cell.caught_by.empty()) {
+        cell.verdict = Cell::Verdict::Caught;
+      } else if (cell.cases_run == 0) {
+        cell.verdict = Cell::Verdict::NotRunHere;
+        cell.because = row_names.empty() ? "no litmus row selected" : "no litmus row passed as built";
+      } else {
+        ++uncaught;
+      }
+      ++cells;
+      print_cell(out, cell, o.verbose);
+      cell_records.push_back(cell_record(cell));
     }
     out << std::flush;
     mutant_records.push_back({{"mutant", m->name}, {"removes", m->removes}, {"cases_run", names.size()},

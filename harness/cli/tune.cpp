@@ -17,6 +17,9 @@
 #include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 #include "run/kit/session.hpp"
+#include "run/rows/engine.hpp"
+#include "run/rows/row_power.hpp"
+#include "run/rows/row_result.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -32,16 +35,29 @@ bool takes_stress(const model::Case& c) {
 // go wrong); with no required case selected, the selected undefined cases themselves (a racy shape).
 // The required cases are run under every draw too: a draw under which one of them does not pass (a
 // spin too short for its flag, say) is not admissible, however fast its controls race.
+// Litmus rows are targets the same way (docs/litmus.md, "Power"): each selected assert row is guarded
+// and its controls (derived, or named by its file) measured; a selected permit row is measured itself.
 struct Targets {
   std::vector<model::Case> measured;
   std::vector<model::Case> guarded;
+  std::vector<litmus::Row> measured_rows;  // asked: how often they show the outcome their question is about
+  std::vector<litmus::Row> guarded_rows;
 };
 
-Targets targets_of(const model::CaseTable& table, const std::string& filter) {
+Targets targets_of(const model::CaseTable& table, const Selected& selected) {
   Targets t;
   std::vector<model::Case> racy;
   std::set<std::string> seen;
-  for (const model::Case* c : model::select_cases(table.cases, filter)) {
+  for (const litmus::Row& row : selected.rows) {
+    if (row.expect == litmus::Expect::Assert) {
+      t.guarded_rows.push_back(row);
+      for (run::RowControl& c : run::controls_of(row))
+        if (seen.insert(c.name).second) t.measured_rows.push_back(std::move(c.row));
+    } else {
+      t.measured_rows.push_back(row);
+    }
+  }
+  for (const model::Case* c : selected.cases) {
     if (!takes_stress(*c)) continue;
     if (const auto control = model::control_of(*c, table.cases)) {
       t.guarded.push_back(*c);
@@ -53,8 +69,8 @@ Targets targets_of(const model::CaseTable& table, const std::string& filter) {
     }
   }
   if (t.measured.empty()) t.measured = racy;
-  if (t.measured.empty())
-    throw InputError("tune: the selection has no alias.same_thread or alias.mp case to measure stress on");
+  if (t.measured.empty() && t.measured_rows.empty())
+    throw InputError("tune: the selection has no alias.same_thread or alias.mp case, and no litmus row, to measure stress on");
   return t;
 }
 
@@ -119,6 +135,26 @@ Trial measure(const Options& o, const Targets& targets, const run::StressParams&
           if (name == outcome.name) reordered += count;
     t.targets.push_back({c.name, reordered, r.instances, r.gpu_seconds});
   }
+  if (targets.guarded_rows.empty() && targets.measured_rows.empty()) return t;
+  // The generated rows on the one in-kernel engine, under the same draw.
+  run::RowEngine engine(session);
+  std::vector<litmus::Row> all = targets.guarded_rows;
+  all.insert(all.end(), targets.measured_rows.begin(), targets.measured_rows.end());
+  engine.compile_ahead(all);
+  for (const litmus::Row& row : targets.guarded_rows) {
+    if (!t.rejected.empty()) break;
+    if (!engine.why_not_here(row.test).empty()) continue;
+    run::CaseResult r = run::begin_row_result(row);
+    run::judge_row(row, engine.run(row), r);
+    if (r.status != run::Status::Pass) t.rejected = r.name + " " + run::to_string(r.status) + " (" + r.reason + ")";
+  }
+  for (const litmus::Row& row : targets.measured_rows) {
+    if (!engine.why_not_here(row.test).empty()) continue;
+    const run::RowOutcomes& seen = engine.run(row);
+    run::CaseResult r = run::begin_row_result(row);
+    run::judge_row(row, seen, r);  // weak: the instances showing what the row's question is about (no spin at its bound)
+    t.targets.push_back({row.name, r.weak, seen.instances, seen.gpu_seconds});
+  }
   return t;
 }
 
@@ -147,13 +183,14 @@ Json trial_json(const Trial& t) {
 int cmd_tune(const Options& o, std::ostream& out) {
   run::claim_output(o.tune_out, "stress-params");
   const model::CaseTable table = load(o);
-  const Targets targets = targets_of(table, o.filter);
+  const Targets targets = targets_of(table, select(o, table));
   const device::Machine machine = device::describe_machine();
   if (machine.devices.empty()) throw NotSupportedError("tune needs a GPU: " + machine.no_gpu_reason);
   if (o.device >= static_cast<int>(machine.devices.size()))
     throw InputError("--device " + std::to_string(o.device) + " does not exist");
-  out << "tune: " << o.tune_trials << " trials of " << targets.measured.size() << " cases (each draw admissible only if "
-      << targets.guarded.size() << " required cases pass under it), " << o.budget.instances
+  out << "tune: " << o.tune_trials << " trials of " << targets.measured.size() << " cases and " << targets.measured_rows.size()
+      << " litmus rows (each draw admissible only if " << targets.guarded.size() << " required cases and "
+      << targets.guarded_rows.size() << " assert rows pass under it), " << o.budget.instances
       << " instances each, at most " << o.tune_seconds << " s; writing " << o.tune_out << "\n"
       << std::flush;
 
