@@ -1,54 +1,31 @@
 #!/usr/bin/env bash
-# The GPU checks of detection power, after ci/gpu-session.sh built build-gpu (docs/design.md, "Power",
-# "Stress", "Mutation self-test"). Writes logs and JSON to $OUT:
-#   tune      `vmmcheck tune` on the controls of the in-kernel cases -> stress-params.json
-#   tune-racy `vmmcheck tune` on the racy message-passing shape of the bench -> racy-params.json
-#   run       the default suite with power (results.json), then the in-kernel families with the tuned
-#             stress (stressed.json)
-#   selftest  the mutation self-test (selftest.json, selftest.log)
-#   bench     ci/bench-litmus.sh against a cuda-litmus checkout (LITMUS_DIR, default .bench/cuda-litmus)
-#             with the racy-shape params (RACY_PARAMS) -> bench/
-#   ctest     every GPU ctest test (the cases, the leak test, selftest.mutants), JUnit output
-# STAGES picks some (default: tune run selftest); TUNE_TRIALS and TUNE_SECONDS bound the search.
+# On a GPU machine (docs/litmus.md, "Power"): the litmus rows that prove something. A short run of
+# MP.test first (the spin, the controls); the default suite with every assert row's controls; and the
+# self-test of the generated rows under the generator's mutants. One file back: $OUT/power-gpu.tar.gz.
+#   ci/gpu-power.sh VMMCHECK [SELFTEST_FILTER]       (STEPS="mp suite selftest" by default)
 set -uo pipefail
 cd "$(dirname "$0")/.."
+bin=${1:?usage: ci/gpu-power.sh VMMCHECK [SELFTEST_FILTER]}
+filter=${2:-litmus.*}
 OUT=${OUT:-$PWD/gpu-out}
-mkdir -p "$OUT"
-vmm=${VMMCHECK:-build-gpu/vmmcheck}
-export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}  # the multicast gate refuses on shared hosts
-stages=${STAGES:-tune run selftest}
-params=${STRESS_PARAMS:-$OUT/stress-params.json}
-racy=${RACY_PARAMS:-$OUT/racy-params.json}
-
-for stage in $stages; do
-  start=$(date +%s.%N)
-  case $stage in
-    tune)
-      $vmm tune --trials "${TUNE_TRIALS:-24}" --seconds "${TUNE_SECONDS:-240}" --out "$params" >"$OUT/tune.log" 2>&1
-      echo "tune exit $?"; tail -2 "$OUT/tune.log" ;;
-    tune-racy)
-      $vmm tune --filter alias.mp.same.flagsame.nofence.cta --trials "${TUNE_TRIALS:-100}" --seconds "${TUNE_SECONDS:-150}" \
-        --out "$racy" >"$OUT/tune-racy.log" 2>&1
-      echo "tune-racy exit $?"; tail -1 "$OUT/tune-racy.log" ;;
-    run)
-      /usr/bin/time -f "wall %e s" $vmm run --json "$OUT/results.json" >"$OUT/run.log" 2>&1
-      echo "run exit $?"; grep -vE "^\[.*\] PASS" "$OUT/run.log" | tail -8
-      if [ -f "$params" ]; then
-        $vmm run --filter 'alias.same_thread.*,alias.mp.*,alias.mp_cta.*' --stress-params "$params" \
-          --json "$OUT/stressed.json" >"$OUT/stressed.log" 2>&1
-        echo "stressed run exit $?"; grep -vE "^\[.*\] PASS" "$OUT/stressed.log" | tail -6
-      fi ;;
-    selftest)
-      $vmm selftest --verbose --json "$OUT/selftest.json" >"$OUT/selftest.log" 2>&1
-      echo "selftest exit $?"; grep -E "^(caught|NOT)|mutants caught|as built" "$OUT/selftest.log" ;;
-    bench)
-      bash ci/bench-litmus.sh --litmus "${LITMUS_DIR:-.bench/cuda-litmus}" --vmmcheck "$vmm" --out "$OUT/bench" \
-        --stress-params "$racy" >"$OUT/bench.log" 2>&1
-      echo "bench exit $?"; grep -E "^ratio|^plain" "$OUT/bench/bench-litmus.txt" ;;
-    ctest)
-      ctest --test-dir build-gpu -L gpu -j4 --output-junit "$OUT/ctest-gpu.junit.xml" >"$OUT/ctest-gpu.log" 2>&1
-      echo "ctest exit $?"; tail -4 "$OUT/ctest-gpu.log" ;;
-    *) echo "unknown stage $stage"; exit 2 ;;
-  esac
-  echo "  ($stage: $(python3 -c "import sys; print(round($(date +%s.%N) - $start, 1))") s wall)"
-done
+work=$(mktemp -d)/power-gpu
+mkdir -p "$OUT" "$work"
+command -v nvdisasm > /dev/null || export PATH="$PATH:$(cd "$(dirname "$bin")" && pwd)/bin"
+finish() {
+  tar -C "$(dirname "$work")" -czf "$OUT/power-gpu.tar.gz" power-gpu
+  cp "$work/steps.txt" "$OUT/steps.txt" 2> /dev/null
+}
+trap finish EXIT
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$work/machine.txt" 2>&1
+steps=" ${STEPS:-mp suite selftest} "
+step() {  # step NAME COMMAND...: its output in NAME.console, its exit and time in steps.txt
+  local name=$1 start=$SECONDS
+  shift
+  [[ $steps == *" $name "* ]] || return 0
+  "$@" > "$work/$name.console" 2>&1
+  echo "$name: exit $? in $((SECONDS - start)) s" | tee -a "$work/steps.txt"
+}
+step mp "$bin" run --litmus cases/litmus/MP.test --cases "$PWD/cases" --json "$work/mp.json"
+step suite "$bin" run --cases "$PWD/cases" --json "$work/suite.json"
+step selftest "$bin" selftest --cases "$PWD/cases" --filter "$filter" --mutant no-proxy-fence --mutant relaxed-acquire \
+  --mutant relaxed-release --mutant narrow-scope --json "$work/selftest.json"

@@ -154,3 +154,38 @@ def test_shards_compares_the_merged_shards_with_the_full_run_name_by_name(tmp_pa
     other.write_text(json.dumps(doc2))
     with pytest.raises(figures.FiguresError, match="is in both"):
         figures.shards(src)
+
+
+def _litmus_row(name, expect, power=None, weak=0, judged=100, gpu_seconds=1.0):
+    stem, instance, command = name.split(".")[1:4]
+    extra = {"pattern": "litmus", "axes": {"file": stem, "instance": instance, "command": command, "expect": expect},
+             "judged": judged}
+    if power is not None:
+        extra["power"] = power
+    return result(name, weak=weak, instances=judged, gpu_seconds=gpu_seconds, histogram={"r0=1": judged}, **extra)
+
+
+def _power(violations, instances, tried):
+    return {"control": tried[0]["control"], "mechanism": "m", "axes": {"control": "ctl"}, "status": "Pass",
+            "histogram": {}, "instances": instances, "violations": violations, "discriminating": violations > 0,
+            "reason": "", "tried": tried}
+
+
+def test_litmus_power_counts_rows_and_lists_those_no_control_showed(tmp_path):
+    shown = [{"control": "litmus.mp.0.a.ctl_relax_t1_0", "mechanism": "m", "status": "Pass", "instances": 100,
+              "violations": 5, "reason": ""}]
+    quiet = [{"control": "litmus.mp.1.b.ctl_narrow_t0_1", "mechanism": "m", "status": "Pass", "instances": 70,
+              "violations": 0, "reason": ""},
+             {"control": "litmus.mp.1.b.ctl_drop_t1_1", "mechanism": "m", "status": "Pass", "instances": 30,
+              "violations": 0, "reason": ""}]
+    doc = make_doc([_litmus_row("litmus.mp.0.a", "assert", _power(5, 100, shown)),
+                    _litmus_row("litmus.mp.1.b", "assert", _power(0, 70, quiet)),
+                    _litmus_row("litmus.mp.2.c", "permit", weak=3),
+                    _litmus_row("litmus.mp.3.d", "permit")])
+    path = write_json(tmp_path / "r.json", doc)
+    text = "\n".join(figures.litmus_power(figures.Source(path, "r.json")))
+    assert "1 of 2 litmus assert rows (50%)" in text, text
+    assert "of 3 controls run; 1 of 2 permit rows showed their weak outcome" in text, text
+    assert "| `mp` | 2 | 1 of 2 | 5% |" in text, text
+    assert "| `litmus.mp.1.b` | 2 | 100 | `ctl_narrow_t0_1`, `ctl_drop_t1_1` |" in text, text
+    assert "litmus.mp.0.a`" not in text.split("with what they tried")[1], text

@@ -394,11 +394,73 @@ def litmus(src: Source) -> List[str]:
     return out
 
 
+def litmus_power(src: Source) -> List[str]:
+    """The power of a run's litmus assert rows (docs/litmus.md, "Power"): per file, how many have a control
+    that showed the forbidden outcome, and every row none of whose controls did, with the evidence."""
+    doc = results(src)
+    asserts = [r for r in litmus_rows(doc) if r.get("power")]
+    if not asserts:
+        raise FiguresError(f"{src.shown}: no litmus row with power (a run with --no-power, or from before it)")
+    permits = [r for r in litmus_rows(doc) if r["axes"]["expect"] != "assert" and ran(r)]
+    showing = sum(1 for r in permits if r["weak"] > 0)
+    by_file: Dict[str, List[Mapping]] = {}
+    for r in asserts:
+        by_file.setdefault(r["axes"]["file"], []).append(r)
+    discriminating = sum(1 for r in asserts if r["power"]["discriminating"])
+    tried = sum(len(r["power"].get("tried", [])) for r in asserts)
+    out = [provenance(doc, src) + f": {discriminating} of {len(asserts)} litmus assert rows "
+           f"({pct(discriminating, len(asserts))}) have a control that showed the outcome the row forbids, "
+           f"of {count(tried)} controls run; {showing} of {len(permits)} permit rows showed their weak outcome.", ""]
+    rows = []
+    for name, rs in sorted(by_file.items()):
+        shown = [(r["power"]["violations"], r["power"]["instances"]) for r in rs if r["power"]["discriminating"]]
+        rows.append([code(name), count(len(rs)), f"{len(shown)} of {len(rs)}", pct_range(shown) if shown else "-"])
+    out += table(["file", "assert rows", "discriminating", "the strongest control's rate"], rows)
+    out += ["", "Rows none of whose controls showed it, with what they tried:", ""]
+    rows = []
+    for r in asserts:
+        p = r["power"]
+        if p["discriminating"]:
+            continue
+        t = p.get("tried", [])
+        changes = ", ".join(code(x["control"].rsplit(".", 1)[-1]) for x in t[:4]) + (f" (+{len(t) - 4})" if len(t) > 4 else "")
+        rows.append([code(r["name"]), count(len(t)), short(sum(x["instances"] for x in t)), changes])
+    out += table(["row", "controls", "their instances", "changes"], rows) if rows else ["(none)"]
+    return out
+
+
+def _per_gpu_second(n: int, r: Mapping) -> str:
+    """Instances per GPU second of a record: how fast it shows what it shows."""
+    seconds = r.get("gpu_seconds") or 0
+    return f"{short(n / seconds)}/s" if seconds > 0 and n else "0"
+
+
+def _power_cell(r: Mapping) -> str:
+    """A case's or row's power: what its strongest control showed, out of its instances."""
+    p = r.get("power")
+    if not p:
+        return "-"
+    return (f"{count(p['violations'])} of {short(p['instances'])} ({pct(p['violations'], p['instances'])})"
+            + ("" if p["discriminating"] else ", none"))
+
+
+def _mirror_strength(r: Mapping) -> float:
+    """What a side shows per instance: a permit row's (or undefined case's) weak outcome, an assert row's
+    (or required case's) strongest control's forbidden outcome."""
+    p = r.get("power")
+    if p:
+        return p["violations"] / p["instances"] if p["instances"] else 0.0
+    whole = judged(r) if r.get("pattern") == "litmus" else r["instances"]
+    return r["weak"] / whole if whole else 0.0
+
+
 def litmus_vs_hand(src: Source) -> List[str]:
-    """The mirror litmus rows beside the hand-written cases they mirror, from one run."""
+    """The mirror litmus rows beside the hand-written cases they mirror, from one run: what each side
+    shows (the weak outcome where it is allowed; its controls' forbidden outcome where it is not), how
+    fast, and which side is the stronger."""
     doc = results(src)
     by_name = {r["name"]: r for r in doc["results"]}
-    rows = []
+    rows, pairs, stronger = [], 0, 0
     for r in litmus_rows(doc):
         family = next((f for f, stem in model.LITMUS_MIRRORS.items() if stem == r["axes"]["file"]), None)
         if not family:
@@ -407,15 +469,27 @@ def litmus_vs_hand(src: Source) -> List[str]:
         if hand is None:  # a token with an underscore of its own (relaxed_gpu): match by spelling
             hand = next((h for n, h in by_name.items() if n.startswith(family + ".") and
                          n[len(family) + 1:].replace(".", "_") == r["axes"]["command"]), None)
+        verdict = "-"
+        if hand is not None:
+            pairs += 1
+            mine, theirs = _mirror_strength(r), _mirror_strength(hand)
+            verdict = "litmus" if mine >= theirs and mine > 0 else "hand" if theirs > mine else "neither"
+            stronger += verdict == "litmus"
         hand_cell = "-" if hand is None else (f"{code(hand['name'])} {model.raw_status(hand)}: "
-                                              f"{count(hand['weak'])} of {short(hand['instances'])} ({pct(hand['weak'], hand['instances'])})")
+                                              f"{count(hand['weak'])} of {short(hand['instances'])} ({pct(hand['weak'], hand['instances'])}), "
+                                              f"{_per_gpu_second(hand['weak'], hand)}; power {_power_cell(hand)}")
         rows.append([code(r["name"]), r["axes"]["expect"], model.raw_status(r),
-                     f"{count(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))})", hand_cell])
+                     f"{count(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}",
+                     _power_cell(r), hand_cell, verdict])
     if not rows:
         raise FiguresError(f"{src.shown}: no litmus row mirrors a hand-written family")
     out = [provenance(doc, src) + ": each litmus row that mirrors a hand-written case, its weak outcome out of the "
-           "instances meeting its preconditions, beside the case's weak outcome out of its instances:", ""]
-    out += table(["litmus row", "asks", "status", "weak (litmus)", "hand-written case: weak"], rows)
+           "instances meeting its preconditions and per GPU second, and its power (what its strongest control showed), "
+           "beside the case's; `stronger` compares what each side shows per instance -- the weak outcome where it is "
+           "allowed, its strongest control's forbidden outcome where it is not.", "",
+           f"The litmus row is at least as strong in {stronger} of {pairs} pairs.", ""]
+    out += table(["litmus row", "asks", "status", "weak (litmus)", "power (litmus)", "hand-written case: weak, power",
+                  "stronger"], rows)
     return out
 
 
@@ -734,6 +808,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "mpi-ranks": mpi_ranks,
     "litmus": litmus,
     "litmus-vs-hand": litmus_vs_hand,
+    "litmus-power": litmus_power,
     "bench": bench_headline,
     "bench-compare": bench_compare,
     "shards": shards,
