@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "codegen/kernel_abi.h"
+#include "patterns/op_kinds.hpp"
 
 // One kernel per litmus test. Every GPU thread finds, from threadIdx.x and blockIdx.x, which litmus
 // thread of which instance it runs by inverting the placement formulas of kernel_abi.h; then, round by
@@ -21,7 +22,6 @@ using namespace patterns::litmus;
 
 constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
 
-bool is_access(const Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomAdd; }
 bool is_red(const Op& op) { return op.kind == OpKind::AtomAdd && op.reg.empty(); }
 bool is_tld(const Op& op) { return op.kind == OpKind::Load && op.proxy == Proxy::Texture; }
 

@@ -7,6 +7,7 @@
 
 #include "litmus/rows.hpp"
 #include "litmus/test_text.hpp"
+#include "patterns/op_kinds.hpp"
 
 namespace vmmcheck::litmus {
 namespace {
@@ -46,11 +47,8 @@ lt::Litmus applied(const lt::Litmus& test, const std::vector<const Edit*>& edits
 std::string where(std::size_t t, std::size_t i) { return "t" + std::to_string(t) + "_" + std::to_string(i); }
 std::string thread_label(std::size_t t) { return "T" + std::to_string(t) + "'s "; }
 
-bool is_fence(const lt::Op& op) {
-  return op.kind == OpKind::FenceSc || op.kind == OpKind::FenceAcqRel || op.kind == OpKind::AliasFence ||
-         op.kind == OpKind::ProxyFence;
-}
-bool is_access(const lt::Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomAdd; }
+using lt::is_access;
+using lt::is_fence;
 
 // The address an access moves to when it takes another path to the same memory: a physical alias (a
 // generic address of its own), or from a generic address to a .texref/.surfref synonym of it, or from a

@@ -1,4 +1,5 @@
 #include "model/ptx_model.hpp"
+#include "patterns/op_kinds.hpp"
 
 #include <algorithm>
 #include <array>
@@ -118,7 +119,6 @@ struct Event {
 bool is_memory(const Event& e) { return e.kind == Kind::Read || e.kind == Kind::Write; }
 // fence.sc and fence.acq_rel: the ISA's memory fence operations (ptx.als: sig Fence).
 bool is_memory_fence(const Event& e) { return e.kind == Kind::FenceSc || e.kind == Kind::FenceAcqRel; }
-bool is_access(const Op& op) { return op.kind == OpKind::Load || op.kind == OpKind::Store || op.kind == OpKind::AtomAdd; }
 
 // A scope instance: a thread, a CTA, a GPU or the system (ptx.als: sig Scope and subscope).
 struct Instance {

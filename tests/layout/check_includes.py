@@ -12,7 +12,7 @@ import re
 import sys
 
 LAYERS = [
-    ("the shared pattern vocabulary", ["patterns/vocabulary.hpp", "patterns/structure.hpp", "patterns/shape.hpp",
+    ("the shared pattern vocabulary", ["patterns/vocabulary.hpp", "patterns/structure.hpp", "patterns/shape.hpp", "patterns/op_kinds.hpp",
                                       "patterns/mutants.hpp", "patterns/pattern.hpp", "patterns/kernel_orders.hpp"]),
     ("pattern definitions", ["patterns/*/definition.hpp"]),
     ("the registry", ["patterns/registry.hpp"]),

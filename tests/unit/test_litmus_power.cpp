@@ -18,6 +18,7 @@
 #include "run/rows/generator_mutants.hpp"
 #include "run/rows/outcome_table.hpp"
 #include "run/rows/row_power.hpp"
+#include "row_outcomes_fixture.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -38,13 +39,7 @@ st.relaxed.gpu | ld.relaxed.gpu | permit | != | relaxed |
 
 std::vector<litmus::Row> mp() { return litmus::parse_text(kMp, "MP_power.test").rows; }
 
-RowOutcomes seen(std::map<std::vector<std::uint32_t>, std::uint64_t> counts) {
-  RowOutcomes o;
-  o.registers = {"r0", "r1"};
-  o.counts = std::move(counts);
-  for (const auto& [v, n] : o.counts) o.instances += n;
-  return o;
-}
+using fixture::seen;
 
 constexpr std::uint32_t kBound = lt::kSpinBoundReached;
 

@@ -5,6 +5,7 @@
 
 #include "litmus/parser.hpp"
 #include "run/rows/row_result.hpp"
+#include "row_outcomes_fixture.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -23,13 +24,7 @@ st.relaxed.gpu | ld.relaxed.gpu | permit | !=
 
 std::vector<litmus::Row> rows() { return litmus::parse_text(kMp, "cases/litmus/MP_rows.test").rows; }
 
-RowOutcomes seen(std::map<std::vector<std::uint32_t>, std::uint64_t> counts) {
-  RowOutcomes o;
-  o.registers = {"r0", "r1"};
-  o.counts = std::move(counts);
-  for (const auto& [v, n] : o.counts) o.instances += n;
-  return o;
-}
+using fixture::seen;
 
 TEST(LitmusRows, NamesAreResultNames) {
   const auto r = rows();

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "patterns/op_kinds.hpp"
+
 namespace vmmcheck::run {
 
 namespace lt = patterns::litmus;
@@ -21,7 +23,7 @@ lt::Litmus as_generated(const lt::Litmus& test, std::optional<Mutant> mutant) {
       th.ops.erase(std::remove_if(th.ops.begin(), th.ops.end(), [](const lt::Op& op) { return op.kind == lt::OpKind::AliasFence; }),
                    th.ops.end());
     for (lt::Op& op : th.ops) {
-      const bool access = op.kind == lt::OpKind::Load || op.kind == lt::OpKind::Store || op.kind == lt::OpKind::AtomAdd;
+      const bool access = lt::is_access(op);
       switch (*mutant) {
         case Mutant::RelaxedAcquire:
           if (access && op.sem == lt::Sem::Acquire) op.sem = lt::Sem::Relaxed;
