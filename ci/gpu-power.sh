@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # On a GPU machine (docs/litmus.md, "Power"): the litmus rows that prove something. A short run of
 # MP.test first (the spin, the controls); the default suite with every assert row's controls; and the
-# self-test of the generated rows under the generator's mutants. One file back: $OUT/power-gpu.tar.gz.
-#   ci/gpu-power.sh VMMCHECK [SELFTEST_FILTER]       (STEPS="mp suite selftest" by default)
+# self-test of the generated rows under the generator's mutants; on request, the litmus rows alone with
+# the second round of controls (deep) and a short tune over MP's rows (tune). One file back:
+# $OUT/power-gpu.tar.gz.
+#   ci/gpu-power.sh VMMCHECK [SELFTEST_FILTER]       (STEPS="mp suite selftest" by default; also: deep tune)
+#   STEP_LIMIT=SECONDS stops a step there (its JSON holds every case it finished).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?usage: ci/gpu-power.sh VMMCHECK [SELFTEST_FILTER]}
@@ -22,10 +25,13 @@ step() {  # step NAME COMMAND...: its output in NAME.console, its exit and time 
   local name=$1 start=$SECONDS
   shift
   [[ $steps == *" $name "* ]] || return 0
-  "$@" > "$work/$name.console" 2>&1
+  ${STEP_LIMIT:+timeout "$STEP_LIMIT"} "$@" > "$work/$name.console" 2>&1
   echo "$name: exit $? in $((SECONDS - start)) s" | tee -a "$work/steps.txt"
 }
 step mp "$bin" run --litmus cases/litmus/MP.test --cases "$PWD/cases" --json "$work/mp.json"
 step suite "$bin" run --cases "$PWD/cases" --json "$work/suite.json"
 step selftest "$bin" selftest --cases "$PWD/cases" --filter "$filter" --mutant no-proxy-fence --mutant relaxed-acquire \
   --mutant relaxed-release --mutant narrow-scope --json "$work/selftest.json"
+step deep "$bin" run --cases "$PWD/cases" --filter 'litmus.*' --deep-power --json "$work/deep.json"
+step tune "$bin" tune --cases "$PWD/cases" --filter 'litmus.mp.*' --trials "${TUNE_TRIALS:-6}" --seconds 90 \
+  --out "$work/tune.params.toml"

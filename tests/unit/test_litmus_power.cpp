@@ -224,6 +224,32 @@ TEST(NamedControl, MistakesAreNamed) {
   fails(head + "permit (r0 == 1) as a control b;\n", "only an assert row has a control");
 }
 
+TEST(RowPower, ControlsThatNarrowAScopeRunLast) {
+  // A run stops at the first control that shows the outcome; narrowing a spin's scope to .cta across
+  // CTAs makes it wait out its bound, so those are tried after the cheap ones.
+  const auto controls = controls_of(mp()[0]);
+  std::size_t first_narrow = controls.size(), last_other = 0;
+  for (std::size_t i = 0; i < controls.size(); ++i)
+    if (controls[i].token.find("narrow_") != std::string::npos)
+      first_narrow = std::min(first_narrow, i);
+    else
+      last_other = i;
+  ASSERT_LT(first_narrow, controls.size()) << "MP at .gpu has a narrowed control";
+  EXPECT_GT(first_narrow, 0u);
+  EXPECT_LT(last_other, first_narrow);
+  EXPECT_EQ(controls[0].name, "litmus.mp_power.1.relaxed");  // the file's own still first
+}
+
+TEST(RowPower, ShowedForbiddenJudgesAsTheRowIs) {
+  const auto controls = controls_of(mp()[0]);
+  const ControlRun showed{&controls[1], seen({{{1, 1}, 99}, {{1, 0}, 1}}), Status::Pass, ""};
+  const ControlRun bound_only{&controls[1], seen({{{1, 1}, 99}, {{kBound, 0}, 7}}), Status::Pass, ""};
+  const ControlRun not_run{&controls[1], std::nullopt, Status::NotSupported, "not here"};
+  EXPECT_TRUE(showed_forbidden(showed));
+  EXPECT_FALSE(showed_forbidden(bound_only));  // r1 == 0 after a spin at its bound met no precondition
+  EXPECT_FALSE(showed_forbidden(not_run));
+}
+
 TEST(RowPower, TheControlWithTheHighestRateIsTheRecord) {
   const auto rows = mp();
   const auto controls = controls_of(rows[0]);

@@ -95,8 +95,9 @@ class Suite {
   std::unique_ptr<Executor> executor_;
   std::unique_ptr<PowerCheck> power_;
   RowEngine& engine();                       // made on first use, on the executor's session
-  // Runs an assert row's controls (run/rows/row_power.hpp) and sets r.power; when none showed the
-  // outcome and deep_power is set, a second round of at most kSecondRound controls of two changes.
+  // Runs an assert row's controls (run/rows/row_power.hpp), in their order until one shows the outcome,
+  // and sets r.power; when none showed it and deep_power is set, a second round of at most kSecondRound
+  // controls of two changes, the same way.
   void attach_row_power(const litmus::Row& row, CaseResult& r);
   static constexpr std::size_t kSecondRound = 24;
   void run_controls(const std::deque<RowControl>& controls, std::size_t from, std::vector<ControlRun>& runs);

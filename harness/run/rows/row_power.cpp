@@ -1,5 +1,8 @@
 #include "run/rows/row_power.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 #include "litmus/derived_controls.hpp"
 #include "litmus/rows.hpp"
 
@@ -20,8 +23,15 @@ std::vector<RowControl> controls_of(const litmus::Row& row) {
     c.mechanism = "the permit row " + row.control_row->name + " the file names as this row's control";
     out.push_back(std::move(c));
   }
+  std::vector<RowControl> derived;
   for (litmus::DerivedControl& d : litmus::derived_controls(row))
-    out.push_back({litmus::case_name_of(row) + "." + d.change, std::move(d.row), d.change, d.mechanism});
+    derived.push_back({litmus::case_name_of(row) + "." + d.change, std::move(d.row), d.change, d.mechanism});
+  // A run stops at the first control that shows the outcome, so the order is what it costs: a scope
+  // narrowed to .cta leaves a spin across CTAs waiting out its bound (tens of milliseconds an instance
+  // batch), where the other changes run in a few. Those go last; otherwise the derived order stands.
+  std::stable_partition(derived.begin(), derived.end(),
+                        [](const RowControl& c) { return c.token.find("narrow_") == std::string::npos; });
+  out.insert(out.end(), std::make_move_iterator(derived.begin()), std::make_move_iterator(derived.end()));
   return out;
 }
 
@@ -34,6 +44,13 @@ std::vector<RowControl> second_controls_of(const litmus::Row& row, std::size_t m
   first.insert(first.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
   if (first.size() > most) first.resize(most);
   return first;
+}
+
+bool showed_forbidden(const ControlRun& run) {
+  if (!run.seen) return false;
+  CaseResult judged;
+  judge_row(run.control->row, *run.seen, judged);
+  return judged.weak > 0;
 }
 
 namespace {

@@ -20,8 +20,9 @@ struct RowControl {
   std::string mechanism;  // what it takes away
 };
 
-// The controls of `row`: the one its file names first (`control NAME`), then the derived ones. None for
-// a row that is not an assert row, or whose violation the model allows.
+// The controls of `row`: the one its file names first (`control NAME`), then the derived ones, those
+// that narrow a scope last (the slowest to run). None for a row that is not an assert row, or whose
+// violation the model allows.
 std::vector<RowControl> controls_of(const litmus::Row& row);
 
 // The second round of run --deep-power, for a row none of whose controls showed the outcome on the GPU:
@@ -37,6 +38,9 @@ struct ControlRun {
   Status status = Status::Error;    // NotSupported or Error when it did not run
   std::string reason;
 };
+
+// Whether the control ran and showed the outcome its row forbids (judged as the row is).
+bool showed_forbidden(const ControlRun& run);
 
 // The row's Power from its controls' runs: `tried` lists each; the top-level fields are the control
 // that showed the forbidden outcome most often (by rate), or the first when none showed it.
