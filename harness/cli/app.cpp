@@ -107,7 +107,7 @@ int cmd_list(const Options& o, std::ostream& out) {
   }
   for (std::size_t i = 0; i < s.rows.size(); ++i) {
     names.push_back(litmus::case_name_of(s.rows[i]));
-    verdict_texts.push_back(std::string(model::to_string(model::Expectation::Required)) + "  " + litmus::name_of(s.rows[i].expect) +
+    verdict_texts.push_back(std::string(model::to_string(verdicts[i].expectation)) + "  " + litmus::name_of(s.rows[i].expect) +
                             " (" + model::ptx::to_string(s.rows[i].condition) + "): " + litmus::answer_of(s.rows[i], verdicts[i]));
   }
   std::vector<std::string> here_texts = why.cases;

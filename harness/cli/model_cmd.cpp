@@ -82,6 +82,9 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
                            {"expect", litmus::name_of(row.expect)},
                            {"condition", model::ptx::to_string(row.condition)},
                            {"model", litmus::answer_of(row, v)},
+                           {"isa_allows", v.isa_allows},
+                           {"artifact_allows", v.artifact_allows},
+                           {"expectation", model::to_string(v.expectation)},
                            {"matches", v.matches},
                            {"explanation", v.explanation}});
   }

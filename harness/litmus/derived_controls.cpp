@@ -154,9 +154,11 @@ std::string token_of(const std::string& s) {
   return out;
 }
 
+// Under the artifact's reading, the stricter (it allows nothing the ISA's does not): a control is one
+// both readings let through, and a row only the artifact holds (a `model` row) has controls too.
 bool allows_violation(const Row& row) {
   try {
-    return model_verdict(row).model_allows;
+    return model_verdict(row).artifact_allows;
   } catch (const std::invalid_argument&) {
     return false;  // a shape the model refuses is no control
   }

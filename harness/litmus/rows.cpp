@@ -35,13 +35,20 @@ RowVerdict model_verdict(const Row& row) {
     negated.operands = {row.condition};
     asked = negated;
   }
-  const model::ptx::Decision d = model::ptx::decide(row.test, asked);
+  const model::ptx::Readings d = model::ptx::decide_readings(row.test, asked);
   RowVerdict v;
-  v.model_allows = d.allowed;
-  v.matches = row.expect == Expect::Assert ? !d.allowed : d.allowed;
-  std::string lines = d.reason;
-  for (const std::string& w : d.witness) lines += "\n  " + w;
-  v.explanation = lines;
+  v.isa_allows = d.isa.allowed;
+  v.artifact_allows = d.artifact.allowed;
+  const bool assert_row = row.expect == Expect::Assert;
+  v.matches = assert_row ? !v.artifact_allows : v.isa_allows;
+  if (assert_row && v.isa_allows && !v.artifact_allows) v.expectation = model::Expectation::Model;
+  const auto lines_of = [](const model::ptx::Decision& one) {
+    std::string lines = one.reason;
+    for (const std::string& w : one.witness) lines += "\n  " + w;
+    return lines;
+  };
+  v.explanation = v.readings_differ() ? "the ISA reading: " + lines_of(d.isa) + "\nthe artifact's reading: " + lines_of(d.artifact)
+                                      : lines_of(d.isa);
   return v;
 }
 
@@ -54,8 +61,11 @@ RowVerdict verdict_of(const Row& row) {
 }
 
 std::string answer_of(const Row& row, const RowVerdict& v) {
-  if (row.expect == Expect::Assert) return v.model_allows ? "violable" : "holds";
-  return v.model_allows ? "allowed" : "forbidden";
+  const auto word = [&](bool allows) {
+    return row.expect == Expect::Assert ? (allows ? "violable" : "holds") : (allows ? "allowed" : "forbidden");
+  };
+  if (!v.readings_differ()) return word(v.isa_allows);
+  return std::string(word(v.isa_allows)) + " in the ISA, " + word(v.artifact_allows) + " in the artifact";
 }
 
 std::string file_token(const Row& row) { return token(stem_of(row)); }

@@ -20,8 +20,9 @@ struct Derivation {
   bool from_model = false;            // decided by the PTX model (else by the contract structure)
 };
 
-// The PTX model's decision on a litmus shape: undefined when it allows the weak outcome, else required
-// with `allowed` as the outcomes.
+// The PTX model's decision on a litmus shape, from both its readings (model/ptx_model.hpp): required
+// with `allowed` as the outcomes when the ISA's reading forbids the weak outcome, model when only the
+// artifact's forbids it, undefined when both allow it.
 Derivation derive(const patterns::litmus::Litmus& shape, const std::vector<std::string>& allowed);
 Derivation derive(const patterns::ContractStructure& s);
 
@@ -29,8 +30,8 @@ Derivation derive(const patterns::ContractStructure& s);
 // documentation cited in their verdicts, the planted self-test, and cases the PTX model does not
 // cover (ld.global.nc, a plain read-modify-write).
 bool oracle_models(const Case& c);
-// Whether a verdict says what the oracle derived: the same expectation and allowed outcomes; a `model`
-// verdict agrees with what the PTX model requires.
+// Whether a verdict says what the oracle derived: the same expectation and, unless undefined, the same
+// allowed outcomes.
 bool agrees(const Derivation& d, const Verdict& v);
 
 // Why a case is not modelled; empty when it is.

@@ -176,8 +176,15 @@ struct Shape {
   std::vector<Event> events;
   std::uint64_t reads = 0, writes = 0, strong_reads = 0, strong_writes = 0, reductions = 0, release_writes = 0, acquire_reads = 0,
                 sc_fences = 0, fences = 0, alias_fences = 0, boundary_fences = 0, resident = 0, generic = 0;
-  Rel po_plus, rmw, dep, api, same_alias, same_location, same_block, same_proxy, strong, proxy_fence_ops;
-  Rel release_sequence, acquire_sequence;  // fixed by the program, not by the execution
+  Rel po_plus, rmw, dep, api, same_alias, same_location, same_block, same_proxy, proxy_fence_ops;
+  // Moral strength and what rests on it, per reading (ptx_model.hpp): fixed by the program, not by the
+  // execution. The ISA's is the artifact's less the memory pairs at two virtual addresses.
+  struct Strength {
+    Rel strong, release_sequence, acquire_sequence;
+  };
+  std::array<Strength, 2> strength;
+  bool readings_differ = false;  // some pair is strong in the artifact's reading and not in the ISA's
+  const Strength& of(Reading r) const { return strength[static_cast<std::size_t>(r)]; }
   std::vector<std::vector<int>> writes_at;  // per location
   std::vector<Instance> instances;
   std::vector<std::string> registers;  // each register a load sets ...
@@ -390,13 +397,18 @@ void relate(Shape& s, const std::vector<int>& first, const std::vector<int>& las
   // only memory operations have a proxy, so a fence is never strong with anything; departure (a)
   // (docs/litmus-model.md) follows the ISA: fences are morally strong with fences and memory operations
   // whose scope includes their thread, and theirs the fence's.
-  s.strong = pairs_where(n, [&](int a, int b) {
+  const Rel artifact_strong = pairs_where(n, [&](int a, int b) {
     const Event &x = ev[a], &y = ev[b];
     if (is_memory(x) && is_memory(y)) return x.proxy == y.proxy && mutually_scoped(s, x, y);
     const bool fence_pair = (is_memory_fence(x) || is_memory_fence(y)) && (is_memory(x) || is_memory_fence(x)) &&
                             (is_memory(y) || is_memory_fence(y));
     return fence_pair && mutually_scoped(s, x, y);
   });
+  // The ISA's: "If both are memory operations, then they overlap completely" (8.7), and "Two memory
+  // operations are said to overlap when they specify the same virtual address" (8.2.1). Physical aliases
+  // are two virtual addresses; a synonym is its address's own (Places).
+  const Rel isa_strong =
+      artifact_strong & pairs_where(n, [&](int a, int b) { return !is_memory(ev[a]) || !is_memory(ev[b]) || ev[a].address == ev[b].address; });
   // proxy_fence_ops: proxy_fence_proxy.~proxy & same_block_r -- the operations of the fence's proxy in its CTA.
   s.proxy_fence_ops = pairs_where(n, [&](int f, int o) {
     return ev[f].kind == Kind::ProxyFence && is_memory(ev[o]) && ev[o].proxy == ev[f].proxy && same_cta(ev[f], ev[o]);
@@ -411,10 +423,16 @@ void relate(Shape& s, const std::vector<int>& first, const std::vector<int>& las
   // one are strong, and a red's read is in no acquire pattern ("this strong read does not form an acquire
   // pattern").
   const std::uint64_t acquiring = s.reads & ~s.reductions;
-  s.release_sequence =
-      (restrict(optional(po_loc), s.release_writes, s.writes) | restrict(s.po_plus, s.fences, s.strong_writes)) & s.strong;
-  s.acquire_sequence =
-      (restrict(optional(po_loc), acquiring, s.acquire_reads) | restrict(s.po_plus, acquiring & s.strong_reads, s.fences)) & s.strong;
+  const Rel release_shape = restrict(optional(po_loc), s.release_writes, s.writes) | restrict(s.po_plus, s.fences, s.strong_writes);
+  const Rel acquire_shape =
+      restrict(optional(po_loc), acquiring, s.acquire_reads) | restrict(s.po_plus, acquiring & s.strong_reads, s.fences);
+  for (Reading r : kReadings) {
+    Shape::Strength& k = s.strength[static_cast<std::size_t>(r)];
+    k.strong = r == Reading::Isa ? isa_strong : artifact_strong;
+    k.release_sequence = release_shape & k.strong;
+    k.acquire_sequence = acquire_shape & k.strong;
+  }
+  s.readings_differ = !subset(artifact_strong, isa_strong);
 }
 
 Shape build(const Litmus& l) {
@@ -543,8 +561,9 @@ Rel proxy_preserved(const Shape& s, const Rel& cb) {
   return ((fenced(cb) | (cb & s.same_block & s.same_proxy)) & s.same_alias) | (fenced(through_alias_fence) & s.same_location);
 }
 
-// Checks the axioms in the order of pred ptx_mm; returns the first one broken, or none.
-std::optional<Axiom> broken_axiom(const Shape& s, const Execution& x) {
+// Checks the axioms in the order of pred ptx_mm, moral strength as `k` reads it; returns the first one
+// broken, or none.
+std::optional<Axiom> broken_axiom(const Shape& s, const Shape::Strength& k, const Execution& x) {
   const int n = s.n();
   const auto& ev = s.events;
   Rel rf(n);
@@ -561,8 +580,8 @@ std::optional<Axiom> broken_axiom(const Shape& s, const Execution& x) {
       for (int w : s.writes_at[static_cast<std::size_t>(ev[r].location)]) fr.add(r, w);
   const Rel com = rf | co | fr;
 
-  const Rel observation = (rf & s.strong) | s.rmw;
-  const Rel sync = join(join(s.release_sequence, plus(observation)), s.acquire_sequence) & s.strong;
+  const Rel observation = (rf & k.strong) | s.rmw;
+  const Rel sync = join(join(k.release_sequence, plus(observation)), k.acquire_sequence) & k.strong;
   // cause_base: ^po + *po.^((sc + sync).*po); operation boundaries (api) order like sync.
   const Rel po_star = optional(s.po_plus);
   const Rel cause_base = s.po_plus | join(po_star, plus(join(x.sc | sync | s.api, po_star)));
@@ -571,7 +590,7 @@ std::optional<Axiom> broken_axiom(const Shape& s, const Execution& x) {
   // causality: irreflexive[optional[com].cause]
   if (!irreflexive(join(optional(com), cause))) return Axiom::Causality;
   // atomicity: no strong[fr].(strong[co]) & rmw -- co transitive (departure (b))
-  if (!(join(fr & s.strong, co & s.strong) & s.rmw).empty()) return Axiom::Atomicity;
+  if (!(join(fr & k.strong, co & k.strong) & s.rmw).empty()) return Axiom::Atomicity;
   // coherence: same_location[Write <: cause :> Write] in ^co
   if (!subset(restrict(cause, s.writes, s.writes) & s.same_location, co)) return Axiom::Coherence;
   // seq_cst: FenceSC <: cause :> FenceSC in sc
@@ -623,9 +642,13 @@ bool preconditions_hold(const Shape& s, const Execution& x) {
   return true;
 }
 
-// Calls visit(execution, broken axiom) for every candidate execution. A candidate whose reads-from and
-// dependencies form a cycle has no values: it is visited with NoThinAir and must not be evaluated.
-using Visit = std::function<void(const Execution&, std::optional<Axiom>)>;
+// The first axiom a candidate breaks under each reading (indexed by Reading), or none.
+using Broken = std::array<std::optional<Axiom>, 2>;
+
+// Calls visit(execution, broken axioms) for every candidate execution. A candidate whose reads-from and
+// dependencies form a cycle has no values: it is visited with NoThinAir under both readings and must
+// not be evaluated.
+using Visit = std::function<void(const Execution&, const Broken&)>;
 void for_each_execution(const Shape& s, const Visit& visit) {
   const int n = s.n();
   std::vector<int> read_events;
@@ -660,10 +683,14 @@ void for_each_execution(const Shape& s, const Visit& visit) {
       for (std::size_t i = 0; i < read_events.size(); ++i)
         if (x.source[read_events[i]] >= 0) rf.add(x.source[read_events[i]], read_events[i]);
       if (!acyclic(rf | s.dep) || !evaluate(s, x)) {
-        visit(x, Axiom::NoThinAir);
+        visit(x, {Axiom::NoThinAir, Axiom::NoThinAir});
         continue;
       }
-      visit(x, broken_axiom(s, x));
+      Broken broken;
+      broken[static_cast<std::size_t>(Reading::Isa)] = broken_axiom(s, s.of(Reading::Isa), x);
+      broken[static_cast<std::size_t>(Reading::Artifact)] =
+          s.readings_differ ? broken_axiom(s, s.of(Reading::Artifact), x) : broken[static_cast<std::size_t>(Reading::Isa)];
+      visit(x, broken);
     }
   };
   choose_co = [&](std::size_t l) {
@@ -752,31 +779,47 @@ const char* name_of(Axiom a) {
   return "?";
 }
 
-Decision decide(const Litmus& shape, const Expr& outcome) {
+const char* name_of(Reading r) { return r == Reading::Isa ? "ISA" : "artifact"; }
+
+Readings decide_readings(const Litmus& shape, const Expr& outcome) {
   const Shape s = build(shape);
   // A register no load sets throws here, whatever the executions.
   holds(outcome, s.registers, std::vector<std::uint32_t>(s.registers.size(), 0));
-  Decision d;
-  for_each_execution(s, [&](const Execution& x, std::optional<Axiom> broken) {
-    ++d.candidates;
-    if (broken == Axiom::NoThinAir) return;  // no values: it shows no outcome
-    if (!broken) ++d.consistent;
-    if (!preconditions_hold(s, x) || !holds(outcome, s.registers, register_values(s, x))) return;
-    ++d.showing;
-    if (broken) {
-      ++d.ruled_out[*broken];
-    } else if (!d.allowed) {
-      d.allowed = true;
-      d.witness = describe(s, x);
+  Readings both;
+  for_each_execution(s, [&](const Execution& x, const Broken& broken) {
+    if (broken[0] == Axiom::NoThinAir) {  // no values: it shows no outcome
+      ++both.isa.candidates;
+      ++both.artifact.candidates;
+      return;
+    }
+    const bool shows = preconditions_hold(s, x) && holds(outcome, s.registers, register_values(s, x));
+    for (Reading r : kReadings) {
+      Decision& d = r == Reading::Isa ? both.isa : both.artifact;
+      const std::optional<Axiom>& b = broken[static_cast<std::size_t>(r)];
+      ++d.candidates;
+      if (!b) ++d.consistent;
+      if (!shows) continue;
+      ++d.showing;
+      if (b) {
+        ++d.ruled_out[*b];
+      } else if (!d.allowed) {
+        d.allowed = true;
+        d.witness = describe(s, x);
+      }
     }
   });
-  d.reason = reason_of(d, to_string(outcome));
-  return d;
+  both.isa.reason = reason_of(both.isa, to_string(outcome));
+  both.artifact.reason = reason_of(both.artifact, to_string(outcome));
+  return both;
 }
 
-Decision decide(const Litmus& shape) { return decide(shape, joined(shape.weak, Expr::Kind::And)); }
+Decision decide(const Litmus& shape, const Expr& outcome, Reading reading) { return decide_readings(shape, outcome).of(reading); }
 
-bool OutcomeSpace::allowed(const std::vector<std::string>& names, const std::vector<std::uint32_t>& vals) const {
+Readings decide_readings(const Litmus& shape) { return decide_readings(shape, joined(shape.weak, Expr::Kind::And)); }
+
+Decision decide(const Litmus& shape, Reading reading) { return decide_readings(shape).of(reading); }
+
+bool OutcomeSpace::allowed(const std::vector<std::string>& names, const std::vector<std::uint32_t>& vals, Reading reading) const {
   const auto other = [&] {
     std::string text;
     for (const std::string& n : names) text += " " + n;
@@ -790,7 +833,7 @@ bool OutcomeSpace::allowed(const std::vector<std::string>& names, const std::vec
     ordered[k] = vals[static_cast<std::size_t>(at - names.begin())];
   }
   const auto it = outcomes.find(ordered);
-  return it != outcomes.end() && it->second;
+  return it != outcomes.end() && it->second.by(reading);
 }
 
 const OutcomeSpace& outcome_space(const Litmus& shape) {
@@ -805,26 +848,30 @@ const OutcomeSpace& outcome_space(const Litmus& shape) {
   auto space = std::make_unique<OutcomeSpace>();
   space->registers = s.registers;
   std::vector<std::set<std::uint32_t>> seen(s.registers.size());
-  for_each_execution(s, [&](const Execution& x, std::optional<Axiom> broken) {
-    if (broken == Axiom::NoThinAir) return;  // no values: it shows no outcome
+  for_each_execution(s, [&](const Execution& x, const Broken& broken) {
+    if (broken[0] == Axiom::NoThinAir) return;  // no values: it shows no outcome
     const std::vector<std::uint32_t> values = register_values(s, x);
     for (std::size_t k = 0; k < values.size(); ++k) seen[k].insert(values[k]);
-    bool& allowed = space->outcomes.emplace(values, false).first->second;
-    if (!broken && preconditions_hold(s, x)) allowed = true;
+    OutcomeSpace::Allowed& allowed = space->outcomes.emplace(values, OutcomeSpace::Allowed{}).first->second;
+    if (!preconditions_hold(s, x)) return;
+    allowed.isa |= !broken[static_cast<std::size_t>(Reading::Isa)];
+    allowed.artifact |= !broken[static_cast<std::size_t>(Reading::Artifact)];
   });
   for (const auto& v : seen) space->values.emplace_back(v.begin(), v.end());
   const std::lock_guard<std::mutex> lock(mutex);
   return *spaces.emplace(key, std::move(space)).first->second;  // a racing thread's equal space may win
 }
 
-bool permits(const Litmus& shape, const std::vector<Condition>& all_of) { return decide(shape, joined(all_of, Expr::Kind::And)).allowed; }
+bool permits(const Litmus& shape, const std::vector<Condition>& all_of, Reading reading) {
+  return decide(shape, joined(all_of, Expr::Kind::And), reading).allowed;
+}
 
-bool asserts(const Litmus& shape, const std::vector<Condition>& any_of) {
+bool asserts(const Litmus& shape, const std::vector<Condition>& any_of, Reading reading) {
   // Every allowed execution satisfies some condition = no allowed execution satisfies none.
   Expr none;
   none.kind = Expr::Kind::Not;
   none.operands = {joined(any_of, Expr::Kind::Or)};
-  return !decide(shape, none).allowed;
+  return !decide(shape, none, reading).allowed;
 }
 
 std::string instruction_text(const Litmus& l, const Op& op) {

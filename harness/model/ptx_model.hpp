@@ -8,10 +8,18 @@
 // uses the transitive coherence order), and one extension is ours: operation boundaries with the
 // resident-grid clause (Litmus::boundaries, Thread::resident).
 //
+// Two readings (docs/litmus-model.md, "Two readings"): the PTX ISA's, in which two memory operations are
+// morally strong only if they overlap, and overlap only if they name the same virtual address -- so a
+// release through one address and an acquire through a physical alias of it do not synchronize -- and
+// the artifact's, whose strong relation has no address condition. Each execution the artifact allows
+// the ISA allows too; every answer below is given for both, and a verdict is `required` only where the
+// ISA reading forbids.
+//
 // For a litmus shape it enumerates every candidate execution (a reads-from source for each read, a
 // coherence order per location, an order of fence.sc), keeps those the axioms allow, and says whether
 // an outcome is among them: with a witness if it is, with the axioms that rule out every candidate
 // showing it if it is not.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -24,6 +32,11 @@ namespace vmmcheck::model::ptx {
 // The model's axioms (ptx.als, pred ptx_mm), and the facts a candidate must meet first.
 enum class Axiom { Causality, Atomicity, Coherence, SeqCst, NoThinAir };
 const char* name_of(Axiom a);
+
+// The reading of moral strength a decision follows.
+enum class Reading { Isa, Artifact };
+inline constexpr std::array<Reading, 2> kReadings{Reading::Isa, Reading::Artifact};
+const char* name_of(Reading r);  // "ISA", "artifact"
 
 struct Decision {
   bool allowed = false;                 // some execution the model allows shows the outcome
@@ -45,21 +58,37 @@ struct Decision {
 // Addresses: a synonym (Address::same_as) is the very address it names, so its own `location` is not
 // read; a .shared address has one instance per CTA and cannot share a location with a global address.
 // A register's value is the one its last load in program order read; two threads may not set one name.
-Decision decide(const patterns::litmus::Litmus& shape, const patterns::litmus::Expr& outcome);
+Decision decide(const patterns::litmus::Litmus& shape, const patterns::litmus::Expr& outcome,
+                Reading reading = Reading::Isa);
+
+// Both readings' decisions of one outcome, from one enumeration.
+struct Readings {
+  Decision isa, artifact;
+  const Decision& of(Reading r) const { return r == Reading::Isa ? isa : artifact; }
+  // The artifact forbids what the ISA allows (the other way round cannot happen).
+  bool differ() const { return isa.allowed != artifact.allowed; }
+};
+Readings decide_readings(const patterns::litmus::Litmus& shape, const patterns::litmus::Expr& outcome);
 
 // Every outcome the candidate executions of a shape show, each with the model's answer: the space a GPU
 // histogram of the shape is judged in. One enumeration answers every outcome of every row of the shape.
 struct OutcomeSpace {
   std::vector<std::string> registers;  // the order of an outcome's values (the model's: each register a load sets)
-  // Outcome -> allowed: some execution the model allows, meeting every precondition, shows it. An
-  // outcome only executions that miss a precondition show is here, false; one no candidate shows is absent.
-  std::map<std::vector<std::uint32_t>, bool> outcomes;
+  // Outcome -> allowed, per reading: some execution the reading allows, meeting every precondition,
+  // shows it. An outcome only executions that miss a precondition show is here, false under both; one
+  // no candidate shows is absent.
+  struct Allowed {
+    bool isa = false, artifact = false;
+    bool by(Reading r) const { return r == Reading::Isa ? isa : artifact; }
+  };
+  std::map<std::vector<std::uint32_t>, Allowed> outcomes;
   // Per register, every value a candidate gives it, ascending (the GPU tally's table, kernels/outcome_index.h).
   std::vector<std::vector<std::uint32_t>> values;
 
   // The answer for `values` of `names` (any order of the same registers): false for an outcome outside
   // the space. Throws std::invalid_argument when `names` are not the shape's registers.
-  bool allowed(const std::vector<std::string>& names, const std::vector<std::uint32_t>& values) const;
+  bool allowed(const std::vector<std::string>& names, const std::vector<std::uint32_t>& values,
+               Reading reading = Reading::Isa) const;
 };
 // The outcome space of `shape`, enumerated once per process for each distinct shape (its addresses,
 // threads and boundaries; not its name or weak outcome) and kept: rows of one shape, and runs of a
@@ -67,13 +96,16 @@ struct OutcomeSpace {
 const OutcomeSpace& outcome_space(const patterns::litmus::Litmus& shape);
 
 // The shape's own weak outcome: the conjunction shape.weak.
-Decision decide(const patterns::litmus::Litmus& shape);
+Decision decide(const patterns::litmus::Litmus& shape, Reading reading = Reading::Isa);
+Readings decide_readings(const patterns::litmus::Litmus& shape);
 
 // Does the model allow an execution meeting every precondition in which `condition` holds (the
 // artifact's `permit`)? Or does every such execution satisfy it (`assert`)? The condition is a
 // conjunction (all) or a disjunction (any) of register tests.
-bool permits(const patterns::litmus::Litmus& shape, const std::vector<patterns::litmus::Condition>& all_of);
-bool asserts(const patterns::litmus::Litmus& shape, const std::vector<patterns::litmus::Condition>& any_of);
+bool permits(const patterns::litmus::Litmus& shape, const std::vector<patterns::litmus::Condition>& all_of,
+             Reading reading = Reading::Isa);
+bool asserts(const patterns::litmus::Litmus& shape, const std::vector<patterns::litmus::Condition>& any_of,
+             Reading reading = Reading::Isa);
 
 // A condition as the litmus files write it ("r0 == 1 && r1 != 2"), for messages.
 std::string to_string(const patterns::litmus::Expr& condition);

@@ -50,8 +50,8 @@ TEST(Spin, UntilIsASpinningLoadWithItsValue) {
   EXPECT_EQ(flag.must_read, 1);
   EXPECT_EQ(model::ptx::instruction_text(rows[0].test, flag), "ld.acquire.gpu r0, [flag] until 1");
   // The model decides the final read: the spin forbids what the precondition did.
-  EXPECT_FALSE(litmus::model_verdict(rows[0]).model_allows);
-  EXPECT_TRUE(litmus::model_verdict(rows[1]).model_allows);
+  EXPECT_FALSE(litmus::model_verdict(rows[0]).artifact_allows);
+  EXPECT_TRUE(litmus::model_verdict(rows[1]).artifact_allows);
 }
 
 TEST(Spin, OnlyGenericLoadsSpin) {
@@ -122,7 +122,7 @@ TEST(DerivedControls, MessagePassingLosesEachOrderingInTurn) {
   EXPECT_TRUE(has_change(deep, "ctl_weak_t0_1_and_weak_t1_0"));
   for (const auto& c : deep) EXPECT_NE(c.change.find("_and_"), std::string::npos) << c.change;
   for (const auto& c : controls) {
-    EXPECT_TRUE(litmus::model_verdict(c.row).model_allows) << c.change;  // each lets the stale read through
+    EXPECT_TRUE(litmus::model_verdict(c.row).artifact_allows) << c.change;  // each lets the stale read through
     EXPECT_EQ(c.row.name, "MP_power.0.rel_acq." + c.change);
     EXPECT_NE(c.row.source.find("as " + c.change + ";"), std::string::npos) << c.row.source;
   }
@@ -137,7 +137,7 @@ TEST(DerivedControls, TheSecondRoundTakesTwoOrderingsAway) {
   ASSERT_FALSE(pairs.empty());
   for (const auto& c : pairs) {
     EXPECT_NE(c.token.find("_and_"), std::string::npos) << c.token;
-    EXPECT_TRUE(litmus::model_verdict(c.row).model_allows) << c.token;
+    EXPECT_TRUE(litmus::model_verdict(c.row).artifact_allows) << c.token;
     EXPECT_EQ(c.name, "litmus.mp_power.0.rel_acq." + c.token);
   }
   // A change to a weak access or onto another path comes first; the cap holds.
@@ -155,7 +155,7 @@ assert (r0 == 1) as fenced;
   const auto rows = litmus::parse_text(text, "alias.test").rows;
   const auto controls = litmus::derived_controls(rows[0]);
   EXPECT_TRUE(has_change(controls, "ctl_drop_t0_1"));
-  for (const auto& c : controls) EXPECT_TRUE(litmus::model_verdict(c.row).model_allows) << c.change;
+  for (const auto& c : controls) EXPECT_TRUE(litmus::model_verdict(c.row).artifact_allows) << c.change;
   // Moving the store onto y leaves both accesses on one address: that orders more, not less.
   EXPECT_FALSE(has_change(controls, "ctl_alias_y_t0_0"));
 }
@@ -166,7 +166,7 @@ TEST(DerivedControls, EveryShippedAssertRowTheModelForbidsHasOne) {
   std::vector<std::string> none;
   for (const litmus::File& f : files)
     for (const litmus::Row& row : f.rows) {
-      if (row.expect != litmus::Expect::Assert || litmus::model_verdict(row).model_allows) continue;
+      if (row.expect != litmus::Expect::Assert || litmus::model_verdict(row).artifact_allows) continue;
       ++asserts;
       const auto derived = litmus::derived_controls(row);
       controls += derived.size();
@@ -191,7 +191,7 @@ TEST(TestText, EveryShippedRowReadsBackAsTheSameTest) {
       ASSERT_EQ(again.size(), 1u) << text;
       // The same test: the same text again, and the same answer from the model.
       EXPECT_EQ(litmus::test_text(again[0]).substr(0, text.rfind(" as ")), text.substr(0, text.rfind(" as "))) << row.name;
-      EXPECT_EQ(litmus::model_verdict(again[0]).model_allows, litmus::model_verdict(row).model_allows) << row.name;
+      EXPECT_EQ(litmus::model_verdict(again[0]).artifact_allows, litmus::model_verdict(row).artifact_allows) << row.name;
       ++checked;
     }
   EXPECT_GT(checked, 250u);

@@ -143,8 +143,9 @@ TEST(LitmusRows, NoInstancesIsAnError) {
 TEST(LitmusRows, TheModelVerdictOfARow) {
   const auto r = rows();
   EXPECT_TRUE(model_verdict(r[0]).matches);
-  EXPECT_FALSE(model_verdict(r[0]).model_allows);  // no allowed execution violates the assert
-  EXPECT_TRUE(model_verdict(r[1]).model_allows);
+  EXPECT_FALSE(model_verdict(r[0]).artifact_allows);  // no allowed execution violates the assert
+  EXPECT_FALSE(model_verdict(r[0]).isa_allows);
+  EXPECT_TRUE(model_verdict(r[1]).isa_allows);
 }
 
 }  // namespace
