@@ -820,6 +820,10 @@ Readings decide_readings(const Litmus& shape) { return decide_readings(shape, jo
 Decision decide(const Litmus& shape, Reading reading) { return decide_readings(shape).of(reading); }
 
 bool OutcomeSpace::allowed(const std::vector<std::string>& names, const std::vector<std::uint32_t>& vals, Reading reading) const {
+  return answers(names, vals).by(reading);
+}
+
+OutcomeSpace::Allowed OutcomeSpace::answers(const std::vector<std::string>& names, const std::vector<std::uint32_t>& vals) const {
   const auto other = [&] {
     std::string text;
     for (const std::string& n : names) text += " " + n;
@@ -833,7 +837,7 @@ bool OutcomeSpace::allowed(const std::vector<std::string>& names, const std::vec
     ordered[k] = vals[static_cast<std::size_t>(at - names.begin())];
   }
   const auto it = outcomes.find(ordered);
-  return it != outcomes.end() && it->second.by(reading);
+  return it == outcomes.end() ? Allowed{} : it->second;
 }
 
 const OutcomeSpace& outcome_space(const Litmus& shape) {

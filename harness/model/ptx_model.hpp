@@ -89,6 +89,8 @@ struct OutcomeSpace {
   // the space. Throws std::invalid_argument when `names` are not the shape's registers.
   bool allowed(const std::vector<std::string>& names, const std::vector<std::uint32_t>& values,
                Reading reading = Reading::Isa) const;
+  // Both readings' answers for `values` of `names` at once (false under both outside the space).
+  Allowed answers(const std::vector<std::string>& names, const std::vector<std::uint32_t>& values) const;
 };
 // The outcome space of `shape`, enumerated once per process for each distinct shape (its addresses,
 // threads and boundaries; not its name or weak outcome) and kept: rows of one shape, and runs of a

@@ -16,11 +16,11 @@ std::string cited_path(const std::string& file) {
   return at == std::string::npos ? file : file.substr(at + 1);
 }
 
-// Does the model allow this outcome of the row's shape (its preconditions met), under `reading`? Asked
-// of the shape's outcome space, enumerated once per shape (model/ptx_model.hpp).
-bool model_allows(const litmus::Row& row, const std::vector<std::string>& registers, const std::vector<std::uint32_t>& values,
-                  model::ptx::Reading reading = model::ptx::Reading::Isa) {
-  return model::ptx::outcome_space(row.test).allowed(registers, values, reading);
+// Does the model allow this outcome of the row's shape (its preconditions met), under each reading?
+// Asked of the shape's outcome space, enumerated once per shape (model/ptx_model.hpp).
+model::ptx::OutcomeSpace::Allowed model_allows(const litmus::Row& row, const std::vector<std::string>& registers,
+                                               const std::vector<std::uint32_t>& values) {
+  return model::ptx::outcome_space(row.test).answers(registers, values);
 }
 
 // "r0=1 r1=0"; a spin that reached its bound reads "r0=timeout".
@@ -96,10 +96,11 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
     }
     judged += count;
     const std::string seen_text = text + " (" + std::to_string(count) + ")";
-    if (!model_allows(row, seen.registers, values)) {
+    const model::ptx::OutcomeSpace::Allowed allowed = model_allows(row, seen.registers, values);
+    if (!allowed.isa) {
       forbidden += count;
       forbidden_list += (forbidden_list.empty() ? "" : ", ") + seen_text;
-    } else if (!model_allows(row, seen.registers, values, model::ptx::Reading::Artifact)) {
+    } else if (!allowed.artifact) {
       artifact_only += count;
       artifact_list += (artifact_list.empty() ? "" : ", ") + seen_text;
     }
@@ -161,7 +162,7 @@ void attribute_failure(const MachineCodeVerdict& code, CaseResult& r) {
 void note_unoptimized(const litmus::Row& row, const RowOutcomes& unoptimized, CaseResult& r) {
   std::uint64_t forbidden = 0;
   for (const auto& [values, count] : unoptimized.counts)
-    if (preconditions_met(row, unoptimized.registers, values) && !model_allows(row, unoptimized.registers, values)) forbidden += count;
+    if (preconditions_met(row, unoptimized.registers, values) && !model_allows(row, unoptimized.registers, values).isa) forbidden += count;
   r.reason += "; experiment: compiled with ptxas -O0 the row showed " + std::to_string(forbidden) +
               " forbidden outcomes in " + std::to_string(unoptimized.instances) + " instances (a count, not a verdict)";
 }
