@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/console.hpp"
+#include "common/text.hpp"
 #include "model/controls.hpp"
 #include "codegen/generator.hpp"
 #include "model/oracle.hpp"
@@ -131,8 +132,8 @@ std::string explain(const litmus::Row& row, const std::vector<std::filesystem::p
     << "), " << row.file << ":" << row.line << "\n\nThe test:\n" << row.source;
   if (!row.source.empty() && row.source.back() != '\n') o << "\n";
   const litmus::RowVerdict v = litmus::model_verdict(row);
-  o << "\nThe PTX proxy model (docs/litmus-model.md): " << (v.matches ? "as the file says" : "AGAINST the file") << "\n  "
-    << v.explanation << "\n";
+  o << "\nThe PTX proxy model (docs/litmus-model.md): " << (v.matches ? "as the file says" : "AGAINST the file") << "\n"
+    << indented(v.explanation, "  ") << "\n";
   const std::string why_not = codegen::why_not_generated(row.test);
   o << "\nOn a GPU: " << (why_not.empty() ? "one generated kernel ('vmmcheck model " + row.file + " --kernels DIR' writes it)"
                                            : "not run: " + why_not)

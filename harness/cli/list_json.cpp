@@ -72,7 +72,7 @@ json shape_of(const model::Case& c) {
 }
 
 // A litmus row as `run` records it (its case name, family and expectation) with the question its file
-// asks and the model's answer (what `vmmcheck model` prints).
+// asks and the model's answer and explanation (what `vmmcheck model` and `explain` print).
 json row_json(const litmus::Row& row, const litmus::RowVerdict& v) {
   const run::CaseResult r = run::begin_row_result(row);
   return json{{"name", r.name},
@@ -89,7 +89,9 @@ json row_json(const litmus::Row& row, const litmus::RowVerdict& v) {
               {"expect", litmus::name_of(row.expect)},
               {"condition", model::ptx::to_string(row.condition)},
               {"model", litmus::answer_of(row, v)},
-              {"matches", v.matches}};
+              {"matches", v.matches},
+              {"vacuous", v.vacuous},
+              {"explanation", v.explanation}};
 }
 
 }  // namespace

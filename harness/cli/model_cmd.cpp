@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "cli/app.hpp"
+#include "common/text.hpp"
 #include "codegen/generator.hpp"
 #include "common/error.hpp"
 #include "litmus/folder.hpp"
@@ -64,17 +65,19 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
   // (on stderr when the JSON goes to stdout), so a CI log says why the command exits 1.
   std::ostream& console = json_to_stdout ? err : out;
   const std::vector<litmus::Row> rows = rows_named(o);
-  std::size_t width = 0, against = 0;
+  std::size_t width = 0, against = 0, vacuous = 0;
   for (const litmus::Row& r : rows) width = std::max(width, r.name.size());
   nlohmann::ordered_json doc{{"schema", "vmmcheck-model/1"}, {"rows", nlohmann::ordered_json::array()}};
   for (const litmus::Row& row : rows) {
     const litmus::RowVerdict v = litmus::verdict_of(row);
     against += !v.matches;
+    vacuous += v.vacuous;
     const std::string asked = std::string(litmus::name_of(row.expect)) + " (" + model::ptx::to_string(row.condition) + ")";
     if (!o.json_given || !v.matches) {
       console << row.name << std::string(width + 2 - row.name.size(), ' ') << asked << ": " << litmus::answer_of(row, v)
+              << (v.vacuous ? "   (vacuous: no ordering decides it)" : "")
               << (v.matches ? "" : "   AGAINST THE FILE (" + row.file + ":" + std::to_string(row.line) + ")") << "\n";
-      if (o.verbose || !v.matches) console << "    " << v.explanation << "\n";
+      if (o.verbose || !v.matches) console << indented(v.explanation, "    ") << "\n";
     }
     doc["rows"].push_back({{"name", row.name},
                            {"file", row.file},
@@ -86,12 +89,14 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
                            {"artifact_allows", v.artifact_allows},
                            {"expectation", model::to_string(v.expectation)},
                            {"matches", v.matches},
+                           {"vacuous", v.vacuous},
                            {"explanation", v.explanation}});
   }
   if (!o.kernels_dir.empty()) write_kernels(rows, o.kernels_dir, console);
   if (json_to_stdout) out << doc.dump(2) << "\n";
   else if (o.json_given) run::write_results(o.json, doc);
   console << rows.size() << " rows: " << rows.size() - against << " as the files say, " << against << " against"
+          << (vacuous ? ", " + std::to_string(vacuous) + " vacuous" : "")
           << (o.json_given && !json_to_stdout ? "; verdicts in " + o.json : "") << "\n";
   return against == 0 ? kExitOk : kExitFailure;
 }

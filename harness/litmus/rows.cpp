@@ -29,7 +29,9 @@ std::string token(const std::string& text) {
 RowVerdict model_verdict(const Row& row) {
   // permit/check: is an execution satisfying the condition allowed? assert: is one violating it allowed?
   Expr asked = row.condition;
-  if (row.expect == Expect::Assert) {
+  if (row.expect == Expect::Assert && row.condition.kind == Expr::Kind::Not && row.condition.operands.size() == 1) {
+    asked = row.condition.operands.front();  // assert (not c) asks c: said without "not (not c)"
+  } else if (row.expect == Expect::Assert) {
     Expr negated;
     negated.kind = Expr::Kind::Not;
     negated.operands = {row.condition};
@@ -42,13 +44,9 @@ RowVerdict model_verdict(const Row& row) {
   const bool assert_row = row.expect == Expect::Assert;
   v.matches = assert_row ? !v.artifact_allows : v.isa_allows;
   if (assert_row && v.isa_allows && !v.artifact_allows) v.expectation = model::Expectation::Model;
-  const auto lines_of = [](const model::ptx::Decision& one) {
-    std::string lines = one.reason;
-    for (const std::string& w : one.witness) lines += "\n  " + w;
-    return lines;
-  };
-  v.explanation = v.readings_differ() ? "the ISA reading: " + lines_of(d.isa) + "\nthe artifact's reading: " + lines_of(d.artifact)
-                                      : lines_of(d.isa);
+  for (const std::string& line : model::ptx::explanation(d)) v.explanation += (v.explanation.empty() ? "" : "\n") + line;
+  // The coverage of what was asked: for an assert row, of the condition's negation.
+  v.vacuous = d.isa.coverage != model::ptx::Coverage::Some;
   return v;
 }
 

@@ -20,7 +20,10 @@ struct RowVerdict {
   // is Model (a violation seen is a Warning); a permit row is Required (an outcome the ISA forbids is a
   // Fail), as is an assert row against its file.
   model::Expectation expectation = model::Expectation::Required;
-  std::string explanation;  // the witness or the axioms, one line per item; both readings' where they part
+  std::string explanation;  // model::ptx::explanation's lines: the witness or the broken axioms; both readings' where they part
+  // The condition holds in every candidate execution that meets the preconditions, or in none, allowed or
+  // not: the row's answer does not depend on any ordering, so it tests nothing (the explanation says which).
+  bool vacuous = false;
   bool readings_differ() const { return isa_allows != artifact_allows; }
 };
 // Throws std::invalid_argument for a shape the model does not take.

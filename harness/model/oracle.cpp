@@ -14,24 +14,19 @@ Derivation derive(const patterns::litmus::Litmus& shape, const std::vector<std::
   // Required where the ISA's reading forbids the weak outcome; Model where only the artifact's does
   // (ptx_model.hpp: a release and an acquire through two aliases of the flag); else Undefined.
   const ptx::Readings both = ptx::decide_readings(shape);
-  const ptx::Decision& decision = both.differ() ? both.artifact : both.isa;
   Derivation d;
   d.from_model = true;
-  if (both.differ()) d.steps.push_back("the ISA's reading: " + both.isa.reason + "; the artifact's: " + both.artifact.reason);
-  else d.steps.push_back(decision.reason);
+  d.steps = ptx::explanation(both);
   if (!both.isa.allowed) {
     d.expectation = Expectation::Required;
     d.outcomes = allowed;
   } else if (!both.artifact.allowed) {
     d.expectation = Expectation::Model;
     d.outcomes = allowed;
-    d.steps.push_back("an execution the ISA's reading allows:");
-    for (const std::string& line : both.isa.witness) d.steps.push_back("  " + line);
   } else {
     d.expectation = Expectation::Undefined;
-    d.steps.push_back("a witness execution:");
-    for (const std::string& line : decision.witness) d.steps.push_back("  " + line);
   }
+  const ptx::Decision& decision = both.differ() ? both.artifact : both.isa;
   d.steps.push_back(std::to_string(decision.candidates) + " candidate executions, " + std::to_string(decision.consistent) +
                     " consistent with the axioms" + (both.differ() ? " (the artifact's reading)" : ""));
   return d;

@@ -1,4 +1,5 @@
 #include "model/ptx_model.hpp"
+#include "model/ptx_execution.hpp"
 #include "patterns/op_kinds.hpp"
 
 #include <algorithm>
@@ -15,120 +16,38 @@
 #include <tuple>
 
 namespace vmmcheck::model::ptx {
+
+namespace detail {
+
+// Does scope instance `big` contain `small`? (ptx.als: subscope, scopes)
+bool contains(const Instance& big, const Instance& small) {
+  if (static_cast<int>(big.level) < static_cast<int>(small.level)) return false;
+  switch (big.level) {
+    case Level::Sys: return true;
+    case Level::Gpu: return big.gpu == small.gpu;
+    case Level::Cta: return big.gpu == small.gpu && big.cta == small.cta;
+    case Level::Thread: return big.thread == small.thread;
+  }
+  return false;
+}
+
+Instance thread_instance(const Litmus& l, int t) {
+  const Thread& th = l.threads[static_cast<std::size_t>(t)];
+  return {Level::Thread, th.gpu, th.cta, t};
+}
+
+// Each operation's scope includes the other's thread (ptx.als: symmetric[scope.~scopes]).
+bool mutually_scoped(const Shape& s, const Event& a, const Event& b) {
+  return contains(s.instance_of(a), thread_instance(*s.litmus, b.thread)) &&
+         contains(s.instance_of(b), thread_instance(*s.litmus, a.thread));
+}
+
+}  // namespace detail
+
 namespace {
 
-using namespace patterns::litmus;
+using namespace detail;
 
-constexpr int kMaxEvents = 64;
-
-// A binary relation over the events of one execution, one bit row per event.
-struct Rel {
-  int n = 0;
-  std::array<std::uint64_t, kMaxEvents> row{};
-
-  explicit Rel(int events = 0) : n(events) {}
-  bool has(int a, int b) const { return (row[a] >> b) & 1u; }
-  void add(int a, int b) { row[a] |= std::uint64_t{1} << b; }
-  bool empty() const {
-    for (int i = 0; i < n; ++i)
-      if (row[i]) return false;
-    return true;
-  }
-};
-
-Rel operator|(Rel a, const Rel& b) {
-  for (int i = 0; i < a.n; ++i) a.row[i] |= b.row[i];
-  return a;
-}
-Rel operator&(Rel a, const Rel& b) {
-  for (int i = 0; i < a.n; ++i) a.row[i] &= b.row[i];
-  return a;
-}
-bool subset(const Rel& a, const Rel& b) {
-  for (int i = 0; i < a.n; ++i)
-    if (a.row[i] & ~b.row[i]) return false;
-  return true;
-}
-// a.b (relational join)
-Rel join(const Rel& a, const Rel& b) {
-  Rel out(a.n);
-  for (int i = 0; i < a.n; ++i)
-    for (int j = 0; j < a.n; ++j)
-      if (a.has(i, j)) out.row[i] |= b.row[j];
-  return out;
-}
-Rel transpose(const Rel& a) {
-  Rel out(a.n);
-  for (int i = 0; i < a.n; ++i)
-    for (int j = 0; j < a.n; ++j)
-      if (a.has(i, j)) out.add(j, i);
-  return out;
-}
-Rel identity(int n) {
-  Rel out(n);
-  for (int i = 0; i < n; ++i) out.add(i, i);
-  return out;
-}
-Rel plus(Rel a) {  // ^a
-  for (int k = 0; k < a.n; ++k)
-    for (int i = 0; i < a.n; ++i)
-      if (a.has(i, k)) a.row[i] |= a.row[k];
-  return a;
-}
-Rel star(const Rel& a) { return plus(a) | identity(a.n); }  // *a
-Rel optional(const Rel& a) { return a | identity(a.n); }    // iden + a
-bool irreflexive(const Rel& a) {
-  for (int i = 0; i < a.n; ++i)
-    if (a.has(i, i)) return false;
-  return true;
-}
-bool acyclic(const Rel& a) { return irreflexive(plus(a)); }
-// Domain and range restriction by an event set: s <: r :> t
-Rel restrict(Rel r, std::uint64_t from, std::uint64_t to) {
-  for (int i = 0; i < r.n; ++i) r.row[i] = ((from >> i) & 1u) ? (r.row[i] & to) : 0;
-  return r;
-}
-Rel pairs_where(int n, const std::function<bool(int, int)>& related) {
-  Rel out(n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j)
-      if (related(i, j)) out.add(i, j);
-  return out;
-}
-
-enum class Kind { Read, Write, FenceSc, FenceAcqRel, AliasFence, ProxyFence };
-
-struct Event {
-  Kind kind = Kind::Read;
-  int thread = 0;
-  Sem sem = Sem::Weak;
-  Level scope = Level::Thread;
-  Proxy proxy = Proxy::Generic;  // memory events: the path they take; ProxyFence: the proxy it fences
-  int address = -1;   // the virtual address (memory events; see Places)
-  int location = -1;  // the physical location behind it
-  std::uint32_t value = 0;  // Write: the value stored (an RMW's write: the operand, added to what it read)
-  int rmw_read = -1;        // an RMW's write: its read
-  int operand_read = -1;    // a Write whose operand is a register: the read that set it
-  bool reduction = false;   // a red's read: it sets no register and forms no acquire pattern
-  std::string reg;          // Read: the register
-  std::int64_t must_read = -1;
-  std::string text;         // for witnesses
-  bool boundary = false;    // an alias fence standing for an operation boundary
-};
-
-bool is_memory(const Event& e) { return e.kind == Kind::Read || e.kind == Kind::Write; }
-// fence.sc and fence.acq_rel: the ISA's memory fence operations (ptx.als: sig Fence).
-bool is_memory_fence(const Event& e) { return e.kind == Kind::FenceSc || e.kind == Kind::FenceAcqRel; }
-
-// A scope instance: a thread, a CTA, a GPU or the system (ptx.als: sig Scope and subscope).
-struct Instance {
-  Level level;
-  int gpu, cta, thread;
-};
-
-// Where memory operations go (ptx.als: address, aliases). A synonym (Address::same_as) is its target
-// itself -- the artifact writes `.texref t virtually aliases x` as `fun t : Address { x }` -- so accesses
-// through either are to one virtual address; physical aliases are distinct addresses of one location. A
 // .shared variable has one instance per CTA (PTX ISA, "State spaces"): an access reaches its own CTA's.
 class Places {
  public:
@@ -171,56 +90,6 @@ class Places {
   std::map<Key, int> addresses_, locations_;
 };
 
-struct Shape {
-  const Litmus* litmus = nullptr;
-  std::vector<Event> events;
-  std::uint64_t reads = 0, writes = 0, strong_reads = 0, strong_writes = 0, reductions = 0, release_writes = 0, acquire_reads = 0,
-                sc_fences = 0, fences = 0, alias_fences = 0, boundary_fences = 0, resident = 0, generic = 0;
-  Rel po_plus, rmw, dep, api, same_alias, same_location, same_block, same_proxy, proxy_fence_ops;
-  // Moral strength and what rests on it, per reading (ptx_model.hpp): fixed by the program, not by the
-  // execution. The ISA's is the artifact's less the memory pairs at two virtual addresses.
-  struct Strength {
-    Rel strong, release_sequence, acquire_sequence;
-  };
-  std::array<Strength, 2> strength;
-  bool readings_differ = false;  // some pair is strong in the artifact's reading and not in the ISA's
-  const Strength& of(Reading r) const { return strength[static_cast<std::size_t>(r)]; }
-  std::vector<std::vector<int>> writes_at;  // per location
-  std::vector<Instance> instances;
-  std::vector<std::string> registers;  // each register a load sets ...
-  std::vector<int> register_reads;     // ... and the read whose value it ends with
-
-  int n() const { return static_cast<int>(events.size()); }
-  const Thread& thread_of(const Event& e) const { return litmus->threads[static_cast<std::size_t>(e.thread)]; }
-  Instance instance_of(const Event& e) const {
-    const Thread& t = thread_of(e);
-    return {e.scope, t.gpu, t.cta, e.thread};
-  }
-};
-
-// Does scope instance `big` contain `small`? (ptx.als: subscope, scopes)
-bool contains(const Instance& big, const Instance& small) {
-  if (static_cast<int>(big.level) < static_cast<int>(small.level)) return false;
-  switch (big.level) {
-    case Level::Sys: return true;
-    case Level::Gpu: return big.gpu == small.gpu;
-    case Level::Cta: return big.gpu == small.gpu && big.cta == small.cta;
-    case Level::Thread: return big.thread == small.thread;
-  }
-  return false;
-}
-
-Instance thread_instance(const Litmus& l, int t) {
-  const Thread& th = l.threads[static_cast<std::size_t>(t)];
-  return {Level::Thread, th.gpu, th.cta, t};
-}
-
-// Each operation's scope includes the other's thread (ptx.als: symmetric[scope.~scopes]).
-bool mutually_scoped(const Shape& s, const Event& a, const Event& b) {
-  return contains(s.instance_of(a), thread_instance(*s.litmus, b.thread)) &&
-         contains(s.instance_of(b), thread_instance(*s.litmus, a.thread));
-}
-
 // The instruction a memory operation is, by its proxy (the artifact's parser: ld/tld/suld/ldc, st/sust,
 // atom/suatom, red/sured).
 std::string mnemonic(const Op& op) {
@@ -241,22 +110,8 @@ std::string mnemonic(const Op& op) {
   return "?";
 }
 
-std::string op_text(const Thread& t, const Op& op, const Litmus& l) {
-  std::ostringstream o;
-  const auto addr = [&] { return "[" + l.addresses.at(static_cast<std::size_t>(op.address)).name + "]"; };
-  const auto operand = [&] { return op.value_reg.empty() ? std::to_string(op.value) : op.value_reg; };
-  o << t.name << ": ";
-  switch (op.kind) {
-    case OpKind::Load: o << mnemonic(op) << " " << op.reg << " = " << addr(); break;
-    case OpKind::Store: o << mnemonic(op) << " " << addr() << " = " << operand(); break;
-    case OpKind::AtomAdd: o << mnemonic(op) << " " << (op.reg.empty() ? "" : op.reg + " = ") << addr() << " += " << operand(); break;
-    case OpKind::FenceSc: o << "fence.sc"; break;
-    case OpKind::FenceAcqRel: o << "fence.acq_rel"; break;
-    case OpKind::AliasFence: o << "fence.proxy.alias"; break;
-    case OpKind::ProxyFence: o << "fence.proxy." << name_of(op.proxy); break;
-  }
-  return o.str();
-}
+// An operation for witnesses and messages: its thread, and the instruction as a litmus file writes it.
+std::string op_text(const Thread& t, const Op& op, const Litmus& l) { return t.name + ": " + instruction_text(l, op); }
 
 // Refuses an operation the model does not take.
 void check_op(const Litmus& l, const Thread& th, const Op& op) {
@@ -527,11 +382,11 @@ std::vector<std::vector<int>> bags_of(const Shape& s, const std::vector<int>& se
   return bags;
 }
 
-struct Execution {
-  std::vector<int> source;  // per event: for a read, the write it reads from, or -1 (initial value)
-  Rel co, sc;
-  std::vector<std::uint32_t> value;  // per event: the value read or written
-};
+
+}  // namespace
+
+namespace detail {
+
 
 // proxy_preserved_cause_base over the cause_base `cb`: its nine terms in ptx.als, grouped by the path
 // they follow -- cb itself on one virtual address (same_alias), or cb through an alias fence on one
@@ -561,40 +416,52 @@ Rel proxy_preserved(const Shape& s, const Rel& cb) {
   return ((fenced(cb) | (cb & s.same_block & s.same_proxy)) & s.same_alias) | (fenced(through_alias_fence) & s.same_location);
 }
 
+Relations relations_of(const Shape& s, const Shape::Strength& k, const Execution& x) {
+  const int n = s.n();
+  const auto& ev = s.events;
+  Relations m;
+  m.rf = Rel(n);
+  for (int r = 0; r < n; ++r)
+    if (ev[r].kind == Kind::Read && x.source[r] >= 0) m.rf.add(x.source[r], r);
+  const Rel& co = x.co;  // a strict partial order already: ^co = co
+  // fr: ~rf.^co, plus reads of the initial value before every write to their location
+  m.fr = join(transpose(m.rf), co);
+  for (int r = 0; r < n; ++r)
+    if (ev[r].kind == Kind::Read && x.source[r] < 0)
+      for (int w : s.writes_at[static_cast<std::size_t>(ev[r].location)]) m.fr.add(r, w);
+  m.com = m.rf | co | m.fr;
+  m.observation = (m.rf & k.strong) | s.rmw;
+  m.sync = join(join(k.release_sequence, plus(m.observation)), k.acquire_sequence) & k.strong;
+  // cause_base: ^po + *po.^((sc + sync).*po); operation boundaries (api) order like sync.
+  const Rel po_star = optional(s.po_plus);
+  m.cause_base = s.po_plus | join(po_star, plus(join(x.sc | m.sync | s.api, po_star)));
+  m.cause = join(optional(m.observation), proxy_preserved(s, m.cause_base));
+  return m;
+}
+
+}  // namespace detail
+
+namespace {
+
 // Checks the axioms in the order of pred ptx_mm, moral strength as `k` reads it; returns the first one
 // broken, or none.
 std::optional<Axiom> broken_axiom(const Shape& s, const Shape::Strength& k, const Execution& x) {
   const int n = s.n();
-  const auto& ev = s.events;
   Rel rf(n);
   for (int r = 0; r < n; ++r)
-    if (ev[r].kind == Kind::Read && x.source[r] >= 0) rf.add(x.source[r], r);
+    if (s.events[r].kind == Kind::Read && x.source[r] >= 0) rf.add(x.source[r], r);
   // no_thin_air: acyclic[rf + dep]
   if (!acyclic(rf | s.dep)) return Axiom::NoThinAir;
-
-  const Rel& co = x.co;  // a strict partial order already: ^co = co
-  // fr: ~rf.^co, plus reads of the initial value before every write to their location
-  Rel fr = join(transpose(rf), co);
-  for (int r = 0; r < n; ++r)
-    if (ev[r].kind == Kind::Read && x.source[r] < 0)
-      for (int w : s.writes_at[static_cast<std::size_t>(ev[r].location)]) fr.add(r, w);
-  const Rel com = rf | co | fr;
-
-  const Rel observation = (rf & k.strong) | s.rmw;
-  const Rel sync = join(join(k.release_sequence, plus(observation)), k.acquire_sequence) & k.strong;
-  // cause_base: ^po + *po.^((sc + sync).*po); operation boundaries (api) order like sync.
-  const Rel po_star = optional(s.po_plus);
-  const Rel cause_base = s.po_plus | join(po_star, plus(join(x.sc | sync | s.api, po_star)));
-  const Rel cause = join(optional(observation), proxy_preserved(s, cause_base));
-
+  const Relations m = relations_of(s, k, x);
+  const Rel& co = x.co;
   // causality: irreflexive[optional[com].cause]
-  if (!irreflexive(join(optional(com), cause))) return Axiom::Causality;
+  if (!irreflexive(join(optional(m.com), m.cause))) return Axiom::Causality;
   // atomicity: no strong[fr].(strong[co]) & rmw -- co transitive (departure (b))
-  if (!(join(fr & k.strong, co & k.strong) & s.rmw).empty()) return Axiom::Atomicity;
+  if (!(join(m.fr & k.strong, co & k.strong) & s.rmw).empty()) return Axiom::Atomicity;
   // coherence: same_location[Write <: cause :> Write] in ^co
-  if (!subset(restrict(cause, s.writes, s.writes) & s.same_location, co)) return Axiom::Coherence;
+  if (!subset(restrict(m.cause, s.writes, s.writes) & s.same_location, co)) return Axiom::Coherence;
   // seq_cst: FenceSC <: cause :> FenceSC in sc
-  if (!subset(restrict(cause, s.sc_fences, s.sc_fences), x.sc)) return Axiom::SeqCst;
+  if (!subset(restrict(m.cause, s.sc_fences, s.sc_fences), x.sc)) return Axiom::SeqCst;
   return std::nullopt;
 }
 
@@ -735,18 +602,27 @@ std::vector<std::string> describe(const Shape& s, const Execution& x) {
     if (ev.kind != Kind::Read) continue;
     const int src = x.source[e];
     lines.push_back(ev.text + " reads " + std::to_string(x.value[e]) + " from " +
-                    (src < 0 ? std::string("the initial value") : "\"" + s.events[static_cast<std::size_t>(src)].text + "\""));
+                    (src < 0 ? std::string("the initial value") : "`" + s.events[static_cast<std::size_t>(src)].text + "`"));
   }
   return lines;
 }
 
+// The number in "causality (2)" is how many of the candidates showing the outcome break that axiom
+// first; said in words, since a student cannot guess it.
 std::string reason_of(const Decision& d, const std::string& outcome) {
   if (d.allowed) return "the model allows " + outcome + ": an execution that shows it breaks no axiom";
+  if (d.only_thin_air)
+    return "the model forbids " + outcome + ": no candidate execution with values shows it; only one whose values would "
+           "justify themselves could, and no_thin_air rules that out";
   if (d.showing == 0) return "no candidate execution shows " + outcome;
+  if (d.showing == 1)
+    return "the model forbids " + outcome + ": the one candidate execution showing it breaks an axiom: " + name_of(d.ruled_out.begin()->first);
+  const std::string of = std::to_string(d.showing);
   std::string axioms;
   for (const auto& [axiom, count] : d.ruled_out)
-    axioms += (axioms.empty() ? "" : ", ") + std::string(name_of(axiom)) + " (" + std::to_string(count) + ")";
-  return "the model forbids " + outcome + ": every candidate execution showing it breaks an axiom: " + axioms;
+    axioms += (axioms.empty() ? "" : ", ") + std::string(name_of(axiom)) +
+              (count == d.showing ? " (all " + of + ")" : " (" + std::to_string(count) + " of the " + of + ")");
+  return "the model forbids " + outcome + ": each of the " + of + " candidate executions showing it breaks an axiom: " + axioms;
 }
 
 Expr comparison(const Condition& c) {
@@ -781,35 +657,83 @@ const char* name_of(Axiom a) {
 
 const char* name_of(Reading r) { return r == Reading::Isa ? "ISA" : "artifact"; }
 
+std::vector<std::string> explanation(const Decision& d) {
+  std::vector<std::string> lines{d.reason};
+  for (const std::string& w : d.witness) lines.push_back("  " + w);
+  for (const std::string& u : d.unordered) lines.push_back("  " + u);
+  for (const std::string& b : d.broken) lines.push_back("  " + b);
+  if (d.coverage == Coverage::Every)
+    lines.push_back("  note: every candidate execution that meets the preconditions shows it, allowed or not: the answer "
+                    "does not depend on any ordering");
+  if (d.coverage == Coverage::None && d.candidates > 0)
+    lines.push_back("  note: no candidate execution shows it, allowed or not: the answer does not depend on any ordering "
+                    "(is a value or a register mistyped?)");
+  return lines;
+}
+
+std::vector<std::string> explanation(const Readings& both) {
+  if (!both.differ()) return explanation(both.isa);
+  std::vector<std::string> lines;
+  for (Reading r : kReadings) {
+    const std::vector<std::string> one = explanation(both.of(r));
+    lines.push_back(std::string("the ") + name_of(r) + "'s reading: " + one.front());
+    lines.insert(lines.end(), one.begin() + 1, one.end());
+  }
+  return lines;
+}
+
 Readings decide_readings(const Litmus& shape, const Expr& outcome) {
   const Shape s = build(shape);
   // A register no load sets throws here, whatever the executions.
   holds(outcome, s.registers, std::vector<std::uint32_t>(s.registers.size(), 0));
   Readings both;
+  std::size_t meeting = 0;  // candidates with values that meet the preconditions
+  // Per reading, the executions the explanations speak of: the witness, one per axiom ruling out.
+  std::array<std::optional<Execution>, 2> witness;
+  std::array<std::map<Axiom, Execution>, 2> examples;
+  std::optional<Execution> thin_air;  // a candidate whose rf and dep form a cycle
   for_each_execution(s, [&](const Execution& x, const Broken& broken) {
-    if (broken[0] == Axiom::NoThinAir) {  // no values: it shows no outcome
-      ++both.isa.candidates;
-      ++both.artifact.candidates;
+    if (broken[0] == Axiom::NoThinAir) {  // no values: it shows no outcome, but may be why none does
+      for (Reading r : kReadings) ++(r == Reading::Isa ? both.isa : both.artifact).candidates;
+      thin_air = thin_air ? thin_air : std::optional<Execution>(x);
       return;
     }
-    const bool shows = preconditions_hold(s, x) && holds(outcome, s.registers, register_values(s, x));
+    const bool meets = preconditions_hold(s, x);
+    meeting += meets;
+    const bool shows = meets && holds(outcome, s.registers, register_values(s, x));
     for (Reading r : kReadings) {
+      const auto i = static_cast<std::size_t>(r);
       Decision& d = r == Reading::Isa ? both.isa : both.artifact;
-      const std::optional<Axiom>& b = broken[static_cast<std::size_t>(r)];
+      const std::optional<Axiom>& b = broken[i];
       ++d.candidates;
       if (!b) ++d.consistent;
       if (!shows) continue;
       ++d.showing;
       if (b) {
         ++d.ruled_out[*b];
+        examples[i].emplace(*b, x);
       } else if (!d.allowed) {
         d.allowed = true;
         d.witness = describe(s, x);
+        witness[i] = x;
       }
     }
   });
-  both.isa.reason = reason_of(both.isa, to_string(outcome));
-  both.artifact.reason = reason_of(both.artifact, to_string(outcome));
+  for (Reading r : kReadings) {
+    const auto i = static_cast<std::size_t>(r);
+    Decision& d = r == Reading::Isa ? both.isa : both.artifact;
+    // An outcome only a thin-air candidate could show (its values justify themselves, as in load
+    // buffering with dependencies) is forbidden by no_thin_air, not decided by nothing.
+    d.only_thin_air = d.showing == 0 && thin_air;
+    if (d.only_thin_air) examples[i].emplace(Axiom::NoThinAir, *thin_air);
+    d.reason = reason_of(d, to_string(outcome));
+    d.coverage = d.showing == meeting && meeting > 0 ? Coverage::Every
+                 : d.showing == 0 && !thin_air      ? Coverage::None
+                                                    : Coverage::Some;
+    if (witness[i]) d.unordered = detail::unordered_because(s, r, *witness[i]);
+    for (const auto& [axiom, x] : examples[i])
+      for (std::string& line : detail::broken_edges(s, r, x, axiom)) d.broken.push_back(std::move(line));
+  }
   return both;
 }
 

@@ -38,14 +38,29 @@ enum class Reading { Isa, Artifact };
 inline constexpr std::array<Reading, 2> kReadings{Reading::Isa, Reading::Artifact};
 const char* name_of(Reading r);  // "ISA", "artifact"
 
+// Of the candidate executions that meet every precondition: do some show the outcome, all of them, or
+// none? All or none, and the answer does not depend on any ordering: a row asking it tests nothing.
+enum class Coverage { Some, Every, None };
+
 struct Decision {
   bool allowed = false;                 // some execution the model allows shows the outcome
   std::size_t candidates = 0;           // candidate executions enumerated
   std::size_t consistent = 0;           // ... that the axioms allow
   std::size_t showing = 0;              // ... that meet the preconditions and show the outcome
-  std::vector<std::string> witness;     // allowed: one such execution, one line per read
+  Coverage coverage = Coverage::Some;   // of the candidates (allowed or not) that meet the preconditions
+  std::vector<std::string> witness;     // allowed: one such execution, one line per read, instructions as written
+  std::vector<std::string> unordered;   // allowed: why the program's orderings do not rule the witness out
+                                        // (a read that does not synchronize, an order that does not carry
+                                        // across two virtual addresses or proxies); may be empty
   std::map<Axiom, std::size_t> ruled_out;  // forbidden: how many candidates showing it each axiom ruled out
                                            // (a candidate counts under the first axiom it breaks)
+  // Forbidden with no candidate showing it, but one whose rf and dep form a cycle exists: only values
+  // that justify themselves could show it (load buffering with dependencies), and no_thin_air forbids
+  // that. Such a candidate has no values to test, so it is in no count above.
+  bool only_thin_air = false;
+  std::vector<std::string> broken;      // forbidden: per axiom ruled_out names (and no_thin_air where
+                                        // only_thin_air), the edges that break it in one candidate,
+                                        // between the instructions as written
   std::string reason;                   // one sentence for people
 };
 
@@ -69,6 +84,13 @@ struct Readings {
   bool differ() const { return isa.allowed != artifact.allowed; }
 };
 Readings decide_readings(const patterns::litmus::Litmus& shape, const patterns::litmus::Expr& outcome);
+
+// A decision for people, one line per item: the reason; the witness and what leaves it unordered, or
+// the edges that break each axiom; a note where the coverage is Every or None. `vmmcheck model`,
+// `explain`, `list --json` (and the handbook from it) all print these lines.
+std::vector<std::string> explanation(const Decision& d);
+// Both readings': one decision's lines where they agree; where they part, each under its reading's name.
+std::vector<std::string> explanation(const Readings& both);
 
 // Every outcome the candidate executions of a shape show, each with the model's answer: the space a GPU
 // histogram of the shape is judged in. One enumeration answers every outcome of every row of the shape.
