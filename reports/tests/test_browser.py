@@ -81,3 +81,26 @@ def test_planted_run_fits_with_failures_open(tmp_path):
                            ("planted.gpu.trap", "planted.gpu.spin", "planted.host.crash", "planted.host.hang")]
         driver.find_element("xpath", "//button[text()='Expand all']").click()
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 1400
+
+
+def test_a_tile_opens_and_shows_its_case(tmp_path):
+    """The failures and warnings are the first thing on screen; a tile's link lands on the case's row, opening
+    its family where the reader had closed it."""
+    from conftest import make_doc, result
+    doc = make_doc([result(f"alias.kernels.c{i}.ok") for i in range(40)] +
+                   [result("alias.mp.a.model", "Warning", weak=3, reason="only the PTX model forbids it"),
+                    result("alias.rmw.a.lost", "Fail", weak=5, reason="5 lost updates")])
+    path = tmp_path / "report.html"
+    path.write_text(render.render_html(doc), encoding="utf-8")
+    with browser.headless(1400, 900) as driver:
+        driver.get(path.as_uri())
+        tiles = driver.execute_script("""
+            return [...document.querySelectorAll('a.tile')].map(a => [a.dataset.case, a.getBoundingClientRect().bottom]);""")
+        assert [name for name, _ in tiles] == ["alias.rmw.a.lost", "alias.mp.a.model"]
+        assert all(bottom <= 900 for _, bottom in tiles)          # in the first screen, before anything else
+        driver.execute_script("document.getElementById('fam-alias.mp').open = false")
+        driver.find_element("css selector", "a.tile[data-case='alias.mp.a.model']").click()
+        assert driver.execute_script("return document.getElementById('fam-alias.mp').open")
+        top, bottom = driver.execute_script(
+            "const r = document.getElementById('case-alias.mp.a.model').getBoundingClientRect(); return [r.top, r.bottom];")
+        assert 0 <= top and bottom <= 900

@@ -102,9 +102,11 @@ def test_litmus_page(site):
 
 def test_heatmap(site):
     svg = (site / "svg/heatmap-alias.mp.svg").read_text()
-    assert svg.count('class="cell"') == 3 * 2                               # 3 cases x 2 runs
+    assert svg.count('class="cell"') == 3 * 2                               # 3 cases, a grid for each of 2 runs
     assert 'data-status="Fail"' in svg and 'data-status="Pass"' in svg
     assert "999.1" in svg
+    # The fixture's three alias.mp cases differ in data and fence (flag follows from data): the grid's axes.
+    assert "rows: data · columns: fence" in svg
 
 
 def test_first_page_links_rules_and_states_no_number(site):
@@ -323,14 +325,176 @@ def test_no_shape_for_other_patterns():
     assert handbook_svg.shape_for_case(_case("access.none.read"), _family("access")) is None
 
 
-def test_heatmap_cells():
-    svg = handbook_svg.render_heatmap("t", ["a", "b"], ["run 1", "run 2"],
-                                      [[{"status": "Pass", "weak": 1, "instances": 4}, None],
-                                       [{"status": "NotSupported", "weak": 0, "instances": 0},
-                                        {"status": "Fail", "weak": 0, "instances": 10}]])
-    _check_svg(svg)
-    assert svg.count('class="cell"') == 4
-    assert ">25%<" in svg and ">—<" in svg and ">n/s<" in svg and 'data-status="Fail"' in svg
+# -------------------------------------------------------------------------------------------- heatmaps
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+# A family of two axes, as `vmmcheck list --json` gives it: the values in the family's order (not alphabetical).
+GRID_FAMILY = {"name": "fam", "axes": [
+    {"name": "view", "values": [{"value": "same"}, {"value": "alias"}, {"value": "offset"}]},
+    {"name": "fence", "values": [{"value": "none"}, {"value": "writer"}]},
+    {"name": "scope", "values": [{"value": "gpu"}]}]}          # one value: no dimension of the grid
+
+
+def grid_cases(skip=()):
+    return [{"name": f"fam.{v}.{f}.gpu", "axes": {"view": v, "fence": f, "scope": "gpu"}}
+            for v in ("offset", "same", "alias") for f in ("writer", "none") if (v, f) not in skip]
+
+
+def rec(status="Pass", weak=0, instances=1000):
+    return {"status": status, "weak": weak, "instances": instances}
+
+
+def heatmap(runs, family=GRID_FAMILY, cases=None):
+    grid = handbook_svg.grid_layout(family, cases if cases is not None else grid_cases())
+    return _check_svg(handbook_svg.render_heatmap("t", grid, runs))
+
+
+def cells(root):
+    """case name -> (the cell's <g>, its <rect>), of the first run's grid."""
+    run = root.find(f"{SVG_NS}g[@class='run']")
+    return {g.get("data-case"): (g, g.find(f"{SVG_NS}rect")) for g in run.iter(f"{SVG_NS}g") if g.get("class") == "cell"}
+
+
+def luminance(hex_colour):
+    r, g, b = (int(hex_colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_heatmap_fill_follows_the_weak_rate():
+    """Cells of one status differ in fill when their weak rates differ, agree when the rates agree, and a
+    higher rate is darker: the colour is the rate, not the status."""
+    records = {"fam.same.none.gpu": rec(weak=0), "fam.same.writer.gpu": rec(weak=2, instances=10_000_000),
+               "fam.alias.none.gpu": rec(weak=50), "fam.alias.writer.gpu": rec(weak=500),
+               "fam.offset.none.gpu": rec(weak=5, instances=100), "fam.offset.writer.gpu": rec(weak=0, instances=0)}
+    fill = {name: r.get("fill") for name, (_, r) in cells(heatmap([("run", records)])).items()}
+    assert len(fill) == 6
+    assert len({g.get("data-status") for g, _ in cells(heatmap([("run", records)])).values()}) == 1  # all Pass
+    assert fill["fam.alias.none.gpu"] != fill["fam.alias.writer.gpu"]                 # 5% and 50%
+    assert fill["fam.alias.none.gpu"] == fill["fam.offset.none.gpu"]                  # 5% both
+    order = ["fam.same.none.gpu", "fam.same.writer.gpu", "fam.alias.none.gpu", "fam.alias.writer.gpu"]
+    lum = [luminance(fill[n]) for n in order]                                         # 0, 2e-7, 5%, 50%
+    assert lum == sorted(lum, reverse=True) and len(set(lum)) == 4
+    assert fill["fam.offset.writer.gpu"] == handbook_svg.NO_RATE_FILL                 # ran no instances
+    # A failure keeps the fill of its rate: the status is the mark, not the colour.
+    failed = dict(records, **{"fam.alias.none.gpu": rec("Fail", weak=50)})
+    assert cells(heatmap([("run", failed)]))["fam.alias.none.gpu"][1].get("fill") == fill["fam.alias.none.gpu"]
+
+
+def test_heatmap_marks_the_status_and_explains_it():
+    records = {"fam.same.none.gpu": rec("Pass"), "fam.same.writer.gpu": rec("Warning", weak=3),
+               "fam.alias.none.gpu": rec("Fail", weak=3), "fam.alias.writer.gpu": rec("NotSupported", instances=0),
+               "fam.offset.none.gpu": rec("Crash", instances=0)}                     # fam.offset.writer.gpu: not run
+    root = heatmap([("run", records)])
+    marks = {}
+    for name, (g, _) in cells(root).items():
+        paths = [e.get("class") for e in g.iter(f"{SVG_NS}path") if e.get("class")]
+        assert len(paths) == 1, name
+        marks[name] = paths[0]
+        tip = g.find(f"{SVG_NS}title").text
+        assert tip.startswith(name + ": ")
+        if name in records and records[name]["instances"]:
+            assert f"{records[name]['status']}, weak {records[name]['weak']} / 1k instances" in tip
+    assert marks == {"fam.same.none.gpu": "mark mark-pass", "fam.same.writer.gpu": "mark mark-warn",
+                     "fam.alias.none.gpu": "mark mark-fail", "fam.alias.writer.gpu": "mark mark-skip",
+                     "fam.offset.none.gpu": "mark mark-fail", "fam.offset.writer.gpu": "mark mark-skip"}
+    assert "not in this run" in cells(root)["fam.offset.writer.gpu"][0].find(f"{SVG_NS}title").text
+    legend = "".join(root.find(f"{SVG_NS}g[@class='legend']").itertext())
+    for words in ("weak outcomes / instances", "passed", "warning", "failed", "not supported", "0.01%", "100%"):
+        assert words in legend, words
+    legend_marks = {e.get("class") for e in root.find(f"{SVG_NS}g[@class='legend']").iter(f"{SVG_NS}path")}
+    assert {"mark mark-pass", "mark mark-warn", "mark mark-fail", "mark mark-skip"} <= legend_marks
+
+
+def _labels(root, cls):
+    run = root.find(f"{SVG_NS}g[@class='run']")
+    return [(t.get("x"), t.get("y"), "".join(t.itertext()).replace(t.findtext(f"{SVG_NS}title") or "", ""))
+            for t in run.iter(f"{SVG_NS}text") if t.get("class") == cls]
+
+
+def test_heatmap_is_a_grid_over_the_family_axes():
+    """Rows are the first axis's values, columns the second's, each in the family's order (not the cases'), the
+    one-valued axis is left out, and every case sits where its row and its column cross."""
+    root = heatmap([("run", {c["name"]: rec() for c in grid_cases()})])
+    cols = _labels(root, "col-label")
+    rows = _labels(root, "row-label")
+    assert [text for _, _, text in cols] == ["none", "writer"]
+    assert [text for _, _, text in rows] == ["same", "alias", "offset"]
+    names = [t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "axis-name"]
+    assert names[:2] == ["fence", "view"] and "scope" not in names
+    col_x = {text: float(x) for x, _, text in cols}
+    row_y = {text: float(y) for _, y, text in rows}
+    for name, (g, r) in cells(root).items():
+        _, view, fence, _ = name.split(".")
+        cx, cy = float(r.get("x")) + float(r.get("width")) / 2, float(r.get("y")) + float(r.get("height")) / 2
+        assert abs(cx - col_x[fence]) < 1, name
+        assert abs(cy - row_y[view]) < 8, name
+    assert "rows: view · columns: fence" in "".join(root.itertext())
+
+
+def test_heatmap_leaves_a_missing_combination_empty():
+    cases = grid_cases(skip={("same", "writer")})
+    root = heatmap([("run", {c["name"]: rec() for c in cases})], cases=cases)
+    assert len(cells(root)) == 5 and "fam.same.writer.gpu" not in cells(root)
+
+
+def test_heatmap_two_axes_per_side_span_the_outer_values():
+    family = {"name": "f", "axes": [{"name": a, "values": [{"value": v} for v in vs]} for a, vs in
+                                    [("a", "xy"), ("b", "pq"), ("c", "mn"), ("d", "uv")]]}
+    cases = [{"name": f"f.{a}{b}{c}{d}", "axes": {"a": a, "b": b, "c": c, "d": d}}
+             for a in "xy" for b in "pq" for c in "mn" for d in "uv"]
+    grid = handbook_svg.grid_layout(family, cases)
+    assert [x.name for x in grid.rows] == ["a", "b"] and [x.name for x in grid.columns] == ["c", "d"]
+    assert grid.row_keys == [("x", "p"), ("x", "q"), ("y", "p"), ("y", "q")]
+    root = _check_svg(handbook_svg.render_heatmap("t", grid, [("run", {c["name"]: rec() for c in cases})]))
+    # The outer column axis is written once per group, the inner once per column; likewise the rows.
+    assert [t for _, _, t in _labels(root, "col-label")] == ["m", "n", "u", "v", "u", "v"]
+    assert [t for _, _, t in _labels(root, "row-label")] == ["x", "p", "q", "y", "p", "q"]
+
+
+def test_heatmap_axis_fixed_by_another_is_a_label_not_a_dimension():
+    """Litmus rows: the instance fixes the command and the expectation. The command becomes a label beside the
+    instance (no 40 x 40 diagonal); assert/permit, the coarsest, the columns."""
+    family = {"name": "litmus.mp", "axes": [{"name": "file", "values": [{"value": "mp"}]},
+                                            {"name": "instance", "values": []}, {"name": "command", "values": []},
+                                            {"name": "expect", "values": [{"value": "assert"}, {"value": "permit"}]}]}
+    cases = [{"name": f"litmus.mp.{i}.cmd{i}", "axes": {"file": "mp", "instance": str(i), "command": f"cmd{i}",
+                                                        "expect": "assert" if i % 3 else "permit"}} for i in range(7)]
+    grid = handbook_svg.grid_layout(family, cases)
+    assert [a.name for a in grid.rows] == ["instance"] and [a.name for a in grid.columns] == ["expect"]
+    assert [a.name for a in grid.labels] == ["command"]
+    assert len(grid.row_keys) == 7 and grid.column_keys == [("assert",), ("permit",)]
+    assert grid.row_labels[("3",)] == ("cmd3",)
+
+
+def test_heatmap_cases_without_axes_one_row_each():
+    grid = handbook_svg.grid_layout({"name": "old"}, [{"name": "old.a"}, {"name": "old.b"}])
+    assert grid.row_keys == [("a",), ("b",)] and grid.columns == []
+
+
+def test_heatmap_one_grid_per_run():
+    runs = [("run A", {c["name"]: rec() for c in grid_cases()}), ("run B", {"fam.same.none.gpu": rec("Fail")}),
+            ("run C", {"other.case": rec()})]
+    root = heatmap(runs)
+    panels = [g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "run"]
+    assert [g.get("data-run") for g in panels] == ["run A", "run B"]
+    assert all(len([c for c in g.iter(f"{SVG_NS}g") if c.get("class") == "cell"]) == 6 for g in panels)
+    assert "run C: none of these cases ran" in "".join(root.itertext())
+    # One axis: the runs side by side as the columns, not one tall strip each.
+    one_axis = {"name": "api", "axes": [{"name": "call", "values": [{"value": "x"}, {"value": "y"}]}]}
+    cases = [{"name": "api.x", "axes": {"call": "x"}}, {"name": "api.y", "axes": {"call": "y"}}]
+    root = heatmap([("run A", {"api.x": rec()}), ("run B", {"api.x": rec("Fail"), "api.y": rec()})], one_axis, cases)
+    assert [t for _, _, t in _labels(root, "col-label")] == ["run 1", "run 2"]
+    marks = [g.get("data-mark") for g in root.iter(f"{SVG_NS}g") if g.get("class") == "cell"]
+    assert marks == ["pass", "fail", "skip", "pass"]                  # x in A, x in B, y in A (absent), y in B
+    assert "run 1: run A · run 2: run B" in "".join(root.itertext())
+
+
+def test_family_page_shows_the_heatmap_inline(site):
+    """Inline, so that a cell's tooltip shows; the SVG file is there too (the Markdown shows it)."""
+    page = (site / "family-alias.mp.html").read_text()
+    assert page.count('<g class="cell"') == 3 * 2 and 'href="svg/heatmap-alias.mp.svg"' in page
+    assert "alias.mp.alias.flagsame.wfence.gpu: Fail, weak 3 / " in page
 
 
 # ------------------------------------------------------------------------------------------ in a browser
@@ -374,3 +538,27 @@ def test_screenshot_tool(tmp_path):
     for name in ("handbook-index.png", "handbook-rule.png", "handbook-heatmap.png"):
         data = (tmp_path / name).read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) < 1_000_000
+
+
+def test_litmus_rows_carry_the_models_explanation(tmp_path):
+    """A row's explanation from `list --json` (the lines `vmmcheck explain` prints) is on the litmus page under
+    the row and on its file's page; a vacuous row is marked there."""
+    doc = json.loads(LIST.read_text())
+    because = ("the model forbids r0 == 1 && r1 == 0: the one candidate execution showing it breaks an axiom: causality\n"
+               "      -rf->       t1: ld.acquire.cta r0, [flag]   (the release and the acquire synchronize)")
+    doc["litmus_rows"] = [{"name": "litmus.mp.0.cta_rel_acq", "file": str(REPORTS.parent / "cases/litmus/MP.test"),
+                           "line": 12, "expect": "assert", "condition": "not (r0 == 1 && r1 == 0)", "model": "holds",
+                           "vacuous": True, "explanation": because}]
+    # The fixture's family sources are relative to it: keep them resolvable from the copy.
+    for fam in doc["families"]:
+        if fam.get("source") and not Path(fam["source"]).is_absolute():
+            fam["source"] = str((LIST.parent / fam["source"]).resolve())
+    listed = tmp_path / "list.json"
+    listed.write_text(json.dumps(doc))
+    out = tmp_path / "site"
+    assert handbook.main(["--cases-json", str(listed), str(RESULTS), "-o", str(out)]) == 0
+    page = (out / "litmus.html").read_text()
+    assert "the model: holds" in page and "-rf-&gt;       t1: ld.acquire.cta r0, [flag]" in page
+    file_page = (out / "litmus-file-mp.html").read_text()
+    assert 'id="litmus.mp.0.cta_rel_acq"' in file_page and "<b>vacuous</b>" in file_page
+    assert "the one candidate execution showing it breaks an axiom: causality" in file_page

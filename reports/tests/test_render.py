@@ -4,6 +4,7 @@ import base64
 import io
 import re
 import time
+from html.parser import HTMLParser
 
 import markupsafe
 import matplotlib.image
@@ -256,3 +257,108 @@ def test_cli_subprocess_from_reports_dir(tmp_path):
     proc = run_module("render", doc, "--markdown", cwd=H200.parent.parent.parent)
     assert proc.returncode == 0, proc.stderr
     assert "## alias.resident (3 cases, 2 unexpected)" in proc.stdout
+
+
+# ------------------------------------------------------------------- failures and warnings first, as linked tiles
+
+
+class _Page(HTMLParser):
+    """Every id on the page, and the tiles (<a class="tile ...">) and status totals in page order."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids, self.tiles, self.totals, self.order = set(), [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
+            self.order.append(a["id"])
+        cls = (a.get("class") or "").split()
+        if tag == "a" and "tile" in cls:
+            self.tiles.append(a)
+            self.order.append(f"tile:{a['data-case']}")
+        if "total" in cls:
+            self.totals.append((tag, a))
+
+
+def parse_page(html):
+    page = _Page()
+    page.feed(html)
+    return page
+
+
+def mixed_doc():
+    """Passes first in the run, the warnings and failures after them, in families of their own and mixed."""
+    return make_doc([
+        result("alias.kernels.a.ok"),
+        result("alias.kernels.b.skip", "NotSupported", histogram={}, instances=0, reason="needs 2 GPUs"),
+        result("alias.mp.a.ok"),
+        result("alias.mp.b.model", "Warning", weak=3, reason="only the PTX model forbids it"),
+        result("alias.rmw.a.ok"),
+        result("alias.rmw.b.lost", "Fail", weak=5, reason="5 lost updates"),
+        result("alias.rmw.c.crash", "Crash", histogram={}, instances=0, reason="signal 11"),
+        result("api.calls.flaky", "Flake", reason="passed on rerun"),
+        result("api.calls.ok"),
+    ])
+
+
+def test_failures_then_warnings_come_first_as_tiles():
+    html = render.render_html(mixed_doc())
+    page = parse_page(html)
+    tiles = [(t["data-case"], t["data-status"]) for t in page.tiles]
+    assert tiles == [("alias.rmw.c.crash", "Crash"), ("alias.rmw.b.lost", "Fail"),
+                     ("alias.mp.b.model", "Warning"), ("api.calls.flaky", "Flake")]
+    # The tiles come before everything else about the run: the context, the families table, the case rows.
+    first_tile = page.order.index("tile:alias.rmw.c.crash")
+    assert page.order.index("attention-failure") < first_tile < page.order.index("attention-warning")
+    for later in ("context", "families", "case-alias.kernels.a.ok"):
+        assert page.order.index(f"tile:{tiles[-1][0]}") < page.order.index(later), later
+    # Passing and not-supported cases get no tile.
+    assert not {"alias.kernels.a.ok", "alias.kernels.b.skip"} & {name for name, _ in tiles}
+
+
+def test_every_tile_links_to_its_case_row():
+    html = render.render_html(mixed_doc())
+    page = parse_page(html)
+    rows = dict(CASE_ROW.findall(html))
+    assert page.tiles
+    for tile in page.tiles:
+        target = tile["href"]
+        assert target.startswith("#") and target[1:] in page.ids, target
+        # ... and the element it names is that case's row, with the status the tile shows.
+        assert target == f"#case-{tile['data-case']}" and rows[tile["data-case"]] == tile["data-status"]
+
+
+def test_status_totals_link_to_their_tiles():
+    page = parse_page(render.render_html(mixed_doc()))
+    links = {a["data-status"]: a.get("href") for tag, a in page.totals if tag == "a"}
+    assert links == {"Fail": "#attention-failure", "Crash": "#attention-failure", "Warning": "#attention-warning",
+                     "Flake": "#attention-warning"}
+    assert all(href[1:] in page.ids for href in links.values())
+    # Statuses without a tile (Pass, NotSupported, the zero counts) are no links.
+    assert {a["data-status"] for tag, a in page.totals if tag == "div"} >= {"Pass", "NotSupported", "Timeout"}
+
+
+def test_families_with_failures_then_warnings_first_and_open():
+    html = render.render_html(mixed_doc())
+    families = re.findall(r'<details class="family" id="fam-([^"]+)"( open)?>', html)
+    assert families == [("alias.rmw", " open"), ("alias.mp", " open"), ("api.calls", " open"), ("alias.kernels", "")]
+    # Within a family the worst first: the warning above the pass it followed in the run.
+    rows = [name for name, _ in CASE_ROW.findall(html)]
+    assert rows.index("alias.mp.b.model") < rows.index("alias.mp.a.ok")
+
+
+def test_all_pass_run_has_no_tiles(h200_html):
+    page = parse_page(h200_html)
+    assert page.tiles == [] and "attention-failure" not in page.ids
+    assert all(tag == "div" for tag, _ in page.totals)
+
+
+def test_markdown_lists_failures_then_warnings_first():
+    md = render.render_markdown(mixed_doc())
+    failures, warnings, context = md.index("## Failures (2)"), md.index("## Warnings (2)"), md.index("## Context")
+    assert failures < warnings < context
+    assert md.index("- **Crash** `alias.rmw.c.crash`: signal 11") < md.index("- **Fail** `alias.rmw.b.lost`") < warnings
+    assert warnings < md.index("- **Warning** `alias.mp.b.model`") < md.index("- **Flake** `api.calls.flaky`") < context
+    assert "## Failures" not in render.render_markdown(make_doc([result("alias.mp.a.ok")]))

@@ -8,7 +8,8 @@ DIR/handbook.md:
 
     index.html              the first page for newcomers, the families and every rule
     rule-<family>-<n>.html  one page per rule
-    family-<family>.html    a family's heatmap (weak rate per case, coloured by status, one column per run)
+    family-<family>.html    a family's heatmap: its cases as a grid over its axes, one grid per run, each cell
+                            coloured by the weak rate and marked with the status
     litmus.html             the rows of the litmus files; litmus-file-<stem>.html, a file's text
     compiler.html           when the compiler changes a litmus test: the finding, and the ptxas matrix
                             (--toolchain-matrix, ci/results/toolchain/matrix.json) beside the rows each run
@@ -112,7 +113,6 @@ class Run:
     doc: dict
     stem: str
     label: str                       # "NVIDIA H200, driver 580.159.04" / "2× NVIDIA H200, ..."
-    short: str                       # two lines for a heatmap column head
     by_name: Dict[str, dict] = field(default_factory=dict)
 
 
@@ -131,15 +131,13 @@ def load_runs(paths: Sequence[Path]) -> List[Run]:
             gpu = f"{len(devices)}× {gpu}"
         release = ctx.get("driver_release") or "unknown"
         label = f"{gpu}, driver {release}"
-        runs.append(Run(Path(p), doc, Path(p).stem, label, f"{gpu}\n{release}",
-                        {r["name"]: r for r in doc["results"]}))
+        runs.append(Run(Path(p), doc, Path(p).stem, label, {r["name"]: r for r in doc["results"]}))
     seen: Dict[str, int] = {}
     for r in runs:                       # two runs of one GPU and driver: tell them apart by file
         seen[r.label] = seen.get(r.label, 0) + 1
     for r in runs:
         if seen[r.label] > 1:
             r.label += f" ({r.stem})"
-            r.short += f"\n{r.stem[:22]}"
     return runs
 
 
@@ -209,12 +207,6 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9._]+", "-", text.lower()).strip("-") or "x"
 
 
-def _weak_rate(r: Optional[Mapping]) -> Optional[float]:
-    if not r or not r.get("instances"):
-        return None
-    return r.get("weak", 0) / r["instances"]
-
-
 def _cell(r: Optional[Mapping]) -> Optional[dict]:
     """What one run did with one case, ready for a template."""
     if r is None:
@@ -222,7 +214,7 @@ def _cell(r: Optional[Mapping]) -> Optional[dict]:
     p = r.get("power")
     kind = model.STATUS[r["status"]].kind if r["status"] in model.STATUS else "failure"
     return {"status": r["status"], "kind": kind, "weak": r.get("weak", 0), "instances": r.get("instances", 0),
-            "weak_rate": _weak_rate(r), "histogram": r.get("histogram") or {}, "reason": clean(r.get("reason", "")),
+            "weak_rate": model.weak_fraction(r), "histogram": r.get("histogram") or {}, "reason": clean(r.get("reason", "")),
             "power": None if p is None else {
                 "mechanism": p.get("mechanism", ""), "status": p.get("status", ""),
                 "violations": p.get("violations", 0), "instances": p.get("instances", 0),
@@ -305,20 +297,22 @@ def build(cases_doc: Mapping, runs: Sequence[Run], list_path: Path) -> dict:
         fcases = [c for c in cases_doc["cases"] if c["family"] == name]
         if not fcases:
             continue
-        svg = handbook_svg.render_heatmap(
-            f"{name}: weak rate per case, by status",
-            [c["name"][len(name) + 1:] if c["name"].startswith(name + ".") else c["name"] for c in fcases],
-            [run.short for run in runs],
-            [[run.by_name.get(c["name"]) for run in runs] for c in fcases])
+        grid = handbook_svg.grid_layout(f, fcases)
+        svg = handbook_svg.render_heatmap(f"{name}: weak rate per case, over its axes", grid,
+                                          [(run.label, run.by_name) for run in runs])
         fams.append({"name": name, "slug": slugify(name), "page": f"family-{slugify(name)}.html",
                      "title": f.get("title", ""), "pattern": f.get("pattern", ""),
                      "source": clean(f.get("source", "")), "axes": f.get("axes", []),
                      "outcomes": f.get("outcomes", []), "rules": frules, "cases": len(fcases),
-                     "heatmap": {"file": f"svg/heatmap-{slugify(name)}.svg", "svg": svg},
+                     "heatmap": {"file": f"svg/heatmap-{slugify(name)}.svg", "svg": svg,
+                                 "rows": [a.name for a in grid.rows], "columns": [a.name for a in grid.columns]},
                      "summary": [summarise([_cell(run.by_name.get(c["name"])) for c in fcases]) for run in runs],
                      "litmus": _mirror_file(name)})
 
-    litmus = litmus_rows(runs, litmus_files)
+    listed = {r["name"]: r for r in cases_doc.get("litmus_rows", [])}
+    for lf in litmus_files.values():
+        lf["rows"] = [r for r in cases_doc.get("litmus_rows", []) if Path(r.get("file", "")).name == lf["file"]]
+    litmus = litmus_rows(runs, litmus_files, listed)
     return {"runs": runs, "rules": rules, "families": fams, "case_rule": case_rule, "litmus": litmus,
             "litmus_files": [litmus_files[k] for k in sorted(litmus_files)],
             "topics": topics(cases_doc["cases"], case_rule, {f["name"]: f for f in fams}),
@@ -371,8 +365,12 @@ def summarise(cells: Sequence[Optional[dict]]) -> dict:
             "controls": controls, "discriminating": discriminating}
 
 
-def litmus_rows(runs: Sequence[Run], files: Mapping[str, dict]) -> List[dict]:
-    """Per litmus file (results with pattern "litmus"): its rows with each run's status and weak rate."""
+def litmus_rows(runs: Sequence[Run], files: Mapping[str, dict],
+                listed: Optional[Mapping[str, Mapping]] = None) -> List[dict]:
+    """Per litmus file (results with pattern "litmus"): its rows with each run's status and weak rate, and the
+    model's answer and explanation where `vmmcheck list --json` gives them (`listed`, by case name): the same
+    lines `vmmcheck explain` and `vmmcheck model --verbose` print."""
+    listed = listed or {}
     groups: Dict[str, dict] = {}
     for i, run in enumerate(runs):
         for r in run.doc["results"]:
@@ -382,6 +380,8 @@ def litmus_rows(runs: Sequence[Run], files: Mapping[str, dict]) -> List[dict]:
             g = groups.setdefault(stem, {"stem": stem, "rows": {}, "file": files.get(stem.lower())})
             row = g["rows"].setdefault(r["name"], {"name": r["name"], "expectation": r["expectation"],
                                                    "rule": clean(r.get("rule", "")),
+                                                   "model": listed.get(r["name"], {}).get("model", ""),
+                                                   "explanation": listed.get(r["name"], {}).get("explanation", ""),
                                                    "runs": [None] * len(runs)})
             row["runs"][i] = _cell(r)
     out = []

@@ -1,8 +1,8 @@
 """The handbook's pictures, as SVG text written here (no plotting library, no fonts embedded):
 
 - a litmus shape: threads as columns, program order downward, reads-from and operation-boundary edges;
-- a family heatmap: one row per case, one column per results file, each cell coloured by the case's status
-  and labelled with its weak-outcome rate.
+- a family heatmap: the family's cases as a grid over its axes, one grid per results file, each cell
+  coloured by the case's weak-outcome rate and marked with its status.
 
 `vmmcheck list --json` does not carry a case's shape, so `shape_for_case` builds it from the case's pattern
 and axes, for the patterns whose shape is a small litmus test (same_thread, message_passing, kernel_pair,
@@ -13,9 +13,12 @@ Output is deterministic: no ids from counters shared across pictures, numbers pr
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 from xml.sax.saxutils import escape
+
+from . import fmt, model
 
 # --------------------------------------------------------------------------------------------- shapes
 
@@ -360,71 +363,369 @@ def render_shape(shape: Shape) -> str:
 
 
 # ------------------------------------------------------------------------------------------- heatmap
-
-STATUS_COLOUR = {"Pass": "#2e9e4f", "Fail": "#d92d20", "Crash": "#7a1010", "Timeout": "#9e1c1c",
-                 "Error": "#b54708", "NotSupported": "#c9ced6", "Warning": "#f2b705",
-                 "UnexpectedPass": "#e04f9a", "Flake": "#f59e0b", "ExpectedFail": "#f97316", "Skip": "#dfe3e8"}
-DARK_TEXT = {"NotSupported", "Warning", "Skip", "Flake"}
-
-
-def _pct(x: float) -> str:
-    if x == 0:
-        return "0%"
-    if x < 1e-4:
-        return f"{x * 100:.1e}%"
-    return f"{x * 100:.3g}%"
+#
+# A family's cases laid out over its axes (`vmmcheck list --json` families[].axes, each case's "axes"): the
+# combinations of the first half of the axes are the rows, those of the rest the columns, so that one axis's
+# effect reads along a row or down a column. One grid per run. A cell's fill is the case's weak rate (weak
+# outcomes / instances) on a fixed logarithmic scale -- the same colour means the same rate on every page --
+# and its mark is the status.
 
 
-def heatmap_cell(record: Optional[Mapping]) -> Tuple[str, str, str]:
-    """(status, fill colour, label) of one case in one run; status "" when the run lacks the case."""
+@dataclass
+class GridAxis:
+    name: str
+    values: List[str]        # the values the family's cases take, in the family's order
+
+
+@dataclass
+class Grid:
+    rows: List[GridAxis]     # outermost first
+    columns: List[GridAxis]
+    labels: List[GridAxis]   # axes whose value follows from the row axes': shown beside them, no dimension
+    row_keys: List[Tuple[str, ...]]      # the row axes' values of each row that occurs, in value order
+    column_keys: List[Tuple[str, ...]]
+    cells: Dict[Tuple[Tuple[str, ...], Tuple[str, ...]], str]   # (row key, column key) -> case name
+    row_labels: Dict[Tuple[str, ...], Tuple[str, ...]] = field(default_factory=dict)   # row key -> labels' values
+
+
+def short_name(name: str, family: str) -> str:
+    """A case's name without its family's prefix: alias.mp.alias.flagsame.wfence.gpu -> alias.flagsame.wfence.gpu."""
+    return name[len(family) + 1:] if name.startswith(family + ".") else name
+
+
+def _case_axes(cases: Sequence[Mapping]) -> Dict[str, Dict[str, str]]:
+    """case name -> {axis: value}, the values as text (the list may give a number)."""
+    return {c["name"]: {k: str(v) for k, v in (c.get("axes") or {}).items()} for c in cases}
+
+
+def _varying_axes(family: Mapping, values: Mapping[str, Mapping[str, str]]) -> List[GridAxis]:
+    """The axes on which the cases differ, in the family's order, each value in the family's order (values the
+    list does not name, after those). An axis all cases agree on adds nothing to a grid."""
+    declared = [(a["name"], [str(v.get("value")) for v in a.get("values", [])]) for a in family.get("axes", [])]
+    for axes in values.values():          # axes the list does not declare, as the cases carry them
+        for name in axes:
+            if name not in dict(declared):
+                declared.append((name, []))
+    out = []
+    for name, order in declared:
+        seen = list(dict.fromkeys(a[name] for a in values.values() if name in a))
+        if len(seen) > 1:
+            out.append(GridAxis(name, [v for v in order if v in seen] + [v for v in seen if v not in order]))
+    return out
+
+
+def _determined(axis: GridAxis, by: Sequence[GridAxis], values: Mapping[str, Mapping[str, str]]) -> bool:
+    """Whether the values of `by` fix the value of `axis` in every case (litmus rows: the instance fixes the
+    command), so that the axis would only add an empty row or column per value."""
+    if not by:
+        return False
+    seen: Dict[tuple, str] = {}
+    for axes in values.values():
+        key = tuple(axes.get(a.name, "") for a in by)
+        if seen.setdefault(key, axes.get(axis.name, "")) != axes.get(axis.name, ""):
+            return False
+    return True
+
+
+def _keys(axes: Sequence[GridAxis], values: Mapping[str, Mapping[str, str]]) -> List[Tuple[str, ...]]:
+    """The combinations of these axes' values that some case has, in value order."""
+    index = [{v: i for i, v in enumerate(a.values)} for a in axes]
+    found = {tuple(vals.get(a.name, "") for a in axes) for vals in values.values()}
+    return sorted(found, key=lambda k: tuple(ix.get(v, len(ix)) for ix, v in zip(index, k)))
+
+
+def grid_layout(family: Mapping, cases: Sequence[Mapping]) -> Grid:
+    """The family's cases as a grid over its axes. Axes on which the cases differ are kept, the coarsest
+    first, unless the axes kept so far fix their value; the kept ones, in the family's order, are split: the
+    first half (at least one) for the rows, the rest for the columns. Where the axes do not tell the cases
+    apart (records without axes), one row per case."""
+    values = _case_axes(cases)
+    varying = _varying_axes(family, values)
+    kept: List[GridAxis] = []
+    for axis in sorted(varying, key=lambda a: len(a.values)):     # stable: the family's order among equals
+        if not _determined(axis, kept, values):
+            kept.append(axis)
+    kept.sort(key=varying.index)
+    split = max(1, len(kept) // 2)
+    rows, columns = kept[:split], kept[split:]
+    labels = [a for a in varying if a not in kept and _determined(a, rows, values)]
+    def key(name: str, axes: Sequence[GridAxis]) -> Tuple[str, ...]:
+        return tuple(values[name].get(a.name, "") for a in axes)
+
+    cells = {(key(c["name"], rows), key(c["name"], columns)): c["name"] for c in cases}
+    if not kept or len(cells) < len(cases):
+        return _one_row_per_case(family, cases)
+    return Grid(rows, columns, labels, _keys(rows, values), _keys(columns, values), cells,
+                {key(c["name"], rows): key(c["name"], labels) for c in cases})
+
+
+def _one_row_per_case(family: Mapping, cases: Sequence[Mapping]) -> Grid:
+    """The grid of cases whose axes are unknown (results of schema version 1): a row each, by name."""
+    names = [short_name(c["name"], family.get("name", "")) for c in cases]
+    return Grid([GridAxis("case", names)], [], [], [(n,) for n in names], [()],
+                {((n,), ()): c["name"] for n, c in zip(names, cases)})
+
+
+# The colour scale: exactly 0, then one colour per decade from below 10^-6 up to 1 (ColorBrewer YlGnBu, which
+# reads in grey and to the colour-blind). Weak rates span seven decades (a few in ten million to all), so a
+# linear scale would show one colour.
+ZERO_FILL = "#ffffd9"
+WEAK_EDGES = (1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1)
+WEAK_FILLS = ("#edf8b1", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#0c2c84")
+NO_RATE_FILL = "#d9dce1"     # not in this run, or it ran no instances (not supported, skipped)
+DARK_FROM = 4                # WEAK_FILLS from this index on take a white mark
+
+
+def weak_fill(rate: Optional[float]) -> str:
+    """The fill of a cell: grey without a rate, else the rate's decade."""
+    if rate is None:
+        return NO_RATE_FILL
+    if rate == 0:
+        return ZERO_FILL
+    return WEAK_FILLS[bisect.bisect_right(WEAK_EDGES, rate)]
+
+
+# The status as a mark drawn in the cell (paths, not glyphs: no font has to have them).
+MARK_OF_KIND = {model.PASSED: "pass", model.TOLERATED: "warn", model.FAILURE: "fail", model.SKIPPED: "skip"}
+MARK_TEXT = {"pass": "passed", "warn": "warning, flake or expected failure",
+             "fail": "failed (Fail, Crash, Timeout, Error, unexpected pass)",
+             "skip": "not supported, skipped, or not in that run"}
+MARK_COLOUR = {"fail": "#c81e1e", "warn": "#9a4d00"}        # else dark or white, against the fill
+CELL_EDGE = {"fail": ("#c81e1e", 2.2), "warn": ("#d97706", 1.8)}
+
+
+def status_mark(record: Optional[Mapping]) -> str:
+    """pass | warn | fail | skip: the mark of a case in one run; an unknown status is a failure."""
     if record is None:
-        return "", "#ffffff", "—"
-    status = record.get("status", "")
-    inst = record.get("instances") or 0
-    label = _pct(record.get("weak", 0) / inst) if inst else ("n/s" if status == "NotSupported" else "·")
-    return status, STATUS_COLOUR.get(status, "#9ca3af"), label
+        return "skip"
+    status = model.STATUS.get(record.get("status", ""))
+    return MARK_OF_KIND[status.kind if status else model.FAILURE]
 
 
-def render_heatmap(title: str, rows: Sequence[str], columns: Sequence[str],
-                   cells: Sequence[Sequence[Optional[Mapping]]]) -> str:
-    """rows: case labels; columns: run labels; cells[row][column]: the result record or None."""
-    label_w = max([len(r) for r in rows] + [12]) * 6.6 + 20
-    col_w, row_h, head_h = 150.0, 18.0, 64.0
-    width = label_w + col_w * len(columns) + 20
-    statuses = [s for s in STATUS_COLOUR if any(heatmap_cell(c)[0] == s for row in cells for c in row)]
-    height = head_h + row_h * len(rows) + 30 + 20 * ((len(statuses) + 3) // 4 + 1)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
-           f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="{FONT}" font-size="11">',
-           f"<title>{escape(title)}</title>",
-           f'<rect width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>',
-           f'<text x="10" y="18" font-size="14" font-weight="700">{escape(title)}</text>']
-    for j, c in enumerate(columns):
-        x = label_w + j * col_w + col_w / 2
-        parts = c.split("\n")
-        for k, part in enumerate(parts):
-            out.append(f'<text class="colhead" x="{_f(x)}" y="{_f(head_h - 8 - 13 * (len(parts) - 1 - k))}" '
-                       f'text-anchor="middle" font-weight="600">{escape(part)}</text>')
-    for i, r in enumerate(rows):
-        y = head_h + i * row_h
-        out.append(f'<text x="{_f(label_w - 8)}" y="{_f(y + 13)}" text-anchor="end" font-family="{MONO}" '
-                   f'font-size="10.5">{escape(r)}</text>')
-        for j in range(len(columns)):
-            status, fill, label = heatmap_cell(cells[i][j])
-            x = label_w + j * col_w
-            tip = f"{r}: {status or 'not in this run'} {label}"
-            out.append(f'<rect class="cell" data-status="{escape(status)}" x="{_f(x + 1)}" y="{_f(y + 1)}" '
-                       f'width="{_f(col_w - 2)}" height="{_f(row_h - 2)}" fill="{fill}" stroke="#e5e7eb">'
-                       f"<title>{escape(tip)}</title></rect>")
-            colour = "#111827" if (status in DARK_TEXT or not status) else "#ffffff"
-            out.append(f'<text x="{_f(x + col_w / 2)}" y="{_f(y + 13)}" text-anchor="middle" fill="{colour}">'
-                       f"{escape(label)}</text>")
-    y = head_h + row_h * len(rows) + 24
-    out.append(f'<text x="10" y="{_f(y)}" fill="#374151">cell: weak outcomes / instances, coloured by status; '
-               "— not in that run; · ran no instances</text>")
-    for k, s in enumerate(statuses):
-        x = 10 + (k % 4) * 150
-        yy = y + 20 * (k // 4 + 1)
-        out.append(f'<rect x="{_f(x)}" y="{_f(yy - 11)}" width="14" height="14" fill="{STATUS_COLOUR[s]}"/>'
-                   f'<text x="{_f(x + 20)}" y="{_f(yy)}">{escape(s)}</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+def _mark(kind: str, cx: float, cy: float, colour: str) -> str:
+    """The mark centred at (cx, cy): a tick, a cross, an exclamation mark, a dash. A failure's and a warning's
+    colour stands on a white halo, so it reads on the darkest fill too."""
+    paths = {"pass": (f"M{_f(cx - 4.5)},{_f(cy)} l3.2,3.6 l6,-7.4", 1.8),
+             "fail": (f"M{_f(cx - 4)},{_f(cy - 4)} l8,8 M{_f(cx + 4)},{_f(cy - 4)} l-8,8", 2.3),
+             "warn": (f"M{_f(cx)},{_f(cy - 6)} v7.5 M{_f(cx)},{_f(cy + 4)} v1.6", 2.6),
+             "skip": (f"M{_f(cx - 4)},{_f(cy)} h8", 1.6)}
+    d, width = paths[kind]
+    halo = (f'<path d="{d}" fill="none" stroke="#ffffff" stroke-width="{_f(width + 2.4)}" stroke-linecap="round"/>'
+            if kind in MARK_COLOUR else "")
+    return (f'{halo}<path class="mark mark-{kind}" d="{d}" fill="none" stroke="{colour}" stroke-width="{width}" '
+            'stroke-linecap="round" stroke-linejoin="round"/>')
+
+
+def _mark_colour(kind: str, fill: str) -> str:
+    """A failure red, a warning amber; the other marks dark, or white on the dark end of the scale."""
+    if kind in MARK_COLOUR:
+        return MARK_COLOUR[kind]
+    return "#ffffff" if fill in WEAK_FILLS[DARK_FROM:] else ("#6b7280" if kind == "skip" else "#1f2937")
+
+
+def cell_tip(name: str, record: Optional[Mapping]) -> str:
+    """The cell's hover text: the case, its status, weak / instances."""
+    if record is None:
+        return f"{name}: not in this run"
+    rate = model.weak_fraction(record)
+    weak = (f"weak {fmt.count(record.get('weak', 0))} / {fmt.count(record['instances'])} instances "
+            f"({fmt.percent(rate)})") if rate is not None else "no instances"
+    return f"{name}: {record.get('status', '?')}, {weak}"
+
+
+CHAR = 6.6            # width of one 11px character
+CELL_H = 24.0
+LINE = 16.0           # a header line
+GROUP_GAP = 5.0       # between groups of the outermost axis, on a side with two or more axes
+
+
+def _text_w(text: str) -> float:
+    return len(text) * CHAR
+
+
+def _groups(keys: Sequence[Tuple[str, ...]], level: int) -> List[Tuple[int, int, str]]:
+    """(first index, count, value) of the runs of equal prefixes up to `level`: a header's spans."""
+    out: List[Tuple[int, int, str]] = []
+    for i, k in enumerate(keys):
+        if out and keys[out[-1][0]][:level + 1] == k[:level + 1]:
+            out[-1] = (out[-1][0], out[-1][1] + 1, out[-1][2])
+        else:
+            out.append((i, 1, k[level]))
+    return out
+
+
+def _positions(keys: Sequence[Tuple[str, ...]], size: float, grouped: bool) -> List[float]:
+    """Offsets of each row or column from the grid's edge, a gap between groups of the outermost axis."""
+    pos, gaps = [], 0
+    for i, k in enumerate(keys):
+        if grouped and i and k[0] != keys[i - 1][0]:
+            gaps += 1
+        pos.append(i * size + gaps * GROUP_GAP)
+    return pos
+
+
+@dataclass
+class _Frame:
+    """Where a grid's parts go: the same for every run's panel."""
+    label_x: List[float]      # left edge of each label column (row axes, then label axes)
+    grid_x: float
+    col_w: float
+    col_pos: List[float]
+    row_pos: List[float]
+    head_h: float
+    grid_w: float
+    grid_h: float
+
+
+def _frame(grid: Grid) -> _Frame:
+    """Widths from the longest label of each label column and of the innermost column axis (a cell is as wide
+    as its column's value, 30 to 120 pixels)."""
+    label_axes = grid.rows + grid.labels
+    label_values = [[(k + grid.row_labels.get(k, ()))[i] for k in grid.row_keys] for i in range(len(label_axes))]
+    label_x, x = [], 10.0
+    for axis, vals in zip(label_axes, label_values):
+        label_x.append(x)
+        x += max([_text_w(axis.name)] + [_text_w(v) for v in vals]) + 14
+    # The column axes' names stand right-aligned left of their header lines: the label area must hold them.
+    x = max(x, 10 + max([_text_w(a.name) + 14 for a in grid.columns], default=0))
+    last = [k[-1] for k in grid.column_keys if k]
+    col_w = min(120.0, max(30.0, max([_text_w(v) + 10 for v in last], default=30.0)))
+    col_pos = _positions(grid.column_keys, col_w, len(grid.columns) > 1)
+    row_pos = _positions(grid.row_keys, CELL_H, len(grid.rows) > 1)
+    head_h = LINE * (len(grid.columns) + 1) + 4
+    return _Frame(label_x, x + 6, col_w, col_pos, row_pos, head_h, col_pos[-1] + col_w, row_pos[-1] + CELL_H)
+
+
+def _panel(grid: Grid, fr: _Frame, top: float, label: str, records: Sequence[Mapping[str, Mapping]]) -> List[str]:
+    """One grid: its heading, the column headers, the row labels, the cells; records[j] holds the records
+    (by case name) that column j shows."""
+    out = [f'<g class="run" data-run="{escape(label)}">',
+           f'<text x="10" y="{_f(top + 14)}" font-size="12.5" font-weight="700">{escape(label)}</text>']
+    head = top + 22
+    for level, axis in enumerate(grid.columns):          # header lines: the outer axes span their groups
+        y = head + LINE * (level + 1) - 4
+        out.append(f'<text class="axis-name" x="{_f(fr.grid_x - 8)}" y="{_f(y)}" text-anchor="end" '
+                   f'font-style="italic" fill="#6b7280">{escape(axis.name)}</text>')
+        for first, count, value in _groups(grid.column_keys, level):
+            x0 = fr.grid_x + fr.col_pos[first]
+            span = fr.col_pos[first + count - 1] + fr.col_w - fr.col_pos[first]
+            shown = value if _text_w(value) <= span - 4 else value[:max(1, int((span - 4) / CHAR) - 1)] + "…"
+            out.append(f'<text class="col-label" x="{_f(x0 + span / 2)}" y="{_f(y)}" text-anchor="middle">'
+                       f"<title>{escape(axis.name)}={escape(value)}</title>{escape(shown)}</text>")
+            if level < len(grid.columns) - 1:
+                out.append(f'<line x1="{_f(x0 + 2)}" y1="{_f(y + 3)}" x2="{_f(x0 + span - 2)}" y2="{_f(y + 3)}" '
+                           'stroke="#9ca3af"/>')
+    y_names = head + LINE * (len(grid.columns) + 1) - 4
+    for x, axis in zip(fr.label_x, grid.rows + grid.labels):
+        out.append(f'<text class="axis-name" x="{_f(x)}" y="{_f(y_names)}" font-style="italic" fill="#6b7280">'
+                   f"{escape(axis.name)}</text>")
+    y0 = head + fr.head_h
+    for i, rkey in enumerate(grid.row_keys):
+        y = y0 + fr.row_pos[i]
+        for level, (x, value) in enumerate(zip(fr.label_x, rkey + grid.row_labels.get(rkey, ()))):
+            if level < len(grid.rows) - 1 and i and grid.row_keys[i - 1][:level + 1] == rkey[:level + 1]:
+                continue                                  # an outer value only where its group starts
+            colour = "#1f2937" if level < len(grid.rows) else "#6b7280"    # a label axis's value: grey
+            out.append(f'<text class="row-label" x="{_f(x)}" y="{_f(y + CELL_H / 2 + 4)}" font-family="{MONO}" '
+                       f'font-size="10.5" fill="{colour}">{escape(value)}</text>')
+        for j, ckey in enumerate(grid.column_keys):
+            name = grid.cells.get((rkey, ckey))
+            if name is not None:
+                out.append(_cell(name, records[j].get(name), fr.grid_x + fr.col_pos[j], y, fr.col_w))
+    out.append("</g>")
+    return out
+
+
+def _cell(name: str, record: Optional[Mapping], x: float, y: float, w: float) -> str:
+    """One case in one run: filled by its weak rate, outlined red or amber when it failed or warned, its mark
+    in the middle and its tooltip."""
+    fill = weak_fill(model.weak_fraction(record))
+    kind = status_mark(record)
+    edge, width = CELL_EDGE.get(kind, ("#ffffff", 1.5))
+    status = record.get("status", "") if record else ""
+    return (f'<g class="cell" data-case="{escape(name)}" data-status="{escape(status)}" data-mark="{kind}">'
+            f"<title>{escape(cell_tip(name, record))}</title>"
+            f'<rect x="{_f(x + 1)}" y="{_f(y + 1)}" width="{_f(w - 2)}" height="{_f(CELL_H - 2)}" rx="2" fill="{fill}" '
+            f'stroke="{edge}" stroke-width="{width}"/>'
+            f"{_mark(kind, x + w / 2, y + CELL_H / 2, _mark_colour(kind, fill))}</g>")
+
+
+def _legend(top: float) -> Tuple[List[str], float, float]:
+    """The colour scale (0, then a swatch per decade, ticks at the decades), the grey of no rate, and the marks
+    two to a line; (svg, width, height)."""
+    sw, h = 52.0, 14.0
+    lead = "colour: weak outcomes / instances"
+    out = [f'<g class="legend"><text x="10" y="{_f(top + 11)}" font-weight="600">{lead}</text>']
+    x = 10 + _text_w(lead) + 14
+    out.append(f'<rect class="swatch" x="{_f(x)}" y="{_f(top)}" width="28" height="{h}" fill="{ZERO_FILL}" stroke="#9ca3af"/>'
+               f'<text x="{_f(x + 14)}" y="{_f(top + h + 12)}" text-anchor="middle" font-size="10">0</text>')
+    x += 40
+    for i, fill in enumerate(WEAK_FILLS):
+        out.append(f'<rect class="swatch" x="{_f(x + i * sw)}" y="{_f(top)}" width="{_f(sw)}" height="{h}" fill="{fill}"/>')
+    for i, edge in enumerate(WEAK_EDGES + (1.0,)):
+        tx = x + (i + 1) * sw
+        out.append(f'<line x1="{_f(tx)}" y1="{_f(top + h)}" x2="{_f(tx)}" y2="{_f(top + h + 3)}" stroke="#374151"/>'
+                   f'<text x="{_f(tx)}" y="{_f(top + h + 13)}" text-anchor="middle" font-size="10">{fmt.percent(edge)}</text>')
+    width = x + len(WEAK_FILLS) * sw + 24
+    # (fill, dashed outline, mark, text): the two kinds of cell without a rate, then the four marks.
+    entries = [(NO_RATE_FILL, False, "", "no instances, or not in that run"),
+               ("#ffffff", True, "", "no case has those axis values (left empty)")]
+    entries += [("#ffffff", False, kind, MARK_TEXT[kind]) for kind in ("pass", "warn", "fail", "skip")]
+    col = 38 + max(_text_w(text) for *_, text in entries[::2]) + 24
+    for i, (fill, dashed, kind, text) in enumerate(entries):
+        x, y = 10 + (i % 2) * col, top + h + 40 + 24 * (i // 2)
+        dash = ' stroke-dasharray="3 2"' if dashed else ""
+        out.append(f'<rect x="{_f(x)}" y="{_f(y - 12)}" width="22" height="18" rx="2" fill="{fill}" stroke="#d1d5db"{dash}/>'
+                   + (_mark(kind, x + 11, y - 3, _mark_colour(kind, fill)) if kind else "")
+                   + f'<text x="{_f(x + 28)}" y="{_f(y + 1)}">{escape(text)}</text>')
+        width = max(width, x + 28 + _text_w(text) + 10)
+    out.append(f'<text x="10" y="{_f(y + 24)}" fill="#6b7280">Hover over a cell for the case, its status and weak / '
+               "instances.</text></g>")
+    return out, width, y + 34 - top
+
+
+def _panels(grid: Grid, runs: Sequence[Tuple[str, Mapping[str, Mapping]]]) -> List[Tuple[Grid, str, list]]:
+    """(grid, heading, records per column) of each picture: the grid once per run; but a grid without column
+    axes (one axis, or none) takes the runs as its columns, side by side, rather than a tall strip per run."""
+    if grid.columns or len(runs) < 2:
+        return [(grid, label, [recs] * len(grid.column_keys)) for label, recs in runs]
+    names = [f"run {i + 1}" for i in range(len(runs))]
+    wide = Grid(grid.rows, [GridAxis("run", names)], grid.labels, grid.row_keys, [(n,) for n in names],
+                {(rkey, (n,)): name for (rkey, _), name in grid.cells.items() for n in names}, grid.row_labels)
+    heading = " · ".join(f"{n}: {label}" for n, (label, _) in zip(names, runs))
+    return [(wide, heading, [recs for _, recs in runs])]
+
+
+def render_heatmap(title: str, grid: Grid, runs: Sequence[Tuple[str, Mapping[str, Mapping]]]) -> str:
+    """The family's grid for the runs (label, records by case name) that have any of its cases, under a title
+    that names the axes, above the legend. A run without any of the family's cases gets a line, not a grid."""
+    names = set(grid.cells.values())
+    shown = [(label, recs) for label, recs in runs if names & set(recs)]
+    missing = [label for label, recs in runs if not names & set(recs)]
+    panels = _panels(grid, shown)
+    fr = _frame(panels[0][0] if panels else grid)
+    sides = [" × ".join(a.name for a in side) for side in (grid.rows, grid.columns)]
+    subtitle = f"rows: {sides[0]}" + (f" · columns: {sides[1]}" if sides[1] else "") + \
+               f" · {len(names)} case{'s' if len(names) != 1 else ''}"
+    body: List[str] = []
+    y = 52.0
+    for panel_grid, heading, records in panels:
+        body += _panel(panel_grid, fr, y, heading, records)
+        y += 22 + fr.head_h + fr.grid_h + 18
+    for label in missing:
+        body.append(f'<text x="10" y="{_f(y + 12)}" fill="#6b7280">{escape(label)}: none of these cases ran</text>')
+        y += 22
+    if not runs:
+        body.append(f'<text x="10" y="{_f(y + 12)}" fill="#6b7280">no results files were given</text>')
+        y += 22
+    legend, legend_w, legend_h = _legend(y + 8)
+    headings = [10 + 7.4 * len(h) for _, h, _ in panels]
+    width = max(fr.grid_x + fr.grid_w + 12, legend_w, 10 + 7.6 * len(title), 10 + _text_w(subtitle) + 10, *headings)
+    height = y + 8 + legend_h
+    head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
+            f'viewBox="0 0 {_f(width)} {_f(height)}" font-family="{FONT}" font-size="11">',
+            f"<title>{escape(title)}</title>",
+            f'<rect width="{_f(width)}" height="{_f(height)}" fill="#ffffff"/>',
+            f'<text x="10" y="20" font-size="14" font-weight="700">{escape(title)}</text>',
+            f'<text class="subtitle" x="10" y="38" fill="#374151">{escape(subtitle)}</text>']
+    return "\n".join(head + body + legend + ["</svg>"]) + "\n"

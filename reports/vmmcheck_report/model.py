@@ -68,6 +68,22 @@ def severity(status: str) -> int:
     return s.severity if s else len(STATUS_TABLE)
 
 
+# What a reader looks at first, in this order: a status that makes the run unclean, then one that ran and was off
+# once (rank 2: Warning, Flake). Everything else passed, was set aside by a human, or could not run here.
+ATTENTION_FAILURE = "failure"
+ATTENTION_WARNING = "warning"
+ATTENTION_ORDER = (ATTENTION_FAILURE, ATTENTION_WARNING)
+
+
+def attention(status: str) -> Optional[str]:
+    """"failure", "warning" or None: which list the report shows the case in before all the others. An unknown
+    status is a failure, as in rank(): nobody can vouch for it."""
+    s = STATUS.get(status)
+    if s is None or s.kind == FAILURE:
+        return ATTENTION_FAILURE
+    return ATTENTION_WARNING if s.rank == 2 else None
+
+
 def rank(status: str) -> int:
     """How bad a status is for compare (Status.rank); an unknown status ranks as failing: a status nobody knows
     is no reason to let a run through the gate."""
@@ -122,6 +138,15 @@ def weak_rate(result: Mapping) -> Optional[float]:
     if result.get("expectation") != "undefined" or not result.get("instances"):
         return None
     return result["weak"] / result["instances"]
+
+
+def weak_fraction(result: Optional[Mapping]) -> Optional[float]:
+    """weak / instances whatever the expectation class (for a required case, the share of forbidden outcomes):
+    the one number the handbook shows for every case a run ran, where weak_rate() is the figure only an
+    `undefined` case reports. None for a missing record or one that ran no instances."""
+    if not result or not result.get("instances"):
+        return None
+    return result.get("weak", 0) / result["instances"]
 
 
 def axes(result: Mapping) -> dict:

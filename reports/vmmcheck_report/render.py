@@ -1,14 +1,15 @@
 """`render`: one results file as a self-contained HTML page, or as markdown.
 
 The page is a single file (inline CSS, plots as data URIs, no external URL) so that CI can keep it as an
-artifact and anyone can open it offline. Families with unexpected results come first and are open;
-within a family the worst cases come first, so what needs attention is at the top.
+artifact and anyone can open it offline. What needs attention is at the top: a tile per failing case, then
+per warning, each a link to the case's row; then the families, those with failures first, then those with
+warnings (both open), and within a family the worst cases first.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Sequence
 
 import jinja2
 import markupsafe
@@ -43,8 +44,17 @@ def environment() -> jinja2.Environment:
 
 
 def _dot_break(name: str) -> markupsafe.Markup:
-    """A dotted name that may wrap after its dots (and nowhere else): long names stay readable."""
-    return markupsafe.Markup(".<wbr>").join(markupsafe.escape(part) for part in name.split("."))
+    """A dotted name that may wrap after its dots: long names stay readable. A part too long for the name
+    column (a litmus row's command, control_same_flagalias_nofence_gpu_relaxed) may also wrap after its
+    underscores, or it alone would widen the table past the page."""
+    def part(text: str) -> markupsafe.Markup:
+        if len(text) < _LONG_PART:
+            return markupsafe.escape(text)
+        return markupsafe.Markup("_<wbr>").join(markupsafe.escape(w) for w in text.split("_"))
+    return markupsafe.Markup(".<wbr>").join(part(p) for p in name.split("."))
+
+
+_LONG_PART = 24        # characters of 12px monospace that fit the name column's 180 pixels
 
 
 # After the _ of CUDA_ERROR_X, and the / or ( inside a/path or f(x) (not the "/" or "(" that opens one).
@@ -77,12 +87,14 @@ def _case_view(r: Mapping, with_plots: bool) -> dict:
     kind = model.STATUS[r["status"]].kind if r["status"] in model.STATUS else model.FAILURE
     view = {
         "name": r["name"],
+        "family": r["family"],
         "axes": model.axes(r),
         "rule": r.get("rule") or "—",
         "citation": r.get("citation") or "",  # HTML: under the rule, only when there is one
         "expectation": r["expectation"],
         "status": r["status"],
         "kind": kind,
+        "attention": model.attention(r["status"]),
         "original_status": r.get("original_status"),
         "instances": r["instances"],
         "seconds": r["seconds"],
@@ -106,6 +118,28 @@ def _case_view(r: Mapping, with_plots: bool) -> dict:
     return view
 
 
+ATTENTION_TITLE = {model.ATTENTION_FAILURE: "Failures", model.ATTENTION_WARNING: "Warnings"}
+
+
+def attention_groups(cases: Sequence[dict]) -> list:
+    """The cases a reader must look at, as the page's first tiles: failures, then warnings, each group worst
+    first and in run order within a status. Groups without a case are left out, so an all-pass run shows none."""
+    groups = []
+    for which in model.ATTENTION_ORDER:
+        members = sorted((c for c in cases if c["attention"] == which), key=lambda c: model.severity(c["status"]))
+        if members:
+            groups.append({"which": which, "title": ATTENTION_TITLE[which], "id": f"attention-{which}",
+                           "cases": members})
+    return groups
+
+
+def _family_order(family: Mapping) -> int:
+    """Families with failures first, then those with warnings, then the rest (stable: run order otherwise)."""
+    if family["unexpected"]:
+        return 0
+    return 1 if family["warnings"] else 2
+
+
 def view_model(doc: Mapping, with_plots: bool = True) -> dict:
     """Everything the templates show, computed once here so that HTML and markdown agree."""
     results = doc["results"]
@@ -113,7 +147,6 @@ def view_model(doc: Mapping, with_plots: bool = True) -> dict:
     fams = []
     for name, rs in model.families(results).items():
         counts = model.count_statuses(rs)
-        unexpected = sum(1 for r in rs if r["status"] in model.UNEXPECTED)
         cases = [_case_view(r, with_plots)
                  for r in sorted(rs, key=lambda r: model.severity(r["status"]))]  # stable: run order within a status
         fams.append({
@@ -122,13 +155,15 @@ def view_model(doc: Mapping, with_plots: bool = True) -> dict:
             "axis_summary": model.axis_summary(rs),
             "counts": counts,
             "total": len(rs),
-            "unexpected": unexpected,
+            "unexpected": sum(1 for r in rs if r["status"] in model.UNEXPECTED),
+            "warnings": sum(1 for c in cases if c["attention"] == model.ATTENTION_WARNING),
             "cases": cases,
             # Only `undefined` cases have a weak rate: a family without one gets no (empty) column for it.
             "has_weak": any(c["weak_rate"] is not None for c in cases),
             "power": model.power_tally(rs),
         })
-    fams.sort(key=lambda f: 0 if f["unexpected"] else 1)  # stable: run order otherwise
+    groups = attention_groups([c for f in fams for c in f["cases"]])  # before the sort: run order within a status
+    fams.sort(key=_family_order)
     ctx = doc["context"]
     return {
         "title": f"vmmcheck — {model.describe_run(doc)}",
@@ -142,13 +177,17 @@ def view_model(doc: Mapping, with_plots: bool = True) -> dict:
         "total": len(results),
         "unexpected": sum(f["unexpected"] for f in fams),
         "families": fams,
+        "attention": groups,
+        # A status tile links to the tiles of its cases where the page lists them first.
+        "status_links": {c["status"]: f"#{g['id']}" for g in groups for c in g["cases"]},
         "power": model.power_tally(results),
         "has_power": any(model.power(r) for r in results),
     }
 
 
 def render_html(doc: Mapping, open_all: bool = False) -> str:
-    """The report page; `open_all` expands every family (for screenshots), otherwise only failing ones."""
+    """The report page; `open_all` expands every family (for screenshots), otherwise those with failures or
+    warnings."""
     return environment().get_template("report.html.j2").render(open_all=open_all, **view_model(doc))
 
 
