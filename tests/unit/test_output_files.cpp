@@ -13,6 +13,7 @@
 #include "cli_driver.hpp"
 #include "common/error.hpp"
 #include "run/records/output_file.hpp"
+#include "run/records/report_json.hpp"
 
 namespace vmmcheck {
 namespace {
@@ -80,6 +81,24 @@ TEST(OutputFiles, NoCommandOverwritesADocumentOfAnotherKind) {
   const auto foreign = copy_of("none.package.json", "vmmcheck-out-foreign.json");
   EXPECT_EQ(cli({"list", "--filter", "alias.mp.*", "--json", foreign.string()}).code, 0);
   EXPECT_EQ(run::document_kind_of_file(foreign), "list");
+}
+
+// A directory named as the output is refused before anything runs, and nothing is left beside it.
+TEST(OutputFiles, ADirectoryIsNoOutputFile) {
+  const auto dir = std::filesystem::temp_directory_path() / "vmmcheck-out-a-directory";
+  std::filesystem::create_directories(dir);
+  std::filesystem::remove(dir.string() + ".partial");
+  const std::string litmus = std::string(VMMCHECK_SOURCE_DIR) + "/cases/litmus/MP.test";
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"model", litmus, "--json", dir.string()},
+                                               std::vector<std::string>{"list", "--json", dir.string()}}) {
+    const Outcome o = cli(args);
+    EXPECT_EQ(o.code, kExitUsage) << args[0] << ": " << o.err;
+    EXPECT_NE(o.err.find(dir.string() + ": is a directory; name a file for"), std::string::npos) << args[0] << ": " << o.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.string() + ".partial")) << args[0];
+  }
+  // A failed rename (the path became a directory after the claim) leaves no .partial either.
+  EXPECT_THROW(run::write_results(dir, nlohmann::json::object()), InputError);
+  EXPECT_FALSE(std::filesystem::exists(dir.string() + ".partial"));
 }
 
 // Sets environment variables for one scope.

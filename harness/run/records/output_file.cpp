@@ -53,6 +53,9 @@ std::optional<std::string> document_kind_of_file(const std::filesystem::path& pa
 }
 
 void claim_output(const std::filesystem::path& path, const std::string& kind) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(path.string() + ": is a directory; name a file for " + described(kind));
   const std::optional<std::string> held = document_kind_of_file(path);
   if (held && *held != kind)
     throw InputError(path.string() + ": holds " + described(*held) + "; not overwriting it with " + described(kind) +

@@ -360,7 +360,11 @@ void write_results(const std::filesystem::path& path, const json& document) {
   }
   std::error_code ec;
   std::filesystem::rename(tmp, path, ec);
-  if (ec) throw InputError(path.string() + ": cannot replace the JSON results: " + ec.message());
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(tmp, ignored);  // nothing half-written is left beside the path
+    throw InputError(path.string() + ": cannot replace the JSON results: " + ec.message());
+  }
 }
 
 }  // namespace vmmcheck::run
