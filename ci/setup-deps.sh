@@ -8,8 +8,16 @@
 #   reports (Python):    a virtual environment .venv with reports/requirements.txt, and Debian's
 #                        chromium + chromium-driver for the headless-browser test
 #   vmmcheck toolchain:  nvdisasm -- the toolkit's, or else PyPI's nvidia-cuda-nvdisasm wheel in .venv
+# With --cpu, for the CPU-only build (cmake -DVMMCHECK_GPU=OFF): no CUDA toolkit is asked for, and no
+# disassembler (that build has no toolchain command).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+cpu_only=0
+case "${1:-}" in
+  "") ;;
+  --cpu) cpu_only=1 ;;
+  *) echo "usage: ci/setup-deps.sh [--cpu]" >&2; exit 2 ;;
+esac
 
 packages=(cmake ninja-build g++ libcli11-dev nlohmann-json3-dev libtomlplusplus-dev libgtest-dev python3 python3-venv
           clang libclang-rt-dev chromium chromium-driver libopenmpi-dev openmpi-bin)
@@ -43,14 +51,14 @@ fi
 # vmmcheck toolchain reads the machine code's line table with nvdisasm (cuobjdump prints none). A toolkit
 # without it (this machine's) gets the wheel; the build finds it in .venv (harness/CMakeLists.txt).
 nvdisasm_wheel=nvidia-cuda-nvdisasm==13.2.51
-if ! command -v nvdisasm >/dev/null && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
+if [ "$cpu_only" = 0 ] && ! command -v nvdisasm >/dev/null && [ ! -x /usr/local/cuda/bin/nvdisasm ] &&
    ! ls .venv/lib/python*/site-packages/nvidia/cu*/bin/nvdisasm >/dev/null 2>&1; then
   echo "setup-deps: installing $nvdisasm_wheel into .venv (vmmcheck toolchain's disassembler)"
   .venv/bin/python -m pip install -q "$nvdisasm_wheel"
 fi
 
-if ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
-  echo "setup-deps: no CUDA toolkit found (nvcc); install CUDA 12.5 or newer first" >&2
+if [ "$cpu_only" = 0 ] && ! command -v nvcc >/dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+  echo "setup-deps: no CUDA toolkit found (nvcc); install CUDA 12.5 or newer first (or --cpu for the CPU-only build)" >&2
   exit 1
 fi
 echo "setup-deps: ready"

@@ -1,7 +1,9 @@
 # Every dependency is a well-kept library found through its CMake package config; on a fresh Debian
 # machine ci/setup-deps.sh installs them. Nothing is downloaded at configure time, so an offline build
 # works whenever the packages are present.
-find_package(CUDAToolkit 12.5 REQUIRED)   # cudaGetDriverEntryPointByVersion, libcu++ cuda::ptx
+if(VMMCHECK_GPU)  # the CPU-only build (-DVMMCHECK_GPU=OFF) needs no CUDA toolkit
+  find_package(CUDAToolkit 12.5 REQUIRED)   # cudaGetDriverEntryPointByVersion, libcu++ cuda::ptx
+endif()
 find_package(CLI11 2.1 CONFIG REQUIRED)
 find_package(nlohmann_json 3.10 CONFIG REQUIRED)
 find_package(tomlplusplus 3.3 CONFIG REQUIRED)

@@ -3,7 +3,7 @@
 // instances live, and the memory stress around them. Host-side interface, no device code.
 #include <cstdint>
 
-#include "kernels/launch.hpp"
+#include "kernels/launch_shape.hpp"
 #include "kernels/stress_ops.h"
 
 namespace vmmcheck::kernels {

@@ -6,13 +6,9 @@
 
 #include <cstdint>
 
-namespace vmmcheck::kernels {
+#include "kernels/launch_shape.hpp"
 
-struct LaunchShape {
-  int blocks = 0;
-  int threads = 0;
-  std::uint32_t instances() const { return static_cast<std::uint32_t>(blocks) * static_cast<std::uint32_t>(threads); }
-};
+namespace vmmcheck::kernels {
 
 // Where a launch is made, for its error message: VMMCHECK_HERE.
 struct Where {

@@ -5,6 +5,8 @@
 #include "common/error.hpp"
 #include "common/paths.hpp"
 #include "litmus/folder.hpp"
+#include "run/records/output_file.hpp"
+#include "run/records/report_json.hpp"
 #include "run/rows/row_result.hpp"
 
 namespace vmmcheck::cli {
@@ -49,6 +51,22 @@ Selected select(const Options& o, const model::CaseTable& table) {
   for (litmus::Row& row : rows)
     if (s.selection.selects(litmus::case_name_of(row))) s.rows.push_back(std::move(row));
   return s;
+}
+
+std::string selection_text(const Options& o) {
+  std::string text = "the filter '" + o.filter + "'";
+  if (!o.caselist.empty()) text += ", the case list " + o.caselist;
+  if (!o.shard.empty()) text += ", shard " + o.shard;
+  return text;
+}
+
+void claim_json(const Options& o, const std::string& kind) {
+  if (o.json_given && !o.json.empty() && o.json != "-") run::claim_output(o.json, kind);
+}
+
+void emit_json(const Options& o, const nlohmann::ordered_json& doc, std::ostream& out) {
+  if (o.json.empty() || o.json == "-") out << doc.dump(2) << "\n";
+  else run::write_results(o.json, doc);
 }
 
 std::string self_program() {

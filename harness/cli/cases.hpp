@@ -1,9 +1,13 @@
 #pragma once
 // What every subcommand that runs or lists cases shares: where the case tables and litmus files are, what
-// --filter, --caselist and --shard select of them, and this program's path for the children it starts.
+// --filter, --caselist and --shard select of them, where --json goes, and this program's path for the
+// children it starts.
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "cli/options.hpp"
 #include "litmus/file.hpp"
@@ -33,5 +37,11 @@ struct Selected {
   std::vector<std::string> known;  // every case and litmus row name there is, selected or not
 };
 Selected select(const Options& o, const model::CaseTable& table);
+// What --filter, --caselist and --shard were, for "no case matches ...".
+std::string selection_text(const Options& o);
+
+// Where --json [FILE] goes: stdout, or FILE -- never over a document of another kind (run/records/output_file.hpp).
+void claim_json(const Options& o, const std::string& kind);
+void emit_json(const Options& o, const nlohmann::ordered_json& doc, std::ostream& out);
 
 }  // namespace vmmcheck::cli

@@ -93,6 +93,12 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   CLI::App& app = *owned;
   app.set_version_flag("--version", std::string(VMMCHECK_VERSION) + " (git " + VMMCHECK_GIT_SHA + ")");
   app.require_subcommand(1);
+#ifdef VMMCHECK_CPU_ONLY
+  // The CPU-only build (-DVMMCHECK_GPU=OFF): every command parses as in the GPU build, and the GPU ones
+  // say they need it (cli/gpu_commands_off.cpp).
+  app.footer("Built with -DVMMCHECK_GPU=OFF: list, explain and model run here; run, probe, tune, selftest, toolchain, "
+             "bench and list --here need the GPU build.");
+#endif
 
   CLI::App* list = app.add_subcommand("list", "list the cases (no GPU needed)");
   add_common(*list, o);

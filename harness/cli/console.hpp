@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "run/execution/power.hpp"
+#include "run/records/power_tally.hpp"
 #include "run/records/report_json.hpp"
 #include "run/records/result.hpp"
 

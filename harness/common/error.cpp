@@ -1,8 +1,7 @@
 #include "common/error.hpp"
 
-#include <cuda_runtime_api.h>
-
-#include "common/driver.hpp"
+// No CUDA header here: the CPU-only build (-DVMMCHECK_GPU=OFF) has these errors. The checks that ask CUDA
+// for an error's name, check_driver and check_runtime, are in common/cuda_check.cpp.
 
 namespace vmmcheck {
 
@@ -17,16 +16,6 @@ CudaError::CudaError(int code, std::string error_name, std::string expression, c
 void throw_cuda_error(int code, const char* error_name, const char* expression, const char* file,
                       int line) {
   throw CudaError(code, error_name ? error_name : "unknown error", expression, file, line);
-}
-
-void check_driver(int result, const char* expression, const char* file, int line) {
-  if (result == 0) return;
-  throw_cuda_error(result, driver_error_name(result), expression, file, line);
-}
-
-void check_runtime(int result, const char* expression, const char* file, int line) {
-  if (result == 0) return;
-  throw_cuda_error(result, cudaGetErrorName(static_cast<cudaError_t>(result)), expression, file, line);
 }
 
 }  // namespace vmmcheck

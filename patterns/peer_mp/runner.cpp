@@ -2,6 +2,7 @@
 // two grids at once, through view A or GPU 1's alias.
 #include "run/kit/support.hpp"
 #include "common/error.hpp"
+#include "kernels/launch.hpp"
 #include "run/kit/checked_words.hpp"
 #include "patterns/peer_mp/kernels.hpp"
 #include "run/kit/devices.hpp"

@@ -10,7 +10,7 @@
 #include "model/loader.hpp"
 #include "model/oracle.hpp"
 #include "model/select.hpp"
-#include "run/execution/power.hpp"
+#include "run/records/power_tally.hpp"
 #include "run/records/report_json.hpp"
 
 namespace vmmcheck::model {

@@ -4,7 +4,6 @@
 // case's result records what the control did. A control that is a case of the tables is measured once,
 // under its own name and seed: when the run reaches that case, or another case with the same control,
 // the measurement is used again.
-#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,16 +32,5 @@ class PowerCheck {
   Executor& executor_;
   std::map<std::string, CaseResult> by_name_;
 };
-
-// Counts for the run's closing lines.
-struct PowerTally {
-  std::size_t required = 0, required_discriminating = 0;
-  std::size_t fault = 0, fault_discriminating = 0;
-  std::vector<std::string> not_discriminating;  // required and fault cases whose control showed nothing
-  // Litmus assert rows with controls (run/rows/row_power.hpp), apart: their controls are tests of their own.
-  std::size_t rows = 0, rows_discriminating = 0;
-  std::vector<std::string> rows_not_discriminating;
-};
-PowerTally tally_power(const std::vector<CaseResult>& results);
 
 }  // namespace vmmcheck::run
