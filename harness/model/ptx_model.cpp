@@ -731,6 +731,7 @@ Readings decide_readings(const Litmus& shape, const Expr& outcome) {
                  : d.showing == 0 && !thin_air      ? Coverage::None
                                                     : Coverage::Some;
     if (witness[i]) d.unordered = detail::unordered_because(s, r, *witness[i]);
+    if (d.allowed) continue;  // the candidates it ruled out do not explain an outcome it allows
     for (const auto& [axiom, x] : examples[i])
       for (std::string& line : detail::broken_edges(s, r, x, axiom)) d.broken.push_back(std::move(line));
   }
