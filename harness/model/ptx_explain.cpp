@@ -77,8 +77,8 @@ class Explainer {
     switch (axiom) {
       case Axiom::Causality: return causality();
       case Axiom::Atomicity: return atomicity();
-      case Axiom::Coherence: return out_of_order(s_.writes, x_.co, "co", "coherence");
-      case Axiom::SeqCst: return out_of_order(s_.sc_fences, x_.sc, "sc", "the order of fence.sc");
+      case Axiom::Coherence: return out_of_order(Axiom::Coherence, s_.writes, x_.co, "co", "coherence");
+      case Axiom::SeqCst: return out_of_order(Axiom::SeqCst, s_.sc_fences, x_.sc, "sc", "the order of fence.sc");
       case Axiom::NoThinAir: return thin_air();
     }
     return {};
@@ -261,16 +261,16 @@ class Explainer {
   }
 
   // coherence and seq_cst: cause orders two events of `set` one way, `order` not (or the other way).
-  std::vector<std::string> out_of_order(std::uint64_t set, const Rel& order, const char* label, const char* what) const {
+  std::vector<std::string> out_of_order(Axiom axiom, std::uint64_t set, const Rel& order, const char* label, const char* what) const {
     for (int a = 0; a < n(); ++a)
       for (int b = 0; b < n(); ++b) {
         if (!in(set, a) || !in(set, b) || !m_.cause.has(a, b) || order.has(a, b)) continue;
-        if (set == s_.writes && !s_.same_location.has(a, b)) continue;
+        if (axiom == Axiom::Coherence && !s_.same_location.has(a, b)) continue;
         Path p = cause_path(a, b);
         if (p.empty()) continue;
         const bool against = order.has(b, a);
         if (against) p.push_back({b, a, label, ""});
-        std::vector<std::string> lines{std::string(name_of(set == s_.writes ? Axiom::Coherence : Axiom::SeqCst)) + ": causality orders " +
+        std::vector<std::string> lines{std::string(name_of(axiom)) + ": causality orders " +
                                        quoted(a) + " before " + quoted(b) + ", and " + what +
                                        (against ? " orders them the other way:" : " leaves them unordered:")};
         for (std::string& l : lines_of(p)) lines.push_back(std::move(l));

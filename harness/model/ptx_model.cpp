@@ -730,6 +730,12 @@ Readings decide_readings(const Litmus& shape, const Expr& outcome) {
     d.coverage = d.showing == meeting && meeting > 0 ? Coverage::Every
                  : d.showing == 0 && !thin_air      ? Coverage::None
                                                     : Coverage::Some;
+    // Where no pair is strong in one reading and not the other, the artifact's decision is the ISA's.
+    if (r == Reading::Artifact && !s.readings_differ) {
+      d.unordered = both.isa.unordered;
+      d.broken = both.isa.broken;
+      continue;
+    }
     if (witness[i]) d.unordered = detail::unordered_because(s, r, *witness[i]);
     if (d.allowed) continue;  // the candidates it ruled out do not explain an outcome it allows
     for (const auto& [axiom, x] : examples[i])
