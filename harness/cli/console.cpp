@@ -74,6 +74,14 @@ std::string power_summary(const run::CaseResult& r) {
   } else {
     o << "  power: NO (without " << p.mechanism << ": 0 of " << human_count(p.instances) << " forbidden)";
   }
+  // A row's controls: how many ran, and what they cost (their compile included).
+  if (p.tried.size() > 1 || (!p.tried.empty() && p.tried.front().seconds > 0)) {
+    double seconds = 0;
+    for (const run::Power::Tried& t : p.tried) seconds += t.seconds;
+    char cost[64];
+    std::snprintf(cost, sizeof cost, " [%zu control%s, %.2f s]", p.tried.size(), p.tried.size() == 1 ? "" : "s", seconds);
+    o << cost;
+  }
   return o.str();
 }
 

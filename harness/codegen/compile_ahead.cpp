@@ -19,15 +19,23 @@ CompileAhead::~CompileAhead() {
   for (std::thread& t : workers_) t.join();
 }
 
-void CompileAhead::start(const Kernel& kernel, int ptxas_level) {
+void CompileAhead::start(const Kernel& kernel, int ptxas_level, bool next) {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     auto& job = jobs_[{kernel.name, ptxas_level}];
-    if (job) return;
+    if (job) {
+      if (!next) return;
+      const auto queued = std::find(queue_.begin(), queue_.end(), job.get());
+      if (queued == queue_.end()) return;  // compiling, or compiled
+      queue_.erase(queued);
+      queue_.push_front(job.get());
+      return;
+    }
     job = std::make_unique<Job>();
     job->kernel = kernel;
     job->level = ptxas_level;
-    queue_.push_back(job.get());
+    if (next) queue_.push_front(job.get());
+    else queue_.push_back(job.get());
   }
   wake_.notify_one();
 }

@@ -28,8 +28,9 @@ class CompileAhead {
   CompileAhead(const CompileAhead&) = delete;
   CompileAhead& operator=(const CompileAhead&) = delete;
 
-  // Starts compiling `kernel` at `ptxas_level` (nvrtc.hpp) unless it was asked for already.
-  void start(const Kernel& kernel, int ptxas_level = -1);
+  // Starts compiling `kernel` at `ptxas_level` (nvrtc.hpp) unless it was asked for already: after those
+  // queued before it, or -- `next` -- before them (a kernel needed now; one queued already moves up).
+  void start(const Kernel& kernel, int ptxas_level = -1, bool next = false);
   // Waits for it (starting it first if nobody did) and returns it, or throws its CompileError.
   const Compiled& get(const Kernel& kernel, int ptxas_level = -1);
 

@@ -50,6 +50,12 @@ std::string thread_label(std::size_t t) { return "T" + std::to_string(t) + "'s "
 using lt::is_access;
 using lt::is_fence;
 
+// The kind of change an edit makes, its token without the place: "drop", "relax", "via_x2".
+std::string kind_of(const Edit& e) {
+  const std::size_t at = e.token.rfind("_t");
+  return at == std::string::npos ? e.token : e.token.substr(0, at);
+}
+
 // The address an access moves to when it takes another path to the same memory: a physical alias (a
 // generic address of its own), or from a generic address to a .texref/.surfref synonym of it, or from a
 // synonym to the address it names. -1: none.
@@ -171,15 +177,18 @@ std::vector<DerivedControl> derived_controls(const Row& row, Depth depth) {
   if (row.expect != Expect::Assert || allows_violation(row)) return out;
   const std::vector<Edit> edits = edits_of(row.test, depth == Depth::DeepPairs);
   std::set<std::string> seen;  // the tests, not their names, decide whether two controls are one
-  const auto consider = [&](const std::vector<const Edit*>& set) {
+  // `set` made; named by its edits, or by `name` and `what` when given.
+  const auto consider = [&](const std::vector<const Edit*>& set, const std::string& name = "", const std::string& what = "") {
     DerivedControl d;
     std::string token, mechanism;
     for (const Edit* e : set) {
       token += (token.empty() ? "" : "_and_") + e->token;
       mechanism += (mechanism.empty() ? "" : "; and ") + e->mechanism;
     }
-    d.change = "ctl_" + token_of(token);
-    d.mechanism = mechanism;
+    d.change = "ctl_" + token_of(name.empty() ? token : name);
+    d.mechanism = what.empty() ? mechanism : what;
+    d.symmetric = set.size() == 2 && set[0]->thread != kBoundary && set[1]->thread != kBoundary &&
+                  set[0]->thread != set[1]->thread && kind_of(*set[0]) == kind_of(*set[1]);
     d.row = row;
     d.row.name = row.name + "." + d.change;
     d.row.test = applied(row.test, set);
@@ -201,6 +210,17 @@ std::vector<DerivedControl> derived_controls(const Row& row, Depth depth) {
     for (std::size_t a = 0; a < edits.size(); ++a)
       for (std::size_t b = a + 1; b < edits.size(); ++b)
         if (edits[a].thread != edits[b].thread || edits[a].index != edits[b].index) consider({&edits[a], &edits[b]});
+  if (depth == Depth::Plain) {
+    // Every ordering at once: each fence removed (a fence.sc too, rather than weakened), each release and
+    // acquire relaxed -- one edit an operation.
+    std::vector<const Edit*> every;
+    for (const Edit& e : edits) {
+      const bool orders = e.token.rfind("drop_", 0) == 0 || e.token.rfind("relax_", 0) == 0;
+      const bool taken = !every.empty() && every.back()->thread == e.thread && every.back()->index == e.index;
+      if (orders && e.thread != kBoundary && !taken) every.push_back(&e);
+    }
+    if (every.size() > 1) consider(every, "unordered", "every fence removed and every release and acquire relaxed");
+  }
   return out;
 }
 

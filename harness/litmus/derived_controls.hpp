@@ -8,6 +8,9 @@
 // A row that no one change lets through relies on two orderings at once; its controls make two changes,
 // and so does `run --deep-power` for a row none of whose controls showed the outcome on its GPU (a strong
 // access made weak being one more change there).
+// Beside the single changes, one control takes every ordering away at once (every fence removed, every
+// release and acquire relaxed): the shape with nothing that orders it, the control that shows the
+// outcome most often where the GPU shows it at all.
 // A run runs them beside the row and records, in the row's power, which showed the outcome and how
 // often. No GPU here.
 #include <string>
@@ -21,11 +24,14 @@ struct DerivedControl {
   Row row;                // the control: named "<row>.ctl_<change>", the row's condition, source its test_text
   std::string change;     // "ctl_relax_t1_1": the last part of its name
   std::string mechanism;  // what it takes away, e.g. "T1's ld.acquire.gpu r1, [flag] until 1 as ld.relaxed.gpu"
+  // Two changes of one kind on two threads (both fence.sc removed, both sides' release and acquire
+  // relaxed): where a shape's threads each hold one ordering, the pair that takes both away.
+  bool symmetric = false;
 };
 
 // Every control derived from `row` (an assert row; none for another) that the model decides differently:
 // one change each (or two, for a row no one change lets through), the distinct tests only, in thread and
-// program order. Deep (run --deep-power, for a row none of whose plain controls showed the outcome on its
+// program order, then the one with every ordering taken away (`ctl_unordered`). Deep (run --deep-power, for a row none of whose plain controls showed the outcome on its
 // GPU): those of two changes only, a strong access made weak among the changes. Empty for a row whose
 // shape the model does not take.
 enum class Depth { Plain, DeepPairs };

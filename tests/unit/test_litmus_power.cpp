@@ -116,7 +116,9 @@ TEST(DerivedControls, MessagePassingLosesEachOrderingInTurn) {
   EXPECT_TRUE(has_change(controls, "ctl_narrow_t0_1"));
   EXPECT_TRUE(has_change(controls, "ctl_relax_t1_0"));
   EXPECT_TRUE(has_change(controls, "ctl_narrow_t1_0"));
-  EXPECT_EQ(controls.size(), 4u);
+  // And both at once: nothing left that orders it.
+  EXPECT_TRUE(has_change(controls, "ctl_unordered"));
+  EXPECT_EQ(controls.size(), 5u);
   // Deep (run --deep-power): two changes, a strong access made weak among them.
   const auto deep = litmus::derived_controls(rows[0], litmus::Depth::DeepPairs);
   EXPECT_TRUE(has_change(deep, "ctl_weak_t0_1_and_weak_t1_0"));
@@ -140,9 +142,40 @@ TEST(DerivedControls, TheSecondRoundTakesTwoOrderingsAway) {
     EXPECT_TRUE(litmus::model_verdict(c.row).artifact_allows) << c.token;
     EXPECT_EQ(c.name, "litmus.mp_power.0.rel_acq." + c.token);
   }
-  // A change to a weak access or onto another path comes first; the cap holds.
-  EXPECT_NE(pairs[0].token.find("weak_"), std::string::npos) << pairs[0].token;
+  // One change made on both threads comes first, then a change to a weak access or onto another path;
+  // the cap holds.
+  std::size_t symmetric = 0;
+  while (symmetric < pairs.size() && pairs[symmetric].token == "ctl_relax_t0_1_and_relax_t1_0") ++symmetric;
+  EXPECT_EQ(symmetric, 1u) << pairs[0].token;
+  ASSERT_LT(symmetric, pairs.size());
+  EXPECT_NE(pairs[symmetric].token.find("weak_"), std::string::npos) << pairs[symmetric].token;
   EXPECT_EQ(second_controls_of(rows[0], 2).size(), 2u);
+}
+
+TEST(DerivedControls, IriwLosesBothFencesAtOnce) {
+  // IRIW with a fence.sc in each reader: removing one leaves the other reader ordered, and the model
+  // still allows the outcome (no sc order to forbid it) -- but on a GPU, the shape whose outcome shows is
+  // the one with neither fence. The plain round has it (every ordering taken away), and the second
+  // round tries the pair of one change on both readers first.
+  const char* text = R"(
+.global x;
+.global y;
+d0.b0.t0 { st.relaxed.gpu [x], 1; }
+d0.b1.t0 { st.relaxed.gpu [y], 1; }
+d0.b2.t0 { ld.relaxed.gpu r0, [x]; fence.sc.gpu; ld.relaxed.gpu r1, [y]; }
+d0.b3.t0 { ld.relaxed.gpu r2, [y]; fence.sc.gpu; ld.relaxed.gpu r3, [x]; }
+assert (not (r0 == 1 && r1 == 0 && r2 == 1 && r3 == 0)) as fenced;
+)";
+  const auto rows = litmus::parse_text(text, "iriw.test").rows;
+  const auto controls = litmus::derived_controls(rows[0]);
+  const auto unordered = std::find_if(controls.begin(), controls.end(), [](const auto& c) { return c.change == "ctl_unordered"; });
+  ASSERT_NE(unordered, controls.end());
+  EXPECT_EQ(unordered->mechanism, "every fence removed and every release and acquire relaxed");
+  EXPECT_EQ(unordered->row.source.find("fence.sc"), std::string::npos) << unordered->row.source;
+  EXPECT_TRUE(litmus::model_verdict(unordered->row).artifact_allows);
+  const auto pairs = second_controls_of(rows[0], 24);
+  ASSERT_FALSE(pairs.empty());
+  EXPECT_EQ(pairs[0].token, "ctl_drop_t2_1_and_drop_t3_1");
 }
 
 TEST(DerivedControls, AFenceIsRemovedAndAnAliasTakesTheAccess) {
@@ -202,7 +235,7 @@ TEST(NamedControl, AFileNamesAPermitRowAsTheControl) {
   EXPECT_EQ(rows[0].control, "MP_power.1.relaxed");
   ASSERT_TRUE(rows[0].control_row);
   const auto controls = controls_of(rows[0]);
-  ASSERT_EQ(controls.size(), 5u);  // the named one first, then the four derived
+  ASSERT_EQ(controls.size(), 6u);  // the named one first, then the five derived
   EXPECT_EQ(controls[0].name, "litmus.mp_power.1.relaxed");
   EXPECT_EQ(controls[0].row.expect, litmus::Expect::Assert);  // asked the row's question
   EXPECT_EQ(model::ptx::to_string(controls[0].row.condition), "r1 == 1");

@@ -120,14 +120,22 @@ RowEngine& Suite::engine() {
 void Suite::compile_ahead(const std::vector<litmus::Row>& rows) {
   if (!gpu_present_ || rows.empty()) return;
   std::vector<litmus::Row> to_run;
+  std::vector<const litmus::Row*> running;  // the rows of to_run, without their controls
   for (const litmus::Row& row : rows) {
     const std::string name = litmus::case_name_of(row);
     if (kept_.count(name) || (options_.baseline && options_.baseline->skipped_by(name))) continue;
+    running.push_back(&row);
     to_run.push_back(row);
     // Its controls run beside it (power): their kernels compile ahead too.
     if (options_.power)
       for (RowControl& c : controls_of(row)) to_run.push_back(std::move(c.row));
   }
+  // And, with --deep-power, the second round of every assert row after all of those: most rows never
+  // need theirs, but the cores are otherwise idle while the GPU runs, and a row that does need its round
+  // finds it compiled (or moves it to the front: attach_row_power).
+  if (options_.power && options_.deep_power)
+    for (const litmus::Row* row : running)
+      for (RowControl& c : second_controls_of(*row, kSecondRound)) to_run.push_back(std::move(c.row));
   try {
     engine().compile_ahead(to_run);
   } catch (const std::exception&) {
@@ -206,7 +214,7 @@ void Suite::attach_row_power(const litmus::Row& row, CaseResult& r) {
   }
   if (controls.size() == first) return;
   try {
-    engine().compile_ahead(ahead);
+    engine().compile_ahead(ahead, -1, /*next=*/true);  // needed now: before what is still queued
   } catch (const std::exception&) {
     // Each compiles when it runs, and says what went wrong then.
   }
@@ -219,6 +227,7 @@ void Suite::run_controls(const std::deque<RowControl>& controls, std::size_t fro
     const RowControl& c = controls[i];
     ControlRun run;
     run.control = &c;
+    const auto started = std::chrono::steady_clock::now();
     try {
       if (const std::string why = engine().why_not_here(c.row.test); !why.empty()) {
         run.status = Status::NotSupported;
@@ -233,6 +242,7 @@ void Suite::run_controls(const std::deque<RowControl>& controls, std::size_t fro
       run.status = Status::Error;
       run.reason = e.what();
     }
+    run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     runs.push_back(std::move(run));
     // One control that showed it is the evidence the row asks for; the rest would only cost time.
     if (showed_forbidden(runs.back())) return;

@@ -91,7 +91,8 @@ json power_json(const Power& p) {
     json tried = json::array();
     for (const Power::Tried& t : p.tried)
       tried.push_back({{"control", t.control}, {"mechanism", t.mechanism}, {"status", to_string(t.status)},
-                       {"instances", t.instances}, {"violations", t.violations}, {"reason", t.reason}});
+                       {"instances", t.instances}, {"violations", t.violations}, {"reason", t.reason},
+                       {"seconds", t.seconds}, {"compile_wait_seconds", t.compile_wait_seconds}});
     out["tried"] = std::move(tried);
   }
   return out;
@@ -198,6 +199,9 @@ Power power_from_json(const json& j, const std::string& where) {
       one.instances = field<std::uint64_t>(t, "instances", where + ": tried");
       one.violations = field<std::uint64_t>(t, "violations", where + ": tried");
       one.reason = field<std::string>(t, "reason", where + ": tried");
+      // Results written before controls were timed have neither.
+      if (t.contains("seconds")) one.seconds = field<double>(t, "seconds", where + ": tried");
+      if (t.contains("compile_wait_seconds")) one.compile_wait_seconds = field<double>(t, "compile_wait_seconds", where + ": tried");
       p.tried.push_back(std::move(one));
     }
   }

@@ -41,6 +41,9 @@ struct Power {
     Status status = Status::Error;
     std::uint64_t instances = 0, violations = 0;
     std::string reason;
+    // Its wall time, compile included, and the part of it spent waiting for its kernel to compile: what
+    // a row's power costs (docs/litmus.md, "Power").
+    double seconds = 0, compile_wait_seconds = 0;
   };
   std::vector<Tried> tried;
 

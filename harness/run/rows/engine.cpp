@@ -100,9 +100,13 @@ const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
   return it->second;
 }
 
-void RowEngine::compile_ahead(const std::vector<litmus::Row>& rows, int ptxas_level) {
-  for (const litmus::Row& row : rows)
-    if (why_not_here(row.test).empty()) compiler_.start(kernel_of(row), ptxas_level);
+void RowEngine::compile_ahead(const std::vector<litmus::Row>& rows, int ptxas_level, bool next) {
+  // Each one put first: the last first, so that the first ends at the front.
+  const auto ask = [&](const litmus::Row& row) {
+    if (why_not_here(row.test).empty()) compiler_.start(kernel_of(row), ptxas_level, next);
+  };
+  if (next) std::for_each(rows.rbegin(), rows.rend(), ask);
+  else std::for_each(rows.begin(), rows.end(), ask);
 }
 
 const RowEngine::Loaded& RowEngine::loaded(const codegen::Kernel& k, int ptxas_level, RowOutcomes& out) {

@@ -35,7 +35,8 @@ class RowEngine {
 
   // Generates the kernel of every row of `rows` that can run here and starts compiling them all, on as
   // many threads as there are cores, while the caller goes on. A row not handed here compiles when run.
-  void compile_ahead(const std::vector<litmus::Row>& rows, int ptxas_level = -1);
+  // `next`: before the kernels queued earlier, in `rows`' order (rows needed now).
+  void compile_ahead(const std::vector<litmus::Row>& rows, int ptxas_level = -1, bool next = false);
 
   // Runs `row` (why_not_here(row.test) must be empty) for at least the budget's instances, its kernel
   // compiled with ptxas at `ptxas_level` (-1: ptxas's default, -O3; codegen/nvrtc.hpp). A test already

@@ -36,11 +36,16 @@ std::vector<RowControl> controls_of(const litmus::Row& row) {
 }
 
 std::vector<RowControl> second_controls_of(const litmus::Row& row, std::size_t most) {
-  std::vector<RowControl> first, rest;
+  std::vector<RowControl> first, likely, rest;
   for (litmus::DerivedControl& d : litmus::derived_controls(row, litmus::Depth::DeepPairs)) {
-    const bool likely = d.change.find("weak_") != std::string::npos || d.change.find("via_") != std::string::npos;
-    (likely ? first : rest).push_back({litmus::case_name_of(row) + "." + d.change, std::move(d.row), d.change, d.mechanism});
+    const bool often = d.change.find("weak_") != std::string::npos || d.change.find("via_") != std::string::npos;
+    // One ordering taken from each of two threads: "ctl_drop_t2_1_and_drop_t3_1".
+    const bool ordering = d.change.rfind("ctl_drop_", 0) == 0 || d.change.rfind("ctl_relax_", 0) == 0 ||
+                          d.change.rfind("ctl_acqrel_", 0) == 0;
+    (d.symmetric && ordering ? first : often ? likely : rest)
+        .push_back({litmus::case_name_of(row) + "." + d.change, std::move(d.row), d.change, d.mechanism});
   }
+  first.insert(first.end(), std::make_move_iterator(likely.begin()), std::make_move_iterator(likely.end()));
   first.insert(first.end(), std::make_move_iterator(rest.begin()), std::make_move_iterator(rest.end()));
   if (first.size() > most) first.resize(most);
   return first;
@@ -72,7 +77,9 @@ Power row_power(const std::vector<ControlRun>& runs) {
     Power::Tried t;
     t.control = run.control->name;
     t.mechanism = run.control->mechanism;
+    t.seconds = run.seconds;
     if (run.seen) {
+      t.compile_wait_seconds = run.seen->compile_wait_seconds;
       // Judged as the row is: its instances that met the control's preconditions (no spin at its bound)
       // and broke the row's condition are the forbidden outcome shown.
       judge_row(run.control->row, *run.seen, judged[i]);

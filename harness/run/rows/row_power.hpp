@@ -26,9 +26,11 @@ struct RowControl {
 std::vector<RowControl> controls_of(const litmus::Row& row);
 
 // The second round of run --deep-power, for a row none of whose controls showed the outcome on the GPU:
-// the controls of two changes (litmus::Depth::DeepPairs), at most `most` of them, those with a change to
-// a weak access or onto another path first (the changes that showed most often on the H200:
-// docs/litmus.md, "Power").
+// the controls of two changes (litmus::Depth::DeepPairs), at most `most` of them: first those taking one
+// ordering (a fence, a release or acquire) from each of two threads alike (a shape whose threads each
+// hold one: IRIW's two fence.sc), then those
+// with a change to a weak access or onto another path (the changes that showed most often on the H200:
+// docs/litmus.md, "Power"), then the rest.
 std::vector<RowControl> second_controls_of(const litmus::Row& row, std::size_t most);
 
 // What one control showed: its outcomes, or why it did not run.
@@ -37,6 +39,7 @@ struct ControlRun {
   std::optional<RowOutcomes> seen;  // nothing: it did not run
   Status status = Status::Error;    // NotSupported or Error when it did not run
   std::string reason;
+  double seconds = 0;  // wall time, its compile (or the wait for it) included
 };
 
 // Whether the control ran and showed the outcome its row forbids (judged as the row is).
