@@ -10,12 +10,12 @@
 #include "cli/list_json.hpp"
 #include "cli/model_cmd.hpp"
 #include "cli/options.hpp"
+#include "cli/run_settings.hpp"
 #include "common/error.hpp"
 #include "litmus/rows.hpp"
 #include "model/loader.hpp"
 #include "model/ptx_model.hpp"
 #include "model/select.hpp"
-#include "run/records/stress_params.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -99,8 +99,7 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   Options o;
   if (const int code = parse_command_line(args, o, out, err); code >= 0) return code;
   try {
-    if (o.stress) o.budget.stress = run::stress_preset();
-    if (!o.stress_params.empty()) o.budget.stress = run::read_stress_params(o.stress_params);
+    resolve_stress(o);
     switch (o.command) {
       case Command::List: return cmd_list(o, out);
       case Command::Explain: return cmd_explain(o, out);

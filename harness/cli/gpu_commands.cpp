@@ -10,6 +10,7 @@
 #include "cli/bench_cmd.hpp"
 #include "cli/console.hpp"
 #include "cli/mpi_run.hpp"
+#include "cli/run_settings.hpp"
 #include "cli/selftest.hpp"
 #include "cli/toolchain_cmd.hpp"
 #include "cli/tune.hpp"
@@ -19,6 +20,7 @@
 #include "device/probe.hpp"
 #include "run/execution/isolated_child.hpp"
 #include "run/execution/peer_server.hpp"
+#include "run/execution/process_settings.hpp"
 #include "run/execution/suite.hpp"
 #include "run/kit/fd_transports.hpp"
 #include "run/kit/mutants.hpp"
@@ -42,8 +44,7 @@ int cmd_probe(const Options& o, std::ostream& out) {
 int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("run --json needs a FILE (results are written case by case)");
-  const std::string json_file = o.json_given ? o.json : o.resume;  // resuming without --json continues the same file
-  if (!json_file.empty()) run::claim_output(json_file, "results");
+  if (const std::string& json_file = o.json_given ? o.json : o.resume; !json_file.empty()) run::claim_output(json_file, "results");
   const model::CaseTable table = load(o);
   // --litmus runs those files alone; otherwise the cases and the shipped litmus rows (docs/litmus.md).
   const Selected s = select(o, table);
@@ -62,24 +63,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
     }
   }
 
-  run::SuiteOptions so;
-  for (const auto& p : case_paths(o)) so.cases_paths.push_back(std::filesystem::absolute(p).string());
-  so.cases_path_text = cases_path_text(o);
-  so.selection = s.selection;
-  so.device = o.device;
-  so.budget = o.budget;
-  so.program = self_program();
-  so.isolate_all = o.isolate;
-  so.timeout = std::chrono::milliseconds(static_cast<long long>(o.timeout_s * 1000));
-  so.power = o.power;
-  so.rerun_unoptimized = o.rerun_unoptimized;
-  so.deep_power = o.deep_power;
-  so.json_file = json_file;
-  so.resume_file = o.resume;
-  so.baseline = std::move(baseline);
-  so.tool_version = VMMCHECK_VERSION;
-  so.git_sha = VMMCHECK_GIT_SHA;
-  run::Suite suite(std::move(so), table.cases);
+  run::Suite suite(run_settings(o, s.selection, std::move(baseline)), table.cases);
 
   const run::RunContext& ctx = suite.context();
   out << header(ctx, total, table.cases.size() + rows.size(), suite.no_gpu_reason()) << std::flush;
@@ -147,12 +131,10 @@ HereAnswers here_answers(const Options& o, const Selected& s) {
 }
 
 int run_gpu_command(const Options& o, std::ostream& out, std::ostream& err) {
-  // The runners (and isolated children) read the opt-in from the environment, as the gate does.
-  if (o.command == Command::Run && o.allow_multicast) setenv("VMMCHECK_ALLOW_MULTICAST", "1", 1);
-  if (!o.mutant.empty()) {
-    setenv(run::kMutantVariable, o.mutant.c_str(), 1);
-    run::active_mutant();  // an unknown name is a usage error now, not in the first case
-  }
+  // What the runners read from the environment (the multicast opt-in, as the gate does; the mutant), set
+  // before anything of the run asks -- an mpi rank's peer server included; each isolated child sets it
+  // again from the settings it is given.
+  if (o.command == Command::Run) run::apply_to_process(run_settings(o, {}, std::nullopt));
   switch (o.command) {
     case Command::Probe: return cmd_probe(o, out);
     case Command::Tune: return cmd_tune(o, out);

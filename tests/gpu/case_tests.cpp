@@ -57,7 +57,7 @@ std::string gtest_name(const std::string& dotted) {
 // `vmmcheck run` does: with the build's VMMCHECK_BASELINE, when set, and VMMCHECK_STRICT.
 vmmcheck::run::Suite& suite() {
   static vmmcheck::run::Suite s = [] {
-    vmmcheck::run::SuiteOptions o;
+    vmmcheck::run::RunSettings o;
     o.program = VMMCHECK_BINARY;
     o.cases_paths = {vmmcheck::model::default_cases_path().string()};
     o.cases_path_text = o.cases_paths.front();

@@ -43,7 +43,7 @@ std::size_t settled_free_memory(std::size_t target) {
 // One pass over every case: a fresh suite (its executor and session), destroyed at the end.
 std::size_t run_suite(const model::CaseTable& table) {
   setenv("VMMCHECK_PROGRAM", VMMCHECK_BINARY, 0);  // the ipc.* cases' second process (an ipc child)
-  run::SuiteOptions o;
+  run::RunSettings o;
   o.program = VMMCHECK_BINARY;
   o.cases_paths = {model::default_cases_path().string()};
   o.cases_path_text = o.cases_paths.front();

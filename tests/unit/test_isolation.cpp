@@ -168,8 +168,10 @@ TEST(Isolation, AnIgnoredSigchldDoesNotHideHowTheChildEnded) {
 
 // The child command run by a person (no fd 3 from a parent) prints its result on stdout.
 TEST(Isolation, TheChildCommandByHandPrintsItsResult) {
-  const std::string spec = "{\"case\":\"planted.host.ok\",\"cases\":[\"" + kPlanted +
-                           "\"],\"device\":0,\"budget\":" + to_json(Budget{}).dump() + "}";
+  // The spec a parent writes (child_spec), with no parent to check for.
+  RunSettings settings;
+  settings.cases_paths = {kPlanted};
+  const std::string spec = Json{{"case", "planted.host.ok"}, {"settings", to_json(settings)}}.dump();
   const ChildRun r = run_child({"/bin/sh", "-c", "exec 3>&-; exec \"$0\" isolated-case --spec \"$1\"", VMMCHECK_BINARY, spec}, 30s);
   EXPECT_EQ(r.end, ChildRun::End::Exited);
   EXPECT_TRUE(r.result.empty());
@@ -187,11 +189,11 @@ std::string fake_child(const std::string& name, const std::string& body) {
 
 CaseResult run_with(const std::string& program, const std::string& case_name, std::chrono::milliseconds timeout) {
   const model::CaseTable table = model::load_cases(std::filesystem::path(kPlanted));
-  ExecutorOptions o;
+  RunSettings o;
   o.program = program;
   o.cases_paths = {kPlanted};
   o.timeout = timeout;
-  Executor executor(o, nullptr);
+  Executor executor(o, false, "", nullptr);
   return executor.run(model::find_case(table.cases, case_name));
 }
 
@@ -222,12 +224,11 @@ TEST(Isolation, AfterACrashADeviceThatNoLongerAnswersStopsTheRun) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) GTEST_SKIP() << "a GPU answers here";
   const model::CaseTable table = model::load_cases(std::filesystem::path(kPlanted));
-  ExecutorOptions o;
+  RunSettings o;
   o.program = VMMCHECK_BINARY;
   o.cases_paths = {kPlanted};
-  o.gpu_present = true;  // pretend: the alive check will find no device
   o.timeout = 10s;
-  Executor executor(o, nullptr);
+  Executor executor(o, /*gpu_present=*/true, "", nullptr);  // pretend: the alive check will find no device
   const CaseResult crash = executor.run(model::find_case(table.cases, "planted.host.crash"));
   EXPECT_EQ(crash.status, Status::Crash);
   ASSERT_FALSE(executor.device_lost().empty());

@@ -49,8 +49,8 @@ std::string printable(const std::string& text) {
 
 }  // namespace
 
-Executor::Executor(ExecutorOptions options, std::unique_ptr<GpuSession> session)
-    : options_(std::move(options)), session_(std::move(session)) {}
+Executor::Executor(RunSettings settings, bool gpu_present, std::string no_gpu_reason, std::unique_ptr<GpuSession> session)
+    : options_(std::move(settings)), gpu_present_(gpu_present), no_gpu_reason_(std::move(no_gpu_reason)), session_(std::move(session)) {}
 
 bool Executor::isolates(const model::Case& c) const {
   return options_.isolate_all || !session_ || session_->lost() || c.verdict.expectation == model::Expectation::Fault ||
@@ -60,7 +60,7 @@ bool Executor::isolates(const model::Case& c) const {
 CaseResult Executor::run(const model::Case& c) {
   const bool needs_gpu = c.pattern().needs_gpu;
   if (!device_lost_.empty()) return not_run(c, Status::NotSupported, "not run: " + device_lost_);
-  if (needs_gpu && !options_.gpu_present) return not_run(c, Status::NotSupported, options_.no_gpu_reason);
+  if (needs_gpu && !gpu_present_) return not_run(c, Status::NotSupported, no_gpu_reason_);
   CaseResult r;
   if (isolates(c)) {
     r = run_isolated(c);
@@ -137,7 +137,7 @@ void Executor::check_device_after(const CaseResult& r) {
     device_lost_ = unreaped_;
     return;
   }
-  if (!options_.gpu_present || (r.status != Status::Crash && r.status != Status::Timeout)) return;
+  if (!gpu_present_ || (r.status != Status::Crash && r.status != Status::Timeout)) return;
   const ChildRun alive = run_child({options_.program, "isolated-case", "--spec", alive_spec(options_.device)},
                                    std::chrono::duration_cast<std::chrono::milliseconds>(kAliveTimeout));
   if (alive.end == ChildRun::End::Exited && alive.code == 0 && alive.result == "alive") return;

@@ -12,25 +12,16 @@
 #include "model/case.hpp"
 #include "run/records/budget.hpp"
 #include "run/records/result.hpp"
+#include "run/records/run_settings.hpp"
 #include "run/kit/session.hpp"
 
 namespace vmmcheck::run {
 
-struct ExecutorOptions {
-  std::string program;                   // the vmmcheck binary that runs a child (`isolated-case`)
-  std::vector<std::string> cases_paths;  // the case tables the child loads
-  int device = 0;
-  Budget budget;
-  bool isolate_all = false;
-  std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // per isolated case
-  bool gpu_present = false;   // a GPU was found at the start (else GPU cases are NotSupported)
-  std::string no_gpu_reason;  // why not, for those cases
-};
-
 class Executor {
  public:
   // `session` may be null: then every GPU case runs isolated (or is NotSupported without a GPU).
-  Executor(ExecutorOptions options, std::unique_ptr<GpuSession> session);
+  // `gpu_present`: a GPU was found at the start (else GPU cases are NotSupported, `no_gpu_reason`).
+  Executor(RunSettings settings, bool gpu_present, std::string no_gpu_reason, std::unique_ptr<GpuSession> session);
 
   CaseResult run(const model::Case& c);
 
@@ -45,7 +36,9 @@ class Executor {
   CaseResult run_isolated(const model::Case& c);
   void check_device_after(const CaseResult& r);
 
-  ExecutorOptions options_;
+  RunSettings options_;
+  bool gpu_present_ = false;
+  std::string no_gpu_reason_;
   std::unique_ptr<GpuSession> session_;
   std::string device_lost_;
   std::string unreaped_;  // a child that SIGKILL did not remove

@@ -13,6 +13,7 @@
 #include "model/select.hpp"
 #include "common/cuda_objects.hpp"
 #include "run/kit/device_fault.hpp"
+#include "run/execution/process_settings.hpp"
 #include "ipc/child_process.hpp"
 #include "run/records/report_json.hpp"
 #include "run/kit/session.hpp"
@@ -53,15 +54,12 @@ int check_alive(int device) {
 
 }  // namespace
 
-std::string child_spec(const ExecutorOptions& o, const model::Case& c) {
+std::string child_spec(const RunSettings& settings, const model::Case& c) {
+  // The run's settings whole: the child reads what it runs the case with from them, and nothing else.
+  json spec{{"case", c.name}, {"settings", to_json(settings)}, {"parent", static_cast<long long>(getpid())}};
   // A control may be a case made for the purpose: the child rebuilds it from the case it controls.
-  if (!c.control_for.empty())
-    return json{{"case", c.name},     {"control_for", c.control_for}, {"cases", o.cases_paths},
-                {"device", o.device}, {"budget", to_json(o.budget)},  {"parent", static_cast<long long>(getpid())}}
-        .dump();
-  return json{{"case", c.name}, {"cases", o.cases_paths}, {"device", o.device}, {"budget", to_json(o.budget)},
-              {"parent", static_cast<long long>(getpid())}}
-      .dump();
+  if (!c.control_for.empty()) spec["control_for"] = c.control_for;
+  return spec.dump();
 }
 
 std::string alive_spec(int device) {
@@ -86,9 +84,10 @@ void run_isolated_case_child(const std::string& spec_json) {
   const std::string name = spec.value("case", std::string());
   CaseResult r;
   try {
-    const Budget budget = budget_from_json(spec.at("budget"), "isolated-case spec");
+    const RunSettings settings = settings_from_json(spec.at("settings"), "isolated-case spec");
+    apply_to_process(settings);
     std::vector<std::filesystem::path> paths;
-    for (const std::string& path : spec.at("cases").get<std::vector<std::string>>()) paths.emplace_back(path);
+    for (const std::string& path : settings.cases_paths) paths.emplace_back(path);
     const model::CaseTable table = model::load_cases(paths);
     std::optional<model::ControlCase> control;
     if (spec.contains("control_for")) {
@@ -102,7 +101,7 @@ void run_isolated_case_child(const std::string& spec_json) {
     } else {
       try {
         // Never destroyed: the process ends right after the result is out (below).
-        auto* session = new GpuSession(device, budget);
+        auto* session = new GpuSession(settings.device, settings.budget);
         r = session->run(c);
       } catch (const NotSupportedError& e) {
         r = not_run(c, Status::NotSupported, e.what());

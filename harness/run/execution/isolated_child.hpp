@@ -13,7 +13,7 @@ namespace vmmcheck::run {
 [[noreturn]] void run_isolated_case_child(const std::string& spec_json);
 
 // The spec a parent passes to its child.
-std::string child_spec(const ExecutorOptions& o, const model::Case& c);
+std::string child_spec(const RunSettings& settings, const model::Case& c);
 std::string alive_spec(int device);
 
 }  // namespace vmmcheck::run

@@ -17,7 +17,7 @@ namespace {
 // Results of an earlier, interrupted run that this one keeps, and the context block the file goes on
 // with: its own, with this resumption's time added (nothing in it is rewritten). Resuming finishes the
 // same run (run/records/provenance.hpp); anything else is an InputError naming each difference.
-std::map<std::string, CaseResult> resumed_results(const SuiteOptions& o, const RunContext& here, Json& context_block) {
+std::map<std::string, CaseResult> resumed_results(const RunSettings& o, const RunContext& here, Json& context_block) {
   std::map<std::string, CaseResult> kept;
   if (o.resume_file.empty()) return kept;
   StoredRun stored = read_results(o.resume_file);
@@ -51,7 +51,7 @@ CaseResult with_identity(CaseResult kept, const model::Case& c) {
 
 }  // namespace
 
-Suite::Suite(SuiteOptions options, const std::vector<model::Case>& table) : options_(std::move(options)) {
+Suite::Suite(RunSettings settings, const std::vector<model::Case>& table) : options_(std::move(settings)) {
   context_.tool_version = options_.tool_version;
   context_.git_sha = options_.git_sha;
   context_.device = options_.device;
@@ -90,16 +90,7 @@ Suite::Suite(SuiteOptions options, const std::vector<model::Case>& table) : opti
       no_gpu_reason_ = std::string("the GPU could not be set up: ") + e.what();
     }
   }
-  ExecutorOptions eo;
-  eo.program = options_.program;
-  eo.cases_paths = options_.cases_paths;
-  eo.device = options_.device;
-  eo.budget = options_.budget;
-  eo.isolate_all = options_.isolate_all;
-  eo.timeout = options_.timeout;
-  eo.gpu_present = gpu_present_;
-  eo.no_gpu_reason = no_gpu_reason_;
-  executor_ = std::make_unique<Executor>(std::move(eo), std::move(session));
+  executor_ = std::make_unique<Executor>(options_, gpu_present_, no_gpu_reason_, std::move(session));
   power_ = std::make_unique<PowerCheck>(table, *executor_);
 }
 

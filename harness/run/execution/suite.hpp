@@ -27,39 +27,18 @@
 #include "run/records/budget.hpp"
 #include "run/records/report_json.hpp"
 #include "run/records/result.hpp"
+#include "run/records/run_settings.hpp"
 #include "run/rows/row_power.hpp"
 
 namespace vmmcheck::run {
 
 class RowEngine;  // run/rows/engine.hpp
 
-struct SuiteOptions {
-  std::vector<std::string> cases_paths;  // the case tables, as a child process loads them again
-  std::string cases_path_text;           // as the results' context records them (resolved)
-  model::Selection selection;            // --filter, --caselist, --shard: recorded in the context
-  int device = 0;
-  Budget budget;
-  std::string program;  // the vmmcheck binary that runs isolated children
-  bool isolate_all = false;
-  std::chrono::milliseconds timeout{std::chrono::seconds(120)};  // per isolated case
-  bool power = true;                                              // measure each case's control
-  // An assert row none of whose controls showed the outcome gets a second round of controls of two
-  // changes (run/rows/row_power.hpp): more power, much more time.
-  bool deep_power = false;
-  // A litmus row that showed a forbidden outcome runs again compiled with ptxas -O0, and its reason
-  // says what that showed: an experiment beside the verdict, which its machine code decides.
-  bool rerun_unoptimized = false;
-  std::string json_file;    // rewritten after every case; empty: none
-  std::string resume_file;  // an interrupted run's results, kept: the same run (run/records/provenance.hpp)
-  std::optional<Baseline> baseline;
-  std::string tool_version, git_sha;
-};
-
 class Suite {
  public:
   // `table`: every case loaded (controls are found among them). Throws InputError for a results file
   // to resume that is of another run (naming every difference), before anything is written.
-  Suite(SuiteOptions options, const std::vector<model::Case>& table);
+  Suite(RunSettings settings, const std::vector<model::Case>& table);
   ~Suite();
 
   const RunContext& context() const { return context_; }
@@ -86,7 +65,7 @@ class Suite {
   bool isolates(const model::Case& c) const { return executor_->isolates(c); }
 
  private:
-  SuiteOptions options_;
+  RunSettings options_;
   RunContext context_;  // this run's, for the header
   Json context_block_;  // what the results file's context says: this run's, or the resumed file's own
   bool gpu_present_ = false;
