@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from conftest import FIXTURES, H200, run_module, write_json
-from vmmcheck_report import bench, figures
+from vmmcheck_report import bench, fmt
 
 REPO = Path(__file__).resolve().parents[2]
 SYNTHETIC = FIXTURES / "bench" / "synthetic.json"
@@ -453,27 +453,27 @@ def test_figures_bench_kind(tmp_path, synthetic, run_cli):
     text = readme.read_text()
     rows = {r["id"]: r for r in synthetic["results"]}
     m, a = rows[MAP_2MIB], rows["vmm.set_access[size=2097152,devices=1]"]
-    total = figures.sig(m["p50"] + a["p50"])
-    assert f"{figures.sig(m['p50'])} + {figures.sig(a['p50'])} = {total} us." in text
+    total = fmt.sig(m["p50"] + a["p50"])
+    assert f"{fmt.sig(m['p50'])} + {fmt.sig(a['p50'])} = {total} us." in text
     assert "From `ci/bench.json` (git synthetic; NVIDIA H200, driver 580.159.04 (CUDA 13.0); 1 GPU visible)" in text
     # The VMM calls at 2 MiB and at the largest size (16 GiB); a row that did not run says why.
-    assert f"| `vmm.map` | 2 MiB | {figures.sig(m['p50'])} us |" in text
+    assert f"| `vmm.map` | 2 MiB | {fmt.sig(m['p50'])} us |" in text
     assert "| `vmm.release` | 16 GiB |" in text
     assert "| `vmm.set_access` devices=2 | 2 MiB | not_supported: needs two GPUs with peer access" in text
     # One chunk against the most chunks, of the largest total.
     one, most = rows["chunks.map[total=1073741824,chunks=1]"], rows["chunks.map[total=1073741824,chunks=128]"]
-    assert f"as 1 chunk {figures.sig(one['p50'])} us, as 128 chunks {figures.sig(most['p50'])} us " \
-           f"({figures.times(most['p50'] / one['p50'])})" in text
+    assert f"as 1 chunk {fmt.sig(one['p50'])} us, as 128 chunks {fmt.sig(most['p50'])} us " \
+           f"({fmt.times(most['p50'] / one['p50'])})" in text
     # Growing: the largest size both ways reached (step 8 of cudaMalloc ran out of memory), and the sums.
     v = [r for r in synthetic["results"] if r["bench"] == "grow.vmm" and r["axes"]["step"] <= 7]
     c = [r for r in synthetic["results"] if r["bench"] == "grow.cudamalloc" and bench.ok(r)]
     assert "Growing to 1.75 GiB (step 7)" in text
-    assert f"{figures.sig(sum(r['p50'] for r in v))} us against {figures.sig(sum(r['p50'] for r in c))} us" in text
+    assert f"{fmt.sig(sum(r['p50'] for r in v))} us against {fmt.sig(sum(r['p50'] for r in c))} us" in text
     # One view against two, at the largest size.
     b1 = rows["access.bandwidth[memory=device,views=1,size=4294967296]"]
     b2 = rows["access.bandwidth[memory=device,views=2,size=4294967296]"]
-    assert (f"| `access.bandwidth` | device | 4 GiB | {figures.sig(b1['p50'])} GB/s | {figures.sig(b2['p50'])} GB/s | "
-            f"{figures.times(b2['p50'] / b1['p50'])} |") in text
+    assert (f"| `access.bandwidth` | device | 4 GiB | {fmt.sig(b1['p50'])} GB/s | {fmt.sig(b2['p50'])} GB/s | "
+            f"{fmt.times(b2['p50'] / b1['p50'])} |") in text
     # And --check agrees with what it wrote.
     rc, out, _ = run_cli("figures", "--check", "--root", tmp_path, readme)
     assert rc == 0 and out.strip().endswith("0 differences")

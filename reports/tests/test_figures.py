@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from conftest import make_doc, result, write_json
-from vmmcheck_report import figures, load
+from vmmcheck_report import figures, fmt, load
 
 REPO = Path(__file__).resolve().parents[2]
 H200_RESULTS = "ci/results/nvidia-h200_driver-580.159.04.json"
@@ -121,12 +121,12 @@ def test_what_the_generators_write(tmp_path):
 @pytest.mark.parametrize("part,whole,text", [(0, 10, "0%"), (10, 10, "100%"), (1, 3, "33.3%"),
                                               (335, 10813440, "0.0031%"), (1, 7, "14.3%")])
 def test_shares_read_the_same_everywhere(part, whole, text):
-    assert figures.pct(part, whole) == text
+    assert fmt.pct(part, whole) == text
 
 
 def test_magnitudes_and_prefixes():
-    assert figures.short(10813440) == "10.8M" and figures.short(4194304) == "4.2M" and figures.short(16) == "16"
-    assert figures.pct_range([(1, 4), (3, 4)]) == "25% - 75%" and figures.pct_range([]) == "-"
+    assert fmt.short(10813440) == "10.8M" and fmt.short(4194304) == "4.2M" and fmt.short(16) == "16"
+    assert fmt.pct_range([(1, 4), (3, 4)]) == "25% - 75%" and fmt.pct_range([]) == "-"
     assert figures.common_prefix(["peer.kernels.a", "peer.access.b"]) == "peer.*"
     assert figures.common_prefix(["lifecycle.partial_mapping"]) == "lifecycle.partial_mapping"
 

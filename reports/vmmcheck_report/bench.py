@@ -29,10 +29,14 @@ between them resolves as `same` only once both sides clear theirs: the smaller s
 bound cannot be resolved by more rounds (None: the change is the threshold itself). The estimate is shown
 as a line per unresolved row in the text, a column in the HTML, and in --json as each compared row's
 ``rounds_to_resolve`` (null where the row is not unresolved or cannot be resolved; ``rounds_now`` is its k).
+
+The HTML pages, which carry bench_plots.py's plots, are bench_html.py's: the plots read this module's rows,
+so this module imports neither (the dependency runs one way: bench_html -> bench_plots -> bench).
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import zlib
@@ -40,7 +44,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-
+from . import fmt
 from . import load as loader
 from . import model
 
@@ -290,18 +294,10 @@ def resolve_text(r: "Compared") -> str:
 
 # --- naming and numbers ---------------------------------------------------------------------------------
 
-def size_text(n: float) -> str:
-    """A byte count: 2 MiB, 1.75 GiB, 4 KiB, 512 B."""
-    for unit, div in (("TiB", 2 ** 40), ("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
-        if abs(n) >= div:
-            return f"{n / div:.4g} {unit}"
-    return f"{n:g} B"
-
-
 def axis_text(name: str, value) -> str:
     """One axis of a row as a label shows it: byte axes as sizes, the others name=value."""
     if name in BYTE_AXES and isinstance(value, (int, float)):
-        return size_text(value)
+        return fmt.byte_size(value)
     return f"{name}={value}"
 
 
@@ -312,17 +308,9 @@ def row_label(r: Mapping, drop: Sequence[str] = ()) -> str:
     return " ".join([short] + [axis_text(k, v) for k, v in r["axes"].items() if k not in drop])
 
 
-def num(v: Optional[float], missing: str = "—") -> str:
-    """A measured figure: three significant digits, no exponent; whole numbers from 100 (3443, not 3.44e+03)."""
-    if v is None:
-        return missing
-    if v == 0:
-        return "0"
-    a = abs(v)
-    if a >= 100:
-        return f"{v:.0f}"
-    digits = max(0, 2 - math.floor(math.log10(a)))
-    return f"{v:.{digits}f}"
+# A measured figure as fmt.sig gives it, without thousands separators (3443): the bench pages committed in
+# ci/results/bench/ were made so, and bench-report reproduces them byte for byte.
+num = functools.partial(fmt.sig, thousands="")
 
 
 def interval_text(ci, missing: str = "—") -> str:
@@ -353,16 +341,6 @@ def status_text(r: Optional[Mapping]) -> str:
     if r is None:
         return "absent"
     return "ok" if ok(r) else f"{r['status']}: {r['why']}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Sequence[int] = (), indent: str = "") -> List[str]:
-    """A plain-text table: columns padded to their widest cell, the `right` ones right-aligned."""
-    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
-    lines = []
-    for row in [header, *rows]:
-        cells = [str(c).rjust(w) if i in right else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        lines.append((indent + "  ".join(cells)).rstrip())
-    return lines
 
 
 # --- comparing two runs ---------------------------------------------------------------------------------
@@ -525,7 +503,7 @@ def rule_text(cmp: BenchComparison) -> str:
             f"above {1 + cmp.threshold:.3g}, faster when below {1 / (1 + cmp.threshold):.3g}")
 
 
-def _uncompared_line(u: Uncompared) -> str:
+def uncompared_line(u: Uncompared) -> str:
     def side(name, status, why):
         if status is None:
             return f"not in {name}"
@@ -547,7 +525,7 @@ def format_text(cmp: BenchComparison) -> str:
     if cmp.rows:
         rows = [[r.verdict, r.id, f"{num(r.base_p50)} {r.unit}", f"{num(r.new_p50)} {r.unit}", ratio_text(r)]
                 for r in cmp.rows]
-        lines += _table(["verdict", "id", "base p50", "new p50", "ratio [interval]"], rows, right=(2, 3))
+        lines += fmt.table(["verdict", "id", "base p50", "new p50", "ratio [interval]"], rows, right=(2, 3))
     else:
         lines.append("no row ran in both files")
     unresolved = cmp.of("unresolved")
@@ -558,7 +536,7 @@ def format_text(cmp: BenchComparison) -> str:
                          ("Only in NEW", cmp.only_new)):
         if items:
             lines += ["", f"{title} ({len(items)}):"]
-            lines += [f"  {_uncompared_line(u)}" for u in items]
+            lines += [f"  {uncompared_line(u)}" for u in items]
     lines += ["", cmp.summary()]
     return "\n".join(lines) + "\n"
 
@@ -585,36 +563,6 @@ def format_json(cmp: BenchComparison) -> str:
     return json.dumps(to_json(cmp), indent=2) + "\n"
 
 
-def format_html(cmp: BenchComparison, base: Mapping, new: Mapping) -> str:
-    """The comparison table, the rows not compared, and per group base-vs-new p50 plots and the ratios."""
-    import markupsafe
-
-    from . import bench_plots
-    from .render import environment
-
-    by_group: Dict[str, List[Compared]] = {}
-    for r in cmp.rows:
-        by_group.setdefault(r.group, []).append(r)
-    base_groups, new_groups = groups(base["results"]), groups(new["results"])
-    names = list(dict.fromkeys([*base_groups, *new_groups]))
-    sections = []
-    for g in names:
-        plots = bench_plots.compare_group(g, base_groups.get(g, []), new_groups.get(g, []),
-                                          by_group.get(g, []), cmp.threshold)
-        sections.append({"name": g, "plots": [markupsafe.Markup(p) for p in plots],
-                         "compared": len(by_group.get(g, []))})
-    return environment().get_template("bench_compare.html.j2").render(
-        title=f"vmmcheck bench comparison — {cmp.new} against {cmp.base}", cmp=cmp, rule=rule_text(cmp),
-        rows=[dict(asdict(r), ratio_text=ratio_text(r), base_text=f"{num(r.base_p50)} {r.unit}",
-                   new_text=f"{num(r.new_p50)} {r.unit}",
-                   resolve_text=resolve_text(r) if r.verdict == "unresolved" else "") for r in cmp.rows],
-        lists=[(title, [{"line": _uncompared_line(u), "id": u.id, "base": u.base_status, "new": u.new_status,
-                         "base_why": u.base_why, "new_why": u.new_why, "why": u.why} for u in items])
-               for title, items in (("Not compared", cmp.not_compared), ("Only in BASE", cmp.only_base),
-                                    ("Only in NEW", cmp.only_new)) if items],
-        sections=sections)
-
-
 # --- one run --------------------------------------------------------------------------------------------
 
 def _row_view(r: Mapping) -> dict:
@@ -629,21 +577,15 @@ def _row_view(r: Mapping) -> dict:
     return view
 
 
-def report_view(doc: Mapping, name: str, with_plots: bool = True) -> dict:
-    """Everything the report shows, once, so that text, Markdown and HTML agree."""
-    import markupsafe
-
+def report_view(doc: Mapping, name: str) -> dict:
+    """Everything the report shows, once, so that text, Markdown and HTML agree; each group's `plots` is
+    empty, for bench_html.render_html to fill."""
     sections = []
     for g, rows in groups(doc["results"]).items():
-        plots = []
-        if with_plots:
-            from . import bench_plots
-
-            plots = [markupsafe.Markup(p) for p in bench_plots.report_group(g, rows)]
         counts: Dict[str, int] = {}
         for r in rows:
             counts[r["status"]] = counts.get(r["status"], 0) + 1
-        sections.append({"name": g, "rows": [_row_view(r) for r in rows], "plots": plots, "counts": counts})
+        sections.append({"name": g, "rows": [_row_view(r) for r in rows], "plots": [], "counts": counts})
     counts: Dict[str, int] = {}
     for r in doc["results"]:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
@@ -669,14 +611,14 @@ def _counts_text(counts: Mapping[str, int]) -> str:
 
 
 def format_report_text(doc: Mapping, name: str) -> str:
-    v = report_view(doc, name, with_plots=False)
+    v = report_view(doc, name)
     lines = [f"{name}: {v['run']}", f"{v['total']} rows: {_counts_text(v['counts'])}"]
     for g in v["groups"]:
         lines += ["", f"{g['name']} ({len(g['rows'])} rows: {_counts_text(g['counts'])})"]
         rows = [[r["id"], r["n"], f"{r['p50']} {r['p50_ci']}", r["p90"], r["p99"], r["unit"], r["flags_at"], ""]
                 if r["ok"] else [r["id"], "-", r["status"], "-", "-", r["unit"], "-", r["why"]] for r in g["rows"]]
-        lines += _table(["id", "n", f"p50 [{v['confidence']} CI]", "p90", "p99", "unit", "flagged from", "why"], rows,
-                        right=(1, 3, 4, 6), indent="  ")
+        lines += fmt.table(["id", "n", f"p50 [{v['confidence']} CI]", "p90", "p99", "unit", "flagged from", "why"],
+                           rows, right=(1, 3, 4, 6), indent="  ")
     lines += ["", FLAGGED_FROM]
     return "\n".join(lines) + "\n"
 
@@ -684,10 +626,5 @@ def format_report_text(doc: Mapping, name: str) -> str:
 def render_markdown(doc: Mapping, name: str) -> str:
     from .render import environment
 
-    return environment().get_template("bench_report.md.j2").render(**report_view(doc, name, with_plots=False))
+    return environment().get_template("bench_report.md.j2").render(**report_view(doc, name))
 
-
-def render_html(doc: Mapping, name: str) -> str:
-    from .render import environment
-
-    return environment().get_template("bench_report.html.j2").render(**report_view(doc, name))

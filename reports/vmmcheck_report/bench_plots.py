@@ -1,4 +1,5 @@
-"""Plots of bench rows (bench.py) as inline SVG: matplotlib's object API on its SVG canvas, never pyplot.
+"""Plots of bench rows (bench.py) as inline SVG, for bench_html.py's pages: matplotlib's object API on its SVG
+canvas, never pyplot.
 
 One figure per group of rows, drawn the way the group's axes ask:
 
@@ -34,7 +35,7 @@ from matplotlib.lines import Line2D  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 from matplotlib.ticker import FixedLocator, NullLocator  # noqa: E402
 
-from . import bench  # noqa: E402
+from . import bench, fmt  # noqa: E402
 
 RC = {
     "svg.hashsalt": "vmmcheck-bench",
@@ -130,7 +131,7 @@ def _series(rows: Sequence[Mapping], x: str, drop: Sequence[str]) -> Dict[str, L
 
 
 def _tick_text(axis: str, v: float) -> str:
-    return bench.size_text(v) if axis in bench.BYTE_AXES else f"{v:g}"
+    return fmt.byte_size(v) if axis in bench.BYTE_AXES else f"{v:g}"
 
 
 def _arithmetic(xs: Sequence[float]) -> bool:
@@ -312,7 +313,7 @@ def _access_figure(runs: Sequence[Run], prefix: str) -> str:
                     ax.bar(x, r["p50"], width=width * 0.92, color=view_colour[v], alpha=run.alpha,
                            yerr=[[lo], [hi]], error_kw={"elinewidth": 0.8, "capsize": 2})
                     values.append(r["p50"])
-        ax.set_xticks(range(len(cats)), ["\n".join(str(val) if key not in bench.BYTE_AXES else bench.size_text(val)
+        ax.set_xticks(range(len(cats)), ["\n".join(str(val) if key not in bench.BYTE_AXES else fmt.byte_size(val)
                                                    for key, val in cat) for cat in cats])
         _log_if_positive(ax, "y", values, spread=30.0)
         units = ", ".join(dict.fromkeys(r["unit"] for r in rows))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from . import load, model
+from .fmt import byte_size, exact, pct, pct_range, short, sig, times
 
 BEGIN = re.compile(r"^<!-- figures: (?P<spec>[^>]*?) -->\s*$")
 END = "<!-- /figures -->"
@@ -34,60 +35,7 @@ class FiguresError(Exception):
     """A marker that cannot be used, or a source file that cannot be read; str() names file and line."""
 
 
-# --- number formatting: one style everywhere ---------------------------------------------------------
-
-def count(n: int) -> str:
-    """12,345,678: exact counts, with thousands separators."""
-    return f"{n:,}"
-
-
-def short(n: float) -> str:
-    """10.8M, 4.2M, 13k: magnitudes, for instance totals."""
-    for div, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
-        if abs(n) >= div:
-            v = n / div
-            return f"{v:.0f}{unit}" if v >= 100 else f"{v:.1f}{unit}".replace(".0" + unit, unit)
-    return f"{n:g}"
-
-
-def pct(part: int, whole: int) -> str:
-    """A share, three significant digits: 0.0213%, 1.5%, 99.4%; exactly 0 and 100 as such."""
-    if whole == 0:
-        return "-"
-    if part == 0:
-        return "0%"
-    if part == whole:
-        return "100%"
-    v = 100.0 * part / whole
-    s = f"{v:.3g}"
-    if "e" in s:
-        s = f"{v:.6f}".rstrip("0")
-    return s + "%"
-
-
-def pct_range(shares: Sequence[Tuple[int, int]]) -> str:
-    """min-max of part/whole over the pairs, as pct(); "-" when there are none."""
-    if not shares:
-        return "-"
-    lo = min(shares, key=lambda s: s[0] / s[1])
-    hi = max(shares, key=lambda s: s[0] / s[1])
-    a, b = pct(*lo), pct(*hi)
-    return a if a == b else f"{a} - {b}"
-
-
-def sig(v: float) -> str:
-    """A measured figure, three significant digits, no exponent: 0.0412, 9.60, 38.7, 337, 3,443."""
-    if v == 0:
-        return "0"
-    if abs(v) >= 100:
-        return f"{v:,.0f}"
-    return f"{v:.{2 - math.floor(math.log10(abs(v)))}f}"
-
-
-def times(ratio: float) -> str:
-    """A ratio of two figures: 1.25x, 22.4x, 0.915x."""
-    return sig(ratio) + "x"
-
+# --- Markdown (the numbers are fmt.py's) -------------------------------------------------------------
 
 def code(text: str) -> str:
     return f"`{text}`"
@@ -185,7 +133,7 @@ def run_summary(src: Source) -> List[str]:
     b = doc["context"]["budget"]
     out = [provenance(doc, src) + ", budget " + f"{short(b['instances'])} instances per in-kernel case, "
            f"{short(b['op_words'])} words x {b['iterations']} per operation case:", ""]
-    out += table(["status", "cases"], [[s, count(n)] for s, n in totals.items() if n] + [["all", count(len(rs))]])
+    out += table(["status", "cases"], [[s, exact(n)] for s, n in totals.items() if n] + [["all", exact(len(rs))]])
     out += ["", f"The cases' wall times add up to {seconds:.1f} s, their controls and isolated children included."]
     skipped: Dict[str, List[str]] = {}
     for r in rs:
@@ -331,7 +279,7 @@ def bench_litmus(src: Source) -> List[str]:
 
     out = [f"From `{src.shown}` ({doc['machine']['gpu']}, driver {doc['machine']['driver']}; cuda-litmus "
            f"{doc['cuda_litmus']['commit'][:7]}, vmmcheck {doc['vmmcheck']['git_sha']}):", ""]
-    rows = [[r["id"], count(r["weak"]), short(r["instances"]), num(r.get("gpu_seconds"), lambda v: f"{v:.3g}"),
+    rows = [[r["id"], exact(r["weak"]), short(r["instances"]), num(r.get("gpu_seconds"), lambda v: f"{v:.3g}"),
              num(r.get("weak_per_gpu_second"), short), f"{r['wall_seconds']:.2f}", short(r["weak_per_wall_second"])]
             for r in doc["runs"]]
     out += table(["run", "weak (stale)", "instances", "GPU s", "weak / GPU s", "wall s", "weak / wall s"], rows)
@@ -341,7 +289,7 @@ def bench_litmus(src: Source) -> List[str]:
                    f"{r['weak_per_wall_second']:.3g}x per wall second (against `{r['cuda_litmus_wall']}`), "
                    f"{r['weak_rate']:.3g}x the weak rate.")
     p = doc["plain_mp"]
-    out.append(f"- Plain message passing (`{p['case']}`, {p['status']}): {count(p['instances'])} instances in "
+    out.append(f"- Plain message passing (`{p['case']}`, {p['status']}): {exact(p['instances'])} instances in "
                f"{p['gpu_seconds']:.3g} GPU s, {short(p['instances_per_gpu_second'])} instances per GPU second.")
     return out
 
@@ -382,7 +330,7 @@ def litmus(src: Source) -> List[str]:
         totals = model.count_statuses(rs)
         permits = [r for r in rs if r["axes"]["expect"] != "assert" and ran(r)]
         shown = [(r["weak"], judged(r)) for r in permits if r["weak"] > 0]
-        table_rows.append([code(name), count(len(rs)), ", ".join(f"{n} {s}" for s, n in totals.items() if n),
+        table_rows.append([code(name), exact(len(rs)), ", ".join(f"{n} {s}" for s, n in totals.items() if n),
                            f"{len(shown)} of {len(permits)}", pct_range(shown)])
     out = [provenance(doc, src) + ", the litmus rows (`cases/litmus/`):", ""]
     out += table(["file", "rows", "statuses", "permit rows whose weak outcome showed", "its rate where it did"],
@@ -410,11 +358,11 @@ def litmus_power(src: Source) -> List[str]:
     tried = sum(len(r["power"].get("tried", [])) for r in asserts)
     out = [provenance(doc, src) + f": {discriminating} of {len(asserts)} litmus assert rows "
            f"({pct(discriminating, len(asserts))}) have a control that showed the outcome the row forbids, "
-           f"of {count(tried)} controls run; {showing} of {len(permits)} permit rows showed their weak outcome.", ""]
+           f"of {exact(tried)} controls run; {showing} of {len(permits)} permit rows showed their weak outcome.", ""]
     rows = []
     for name, rs in sorted(by_file.items()):
         shown = [(r["power"]["violations"], r["power"]["instances"]) for r in rs if r["power"]["discriminating"]]
-        rows.append([code(name), count(len(rs)), f"{len(shown)} of {len(rs)}", pct_range(shown) if shown else "-"])
+        rows.append([code(name), exact(len(rs)), f"{len(shown)} of {len(rs)}", pct_range(shown) if shown else "-"])
     out += table(["file", "assert rows", "discriminating", "the strongest control's rate"], rows)
     out += ["", "Rows none of whose controls showed it, with what they tried:", ""]
     rows = []
@@ -424,7 +372,7 @@ def litmus_power(src: Source) -> List[str]:
             continue
         t = p.get("tried", [])
         changes = ", ".join(code(x["control"].rsplit(".", 1)[-1]) for x in t[:4]) + (f" (+{len(t) - 4})" if len(t) > 4 else "")
-        rows.append([code(r["name"]), count(len(t)), short(sum(x["instances"] for x in t)), changes])
+        rows.append([code(r["name"]), exact(len(t)), short(sum(x["instances"] for x in t)), changes])
     out += table(["row", "controls", "their instances", "changes"], rows) if rows else ["(none)"]
     return out
 
@@ -440,7 +388,7 @@ def _power_cell(r: Mapping) -> str:
     p = r.get("power")
     if not p:
         return "-"
-    return (f"{count(p['violations'])} of {short(p['instances'])} ({pct(p['violations'], p['instances'])})"
+    return (f"{exact(p['violations'])} of {short(p['instances'])} ({pct(p['violations'], p['instances'])})"
             + ("" if p["discriminating"] else ", none"))
 
 
@@ -476,10 +424,10 @@ def litmus_vs_hand(src: Source) -> List[str]:
             verdict = "litmus" if mine >= theirs and mine > 0 else "hand" if theirs > mine else "neither"
             stronger += verdict == "litmus"
         hand_cell = "-" if hand is None else (f"{code(hand['name'])} {model.raw_status(hand)}: "
-                                              f"{count(hand['weak'])} of {short(hand['instances'])} ({pct(hand['weak'], hand['instances'])}), "
+                                              f"{exact(hand['weak'])} of {short(hand['instances'])} ({pct(hand['weak'], hand['instances'])}), "
                                               f"{_per_gpu_second(hand['weak'], hand)}; power {_power_cell(hand)}")
         rows.append([code(r["name"]), r["axes"]["expect"], model.raw_status(r),
-                     f"{count(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}",
+                     f"{exact(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}",
                      _power_cell(r), hand_cell, verdict])
     if not rows:
         raise FiguresError(f"{src.shown}: no litmus row mirrors a hand-written family")
@@ -503,7 +451,7 @@ def _grow_line(grow: Mapping[str, Mapping[int, Mapping]], to: int, shown) -> str
     ok = bench.ok
     v, c = grow["grow.vmm"].get(to), grow["grow.cudamalloc"].get(to)
     step = (v or c)["axes"].get("step")
-    text = f"- Growing to {bench.size_text(to)}" + (f" (step {step})" if step is not None else "") + ": one step of "
+    text = f"- Growing to {byte_size(to)}" + (f" (step {step})" if step is not None else "") + ": one step of "
     text += ", of ".join(f"{code(name)} {shown(r)}" for name, r in (("grow.vmm", v), ("grow.cudamalloc", c))
                          if r is not None)
     if v is not None and c is not None and ok(v) and ok(c):
@@ -540,15 +488,14 @@ def bench_compare(src: Source, new_path: str) -> List[str]:
     if moved:
         out += table(["row", "BASE p50", "NEW p50", "ratio [interval]", "verdict"],
                      [[code(r.id), f"{sig(r.base_p50)} {r.unit}", f"{sig(r.new_p50)} {r.unit}",
-                       f"{r.ratio:.3f} [{r.low:.3f}, {r.high:.3f}]", r.verdict] for r in moved]) + [""]
+                       bench.ratio_text(r), r.verdict] for r in moved]) + [""]
     unresolved = cmp.of("unresolved")
     if unresolved:
         widest = max(unresolved, key=lambda r: r.high / r.low)
         steadiest = min(unresolved, key=lambda r: r.high / r.low)
         out += [f"The {len(unresolved)} unresolved rows' intervals reach past 20% one way or both: their cost moved "
                 f"between rounds (processes) by more than that; from {code(steadiest.id)} "
-                f"{steadiest.ratio:.3f} [{steadiest.low:.3f}, {steadiest.high:.3f}] to {code(widest.id)} "
-                f"{widest.ratio:.3f} [{widest.low:.3f}, {widest.high:.3f}].", ""]
+                f"{bench.ratio_text(steadiest)} to {code(widest.id)} {bench.ratio_text(widest)}.", ""]
     needs = sorted(f for f in (bench.smallest_flagged(r) for r in base["results"]) if f is not None)
     if needs:
         within = sum(1 for f in needs if f <= 1.25)
@@ -604,8 +551,8 @@ def bench_headline(src: Source) -> List[str]:
             if r is None:
                 continue
             label = code(name) + "".join(f" {k}={v}" for k, v in extra.items())
-            vmm_rows.append([label, bench.size_text(size)] + ([value(r, "p50"), value(r, "p90"), value(r, "p99"),
-                                                                count(r["n"])] if ok(r) else [why(r), "-", "-", "-"]))
+            vmm_rows.append([label, byte_size(size)] + ([value(r, "p50"), value(r, "p90"), value(r, "p99"),
+                                                          exact(r["n"])] if ok(r) else [why(r), "-", "-", "-"]))
     if vmm_rows:
         found = True
         out += table(["operation", "size", "p50", "p90", "p99", "samples"], vmm_rows)
@@ -629,8 +576,8 @@ def bench_headline(src: Source) -> List[str]:
 
         def chunks(r):
             n = r["axes"]["chunks"]
-            return f"{count(n)} chunk{'s' if n != 1 else ''}"
-        text = f"- `chunks.map` of {bench.size_text(total)}: as {chunks(one)} {value(one)}"
+            return f"{exact(n)} chunk{'s' if n != 1 else ''}"
+        text = f"- `chunks.map` of {byte_size(total)}: as {chunks(one)} {value(one)}"
         if most is not one:
             text += f", as {chunks(most)} {value(most)} ({times(most['p50'] / one['p50'])})"
         lines.append(text + ".")
@@ -668,7 +615,7 @@ def bench_headline(src: Source) -> List[str]:
             if one is not None and two is not None and not ok(one) and (one["status"], one["why"]) == (two["status"], two["why"]):
                 cells[1] = "-"
             ratio = times(two["p50"] / one["p50"]) if ok(one) and ok(two) else "-"
-            access_rows.append([code(name), str(memory), bench.size_text(size), *cells, ratio])
+            access_rows.append([code(name), str(memory), byte_size(size), *cells, ratio])
     if access_rows:
         found = True
         out += ["Through one view and through two views of the same allocation, at the largest size of each memory kind:",
@@ -681,7 +628,7 @@ def bench_headline(src: Source) -> List[str]:
     counts: Dict[str, int] = {}
     for r in rows:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
-    out.append(f"All {count(len(rows))} rows of the file: " + ", ".join(f"{n} {st}" for st, n in counts.items()) + ".")
+    out.append(f"All {exact(len(rows))} rows of the file: " + ", ".join(f"{n} {st}" for st, n in counts.items()) + ".")
     return out
 
 
@@ -715,7 +662,7 @@ def shards(src: Source) -> List[str]:
         rs = doc["results"]
         rows_ = sum(1 for r in rs if r.get("pattern") == "litmus")
         totals = model.count_statuses(rs)
-        return [label, count(len(rs) - rows_), count(rows_), ", ".join(f"{n} {st}" for st, n in totals.items() if n),
+        return [label, exact(len(rs) - rows_), exact(rows_), ", ".join(f"{n} {st}" for st, n in totals.items() if n),
                 walls.get(wall_key, "-")]
 
     out = [provenance(full, Source(fulls[0], f"{src.shown}/{fulls[0].name}")) + f"; then the same suite as "
@@ -731,8 +678,8 @@ def shards(src: Source) -> List[str]:
     after = {r["name"]: r["status"] for r in joined["results"]}
     same = [n for n in before if after.get(n) == before[n]]
     only = sorted(set(before) ^ set(after))
-    out += ["", f"Name by name: the merged shards hold {count(len(after))} names, the full run {count(len(before))}; "
-                f"{count(len(only))} in one only; {count(len(same))} with the same status in both."]
+    out += ["", f"Name by name: the merged shards hold {exact(len(after))} names, the full run {exact(len(before))}; "
+                f"{exact(len(only))} in one only; {exact(len(same))} with the same status in both."]
     for n in sorted(n for n in before if n in after and after[n] != before[n]):
         out.append(f"- {code(n)}: {before[n]} in the full run, {after[n]} in its shard")
     cmp = compare.compare(full, joined)
@@ -761,7 +708,7 @@ def engine(src: Source) -> List[str]:
         for rid, r in doc["runs"].items():
             ctx = r.get("context") or {}
             ratio = r["host_s"] / r["gpu_s"] if r["gpu_s"] else None
-            rows.append([doc["label"], rid, f"{ctx.get('git_sha') or '?'}", count(r["cases"]), count(r["litmus_rows"]),
+            rows.append([doc["label"], rid, f"{ctx.get('git_sha') or '?'}", exact(r["cases"]), exact(r["litmus_rows"]),
                          f"{r['wall_s']:.1f}", "-" if r["compile_s"] is None else f"{r['compile_s']:.1f}",
                          "-" if r.get("compile_wait_s") is None else f"{r['compile_wait_s']:.1f}",
                          f"{r['gpu_s']:.2f}", f"{r['host_s']:.1f}", "-" if ratio is None else f"{ratio:.1f}x",

@@ -395,17 +395,6 @@ def _sqlite_glob(pattern: str) -> str:
 # ---------------------------------------------------------------------------------------------------------
 # Text
 
-def table(header: Sequence[str], rows: Sequence[Sequence[str]], right: Iterable[int] = ()) -> List[str]:
-    """Aligned columns, two spaces apart; the columns in `right` (numbers) right-aligned."""
-    right = set(right)
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    lines = []
-    for row in [header, *rows]:
-        cells = [str(x).rjust(w) if i in right else str(x).ljust(w) for i, (x, w) in enumerate(zip(row, widths))]
-        lines.append("  ".join(cells).rstrip())
-    return lines
-
-
 def _gpu_text(gpu: str, devices: int) -> str:
     return f"{devices}x {gpu}" if devices > 1 else gpu
 
@@ -416,7 +405,7 @@ def format_runs(found: List[dict], db) -> str:
     rows = [(str(r["id"]), r["started"], _gpu_text(r["gpu"], r["device_count"]), r["driver_release"],
              r["git_sha"], str(r["cases"]), ", ".join(f"{k} {v}" for k, v in r["statuses"].items()),
              r["source"]) for r in found]
-    lines += table(("run", "started", "gpu", "driver", "sha", "cases", "statuses", "source"), rows, right=(0, 5))
+    lines += fmt.table(("run", "started", "gpu", "driver", "sha", "cases", "statuses", "source"), rows, right=(0, 5))
     return "\n".join(lines) + "\n"
 
 
@@ -439,9 +428,8 @@ def format_trend(found: List[dict]) -> str:
                  r["started"], _status_text(r), f"{r['weak']}/{r['weak_of']}" + (" judged" if r["judged"]
                                                                                   is not None else ""),
                  fmt.percent(r["weak_rate"]), fmt.rate(r["rate"])) for r in runs_]
-        lines += ["  " + line for line in table(
-            ("run", "gpu", "driver", "sha", "started", "status", "weak", "weak rate", "inst/s"), rows,
-            right=(0, 7, 8))]
+        lines += fmt.table(("run", "gpu", "driver", "sha", "started", "status", "weak", "weak rate", "inst/s"), rows,
+                           right=(0, 7, 8), indent="  ")
     return "\n".join(lines) + "\n"
 
 
