@@ -409,6 +409,8 @@ def litmus_vs_hand(src: Source) -> List[str]:
     doc = results(src)
     by_name = {r["name"]: r for r in doc["results"]}
     rows, pairs, stronger = [], 0, 0
+    verdicts: Dict[str, List[str]] = {f: [] for f in model.LITMUS_MIRRORS}
+    paired = set()
     for r in litmus_rows(doc):
         family = next((f for f, stem in model.LITMUS_MIRRORS.items() if stem == r["axes"]["file"]), None)
         if not family:
@@ -423,6 +425,8 @@ def litmus_vs_hand(src: Source) -> List[str]:
             mine, theirs = _mirror_strength(r), _mirror_strength(hand)
             verdict = "litmus" if mine >= theirs and mine > 0 else "hand" if theirs > mine else "neither"
             stronger += verdict == "litmus"
+            verdicts[family].append(verdict)
+            paired.add(hand["name"])
         hand_cell = "-" if hand is None else (f"{code(hand['name'])} {model.raw_status(hand)}: "
                                               f"{exact(hand['weak'])} of {short(hand['instances'])} ({pct(hand['weak'], hand['instances'])}), "
                                               f"{_per_gpu_second(hand['weak'], hand)}; power {_power_cell(hand)}")
@@ -435,7 +439,20 @@ def litmus_vs_hand(src: Source) -> List[str]:
            "instances meeting its preconditions and per GPU second, and its power (what its strongest control showed), "
            "beside the case's; `stronger` compares what each side shows per instance -- the weak outcome where it is "
            "allowed, its strongest control's forbidden outcome where it is not.", "",
-           f"The litmus row is at least as strong in {stronger} of {pairs} pairs.", ""]
+           f"The litmus row is at least as strong in {stronger} of {pairs} pairs.", "",
+           "A family retires when each of its cases has a mirror row and no case is the stronger side (and some "
+           "row is); where the hand-written case is stronger, or has no mirror, the family stays:", ""]
+    summary = []
+    for family, seen in verdicts.items():
+        cases = [r["name"] for r in doc["results"] if r.get("family") == family]
+        unmirrored = sum(1 for n in cases if n not in paired)
+        hand, litmus, neither = seen.count("hand"), seen.count("litmus"), seen.count("neither")
+        why = [f"{hand} stronger by hand"] if hand else []
+        why += [f"{unmirrored} without a mirror row"] if unmirrored else []
+        retires = "no: " + ", ".join(why) if why else "yes" if litmus else "no: no side showed anything"
+        summary.append([code(family), exact(len(cases)), exact(len(seen)), exact(litmus), exact(hand), exact(neither), retires])
+    out += table(["family", "cases", "mirrored", "litmus at least as strong", "hand-written stronger", "neither showed it",
+                  "retires"], summary) + [""]
     out += table(["litmus row", "asks", "status", "weak (litmus)", "power (litmus)", "hand-written case: weak, power",
                   "stronger"], rows)
     return out
