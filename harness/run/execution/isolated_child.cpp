@@ -59,6 +59,8 @@ std::string child_spec(const RunSettings& settings, const model::Case& c) {
   json spec{{"case", c.name}, {"settings", to_json(settings)}, {"parent", static_cast<long long>(getpid())}};
   // A control may be a case made for the purpose: the child rebuilds it from the case it controls.
   if (!c.control_for.empty()) spec["control_for"] = c.control_for;
+  // The table the case came from: the child loads that one rather than every table of the run.
+  if (!c.source.empty()) spec["case_file"] = c.source;
   return spec.dump();
 }
 
@@ -86,8 +88,12 @@ void run_isolated_case_child(const std::string& spec_json) {
   try {
     const RunSettings settings = settings_from_json(spec.at("settings"), "isolated-case spec");
     apply_to_process(settings);
+    // A case: its own table, not every table of the run. A control made for the purpose: every table, as
+    // the parent found it among all of them (model/controls.hpp).
     std::vector<std::filesystem::path> paths;
-    for (const std::string& path : settings.cases_paths) paths.emplace_back(path);
+    if (spec.contains("case_file") && !spec.contains("control_for")) paths.emplace_back(spec.at("case_file").get<std::string>());
+    else
+      for (const std::string& path : settings.cases_paths) paths.emplace_back(path);
     const model::CaseTable table = model::load_cases(paths);
     std::optional<model::ControlCase> control;
     if (spec.contains("control_for")) {
