@@ -6,7 +6,8 @@ ci/expectations/<gpu>-<driver release>-fails.txt
     A blank line ends a comment, so a header comment followed by a blank line belongs to no row.
 ci/expectations/<gpu>-<driver release>-flakes.txt
     One regular expression per line, matched against the whole dotted name; a failing case that
-    matches becomes Flake.
+    matches becomes Flake. Only the subset of docs/design.md ("Conventions") that ``vmmcheck run
+    --baseline`` (std::regex, ECMAScript) reads alike is accepted: see check_pattern.
 ci/expectations/<gpu>-<driver release>-skips.txt
     Same format; a matching case becomes Skip (never Pass) whatever it did.
 
@@ -29,6 +30,9 @@ from . import model
 DEFAULT_DIR = Path(__file__).resolve().parent.parent.parent / "ci" / "expectations"
 KINDS = ("fails", "flakes", "skips")
 NAME = re.compile(r"^[a-z0-9_]+(\.[a-z0-9_]+)+$")  # the schema's pattern for a case name
+# What a line is trimmed of: the C++ reader's trimmed() (harness/common/text.hpp), not str.strip(), which
+# also takes form feeds, no-break spaces and the like.
+BLANK = " \t\r"
 
 HEADERS = {
     "fails": """\
@@ -40,14 +44,16 @@ HEADERS = {
 #   python3 -m vmmcheck_report expectations apply RESULTS.json --write-baseline
 """,
     "flakes": """\
-# Known flaky cases of vmmcheck on {stem}: one Python regular expression per line, matched
-# against the whole dotted case name. A failing case that matches becomes Flake.
+# Known flaky cases of vmmcheck on {stem}: one regular expression per line (the subset of
+# docs/design.md, "Conventions"), matched against the whole dotted case name. A failing case that
+# matches becomes Flake.
 # Comment lines start with "#"; say why each pattern is here. Example (commented out):
 #   alias\\.resident\\..*
 """,
     "skips": """\
-# Cases vmmcheck skips on {stem}: one Python regular expression per line, matched against the
-# whole dotted case name. A matching case becomes Skip (never Pass), whatever it did.
+# Cases vmmcheck skips on {stem}: one regular expression per line (the subset of docs/design.md,
+# "Conventions"), matched against the whole dotted case name. A matching case becomes Skip (never
+# Pass), whatever it did.
 # Comment lines start with "#"; say why each pattern is here. Example (commented out):
 #   alias\\.mp\\..*\\.sys
 """,
@@ -93,13 +99,15 @@ def paths_for(doc: Mapping, directory: Optional[Path] = None) -> Dict[str, Path]
 
 
 def _lines(path: Path):
+    # Lines end at "\n" alone, as std::getline reads them: not at a lone "\r", a form feed or the other
+    # breaks of str.splitlines() (a "\r" before the "\n" is trimmed with the line).
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")
     except OSError as e:
         raise ExpectationsError(f"{path}: cannot read: {e.strerror or e}") from None
     except UnicodeDecodeError:
         raise ExpectationsError(f"{path}: not UTF-8 text") from None
-    return enumerate(text.splitlines(), start=1)
+    return enumerate(text.split("\n"), start=1)
 
 
 def parse_fails(path: Path) -> Dict[str, ExpectedFailure]:
@@ -107,13 +115,13 @@ def parse_fails(path: Path) -> Dict[str, ExpectedFailure]:
     comment: List[str] = []
     for number, line in _lines(path):
         where = f"{path}:{number}"
-        stripped = line.strip()
+        stripped = line.strip(BLANK)
         if not stripped:
             comment = []
         elif stripped.startswith("#"):
-            comment.append(stripped.lstrip("#").strip())
+            comment.append(stripped.lstrip("#").strip(BLANK))
         else:
-            parts = [p.strip() for p in stripped.split(",")]
+            parts = [p.strip(BLANK) for p in stripped.split(",")]
             if len(parts) != 2:
                 raise ExpectationsError(f"{where}: expected 'name,Status', got {stripped!r}")
             name, status = parts
@@ -131,16 +139,138 @@ def parse_fails(path: Path) -> Dict[str, ExpectedFailure]:
     return out
 
 
+# The pattern subset (docs/design.md, "Conventions"): what ECMAScript (std::regex, run --baseline) and
+# Python's re read alike. check_pattern in harness/run/records/baseline.cpp is this in C++, with the same
+# messages; tests/data/expectations/corpus.json holds both readers to the same answers.
+_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")  # stand for themselves
+_ESCAPABLE = frozenset(".\\*+?()[]{}|^$-")  # a backslash before one of these: that character
+_CLASS_ESCAPES = frozenset("dDwWsS")         # alike in both over ASCII, and names are ASCII
+_COUNT = re.compile(r"\{([0-9]{1,3})(,([0-9]{1,3})?)?\}")
+
+
+def _shown(c: str) -> str:
+    return f"'{c}'" if " " < c < "\x7f" else "a space, control or non-ASCII character"
+
+
+def _escape_problem(e: str) -> Optional[str]:
+    """What is wrong with a backslash before `e` ("" at the end of the pattern), or None."""
+    if not e:
+        return "a '\\' ends the pattern"
+    if e in _ESCAPABLE or e in _CLASS_ESCAPES:
+        return None
+    return (f"'\\{e}'" if " " < e < "\x7f" else _shown(e)) + \
+        " is not in the subset (a '\\' goes before one of .\\*+?()[]{}|^$- or d w s D W S)"
+
+
+def _class_end(text: str, start: int) -> Tuple[int, Optional[str]]:
+    """The class opening at text[start]: (the index after it, None), or (where it goes wrong, why)."""
+    i = start + 1
+    if text[i:i + 1] == "^":
+        i += 1
+    first = i
+    while i < len(text) and text[i] != "]":
+        c = text[i]
+        if c == "\\":
+            problem = _escape_problem(text[i + 1:i + 2])
+            if problem:
+                return i, problem
+            i += 2
+        elif c == "-":
+            # a literal only first or last: elsewhere the dialects read it differently ([a-z-0], [--a])
+            if i != first and text[i + 1:i + 2] != "]":
+                return i, "'-' in a class must be first, last or in a range such as a-z"
+            i += 1
+        elif c in _PLAIN or c == ".":
+            if text[i + 1:i + 2] == "-" and text[i + 2:i + 3] not in ("", "]"):  # a range c-high
+                high = text[i + 2]
+                if high not in _PLAIN and high != ".":
+                    return i + 2, f"a range ends at {_shown(high)}: only letters, digits, '_' and '.' do"
+                if high < c:
+                    return i, f"the range '{c}-{high}' is reversed"
+                i += 3
+            else:
+                i += 1
+        else:  # '[' (a POSIX class or a nested set in the one, a literal in the other), '^', ...
+            return i, f"{_shown(c)} in a class is not in the subset"
+    if i >= len(text):
+        return start, "'[' is not closed"
+    if i == first:  # [] matches nothing in ECMAScript and opens a class holding ']' in Python
+        return start, "an empty class ('[]' or '[^]') is not in the subset"
+    return i + 1, None
+
+
+def check_pattern(text: str) -> Optional[str]:
+    """Why `text` is outside the pattern subset ("column N: ..."), or None when it is in it."""
+    opened: List[int] = []   # where each group still open starts
+    repeatable = False       # what was just read is an atom, which a quantifier may follow
+    quantified = False       # what was just read is a quantifier
+    i = 0
+    while i < len(text):
+        c, problem = text[i], None
+        if c in "*+?{":
+            if not repeatable:
+                problem = (f"'{c}' after a quantifier (possessive or repeated) is not in the subset" if quantified
+                           else f"'{c}' repeats nothing")
+            elif c == "{":
+                count = _COUNT.match(text, i)
+                if not count:
+                    problem = "'{' starts no count {n}, {n,} or {n,m} (at most three digits each)"
+                elif count.group(3) is not None and int(count.group(3)) < int(count.group(1)):
+                    problem = f"the count '{count.group(0)}' is reversed"
+            if problem:
+                return f"column {i + 1}: {problem}"
+            i = count.end() if c == "{" else i + 1
+            if text[i:i + 1] == "?":
+                i += 1  # lazy: alike in both, and no different from greedy in a whole-name match
+            repeatable, quantified = False, True
+            continue
+        at, repeatable, quantified = i, True, False
+        if c in _PLAIN or c == ".":
+            i += 1
+        elif c == "\\":
+            problem = _escape_problem(text[i + 1:i + 2])
+            i += 2
+        elif c == "[":
+            i, problem = _class_end(text, i)
+            at = i
+        elif c == "(":
+            if text.startswith("(?", i) and not text.startswith("(?:", i):
+                problem = ("'(?' other than '(?:' (a lookaround, named group, inline flag, atomic group) "
+                           "is not in the subset")
+            opened.append(i)
+            i += 3 if text.startswith("(?:", i) else 1
+            repeatable = False
+        elif c == ")":
+            if not opened:
+                problem = "')' closes no group"
+            else:
+                opened.pop()
+            i += 1
+        elif c in "|^$":
+            repeatable = False
+            i += 1
+        else:
+            problem = f"{_shown(c)} is not in the subset"
+        if problem:
+            return f"column {at + 1}: {problem}"
+    if opened:
+        return f"column {opened[-1] + 1}: '(' is not closed"
+    return None
+
+
 def parse_patterns(path: Path) -> List[NamePattern]:
     out = []
     for number, line in _lines(path):
-        stripped = line.strip()
+        stripped = line.strip(BLANK)
         if not stripped or stripped.startswith("#"):
             continue
+        problem = check_pattern(stripped)
+        if problem:
+            raise ExpectationsError(f"{path}:{number}: bad regular expression '{stripped}': {problem}")
         try:
             out.append(NamePattern(re.compile(stripped), path, number))
-        except re.error as e:
-            raise ExpectationsError(f"{path}:{number}: bad regular expression {stripped!r}: {e}") from None
+        except re.error as e:  # not expected in the subset; still file:line rather than a traceback
+            raise ExpectationsError(f"{path}:{number}: bad regular expression '{stripped}': {e}") from None
     return out
 
 

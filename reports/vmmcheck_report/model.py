@@ -1,7 +1,7 @@
 """What a status means, and the few numbers every command derives from a result record.
 
 Everything that orders or classifies statuses, or computes a rate, reads it from here, so that render,
-compare, expectations, rerun and junit cannot disagree (docs/design.md, "Expectation classes and statuses").
+compare, expectations, rerun and junit cannot disagree (docs/design.md, "Statuses and exit codes").
 A result document is kept as the plain dict the loader returns; these are functions over it.
 """
 
@@ -22,13 +22,14 @@ PASSED = "passed"
 class Status:
     name: str
     kind: str
-    base: bool      # written by vmmcheck itself (the schema's enum); False: added by this driver
+    base: bool      # vmmcheck's own verdict (the schema's original_status); False: a baseline's rewrite of one
     severity: int   # 0 is worst: failing cases sort first
     rank: int       # for compare: a case whose rank is higher in CURRENT is a regression (see RANK_FAILING)
     description: str
 
 
-# The one status table: display order (columns of every table) is the order of the rows.
+# The one status table: display order (columns of every table) is the order of the rows. Names, kinds and
+# base are schema/statuses.json's, which the C++ enum shares (reports/tests/test_statuses.py checks this side).
 STATUS_TABLE: Sequence[Status] = (
     Status("Pass", PASSED, True, 9, 0, "the observed outcomes are the allowed ones"),
     Status("Fail", FAILURE, True, 3, 3, "an outcome the rules forbid was observed"),
@@ -92,13 +93,13 @@ def rank(status: str) -> int:
 
 
 def statuses_in(counts: Iterable[str]) -> list:
-    """The table's columns: vmmcheck's six always, the driver's own only where some result has them."""
+    """The table's columns: vmmcheck's own (base) statuses always, the others only where some result has them."""
     present = set(counts)
     return [s.name for s in STATUS_TABLE if s.base or s.name in present]
 
 
 def count_statuses(results: Iterable[Mapping]) -> dict:
-    """Totals by status, recomputed from the records (the source of truth), with vmmcheck's six always there."""
+    """Totals by status, recomputed from the records (the source of truth), with vmmcheck's own always there."""
     totals = {name: 0 for name in BASE_STATUSES}
     for r in results:
         totals[r["status"]] = totals.get(r["status"], 0) + 1

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <set>
+#include <sstream>
 
 #include "common/error.hpp"
 #include "common/text.hpp"
@@ -12,11 +14,48 @@ namespace {
 
 bool base_failure(Status s) { return s == Status::Fail || s == Status::Crash || s == Status::Timeout || s == Status::Error; }
 
+// Well-formed UTF-8 as Python's codec reads it (the report driver refuses a file that is not): no overlong
+// forms, no surrogates, nothing past U+10FFFF.
+bool is_utf8(const std::string& s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    std::size_t more;                       // continuation bytes
+    unsigned char low = 0x80, high = 0xBF;  // the second byte's range (narrower after E0, ED, F0, F4); later ones 80-BF
+    if (c < 0x80) {
+      more = 0;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      more = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      more = 2;
+      if (c == 0xE0) low = 0xA0;   // no overlong form
+      if (c == 0xED) high = 0x9F;  // no surrogate
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      more = 3;
+      if (c == 0xF0) low = 0x90;   // no overlong form
+      if (c == 0xF4) high = 0x8F;  // nothing past U+10FFFF
+    } else {
+      return false;
+    }
+    for (std::size_t k = 1; k <= more; ++k) {
+      if (i + k >= s.size()) return false;
+      const unsigned char b = static_cast<unsigned char>(s[i + k]);
+      if (b < (k == 1 ? low : 0x80) || b > (k == 1 ? high : 0xBF)) return false;
+    }
+    i += more + 1;
+  }
+  return true;
+}
+
+// The lines of a baseline file, as the report driver splits them: at "\n" alone (a "\r" before it is
+// trimmed with the line).
 std::vector<std::string> lines_of(const std::filesystem::path& path) {
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(path.string() + ": cannot read the baseline file");
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (!is_utf8(text)) throw InputError(path.string() + ": not UTF-8 text");
   std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  std::istringstream stream(text);
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
   return lines;
 }
 
@@ -33,6 +72,158 @@ bool is_case_name(const std::string& s) {
   return std::regex_match(s, name);
 }
 
+// The pattern subset (docs/design.md, "Conventions"): what ECMAScript (std::regex, here) and Python's re
+// read alike. check_pattern in reports/vmmcheck_report/expectations.py is this in Python, with the same
+// messages; tests/data/expectations/corpus.json holds both readers to the same answers.
+bool plain(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+bool printable(char c) { return c > ' ' && c < '\x7f'; }  // a byte of a non-ASCII character is neither
+std::string shown(char c) {
+  return printable(c) ? "'" + std::string(1, c) + "'" : "a space, control or non-ASCII character";
+}
+
+// What is wrong with the backslash at text[i], or "".
+std::string escape_problem(const std::string& text, std::size_t i) {
+  static const std::string escapable = ".\\*+?()[]{}|^$-";  // the character itself
+  static const std::string class_escapes = "dDwWsS";          // alike in both over ASCII, and names are ASCII
+  if (i + 1 >= text.size()) return "a '\\' ends the pattern";
+  const char e = text[i + 1];
+  if (e != '\0' && (escapable.find(e) != std::string::npos || class_escapes.find(e) != std::string::npos)) return "";
+  return (printable(e) ? "'\\" + std::string(1, e) + "'" : shown(e)) +
+         " is not in the subset (a '\\' goes before one of .\\*+?()[]{}|^$- or d w s D W S)";
+}
+
+// The class opening at text[start]: the index after it, or where it goes wrong, with `problem` saying why.
+std::size_t class_end(const std::string& text, std::size_t start, std::string& problem) {
+  std::size_t i = start + 1;
+  if (i < text.size() && text[i] == '^') ++i;
+  const std::size_t first = i;
+  while (i < text.size() && text[i] != ']') {
+    const char c = text[i];
+    if (c == '\\') {
+      if (!(problem = escape_problem(text, i)).empty()) return i;
+      i += 2;
+    } else if (c == '-') {
+      // a literal only first or last: elsewhere the dialects read it differently ([a-z-0], [--a])
+      if (i != first && !(i + 1 < text.size() && text[i + 1] == ']')) {
+        problem = "'-' in a class must be first, last or in a range such as a-z";
+        return i;
+      }
+      ++i;
+    } else if (plain(c) || c == '.') {
+      if (i + 2 < text.size() && text[i + 1] == '-' && text[i + 2] != ']') {  // a range c-high
+        const char high = text[i + 2];
+        if (!plain(high) && high != '.') {
+          problem = "a range ends at " + shown(high) + ": only letters, digits, '_' and '.' do";
+          return i + 2;
+        }
+        if (high < c) {
+          problem = "the range '" + text.substr(i, 3) + "' is reversed";
+          return i;
+        }
+        i += 3;
+      } else {
+        ++i;
+      }
+    } else {  // '[' (a POSIX class or a nested set in the one, a literal in the other), '^', ...
+      problem = shown(c) + " in a class is not in the subset";
+      return i;
+    }
+  }
+  if (i >= text.size()) problem = "'[' is not closed";
+  // [] matches nothing in ECMAScript, and opens a class holding ']' in Python
+  else if (i == first) problem = "an empty class ('[]' or '[^]') is not in the subset";
+  return problem.empty() ? i + 1 : start;
+}
+
+// The count "{n}", "{n,}" or "{n,m}" at text[i] (n and m of one to three digits, n <= m): the index after
+// it, or i with `problem` saying why not.
+std::size_t count_end(const std::string& text, std::size_t i, std::string& problem) {
+  std::size_t k = i + 1;
+  auto number = [&](std::string& digits) {
+    const std::size_t from = k;
+    while (k < text.size() && text[k] >= '0' && text[k] <= '9') ++k;
+    digits = text.substr(from, k - from);
+    return !digits.empty() && digits.size() <= 3;
+  };
+  std::string low, high;
+  bool ok = number(low);
+  if (ok && k < text.size() && text[k] == ',') {
+    ++k;
+    if (k < text.size() && text[k] >= '0' && text[k] <= '9') ok = number(high);
+  }
+  if (!ok || k >= text.size() || text[k] != '}') {
+    problem = "'{' starts no count {n}, {n,} or {n,m} (at most three digits each)";
+    return i;
+  }
+  if (!high.empty() && std::stoi(high) < std::stoi(low)) {
+    problem = "the count '" + text.substr(i, k + 1 - i) + "' is reversed";
+    return i;
+  }
+  return k + 1;
+}
+
+// Why `text` is outside the pattern subset ("column N: ..."), or "" when it is in it.
+std::string check_pattern(const std::string& text) {
+  std::vector<std::size_t> opened;  // where each group still open starts
+  bool repeatable = false;          // what was just read is an atom, which a quantifier may follow
+  bool quantified = false;          // what was just read is a quantifier
+  std::string problem;
+  auto at = [&](std::size_t where) { return "column " + std::to_string(where + 1) + ": " + problem; };
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (c == '*' || c == '+' || c == '?' || c == '{') {
+      const std::string q(1, c);
+      std::size_t end = i + 1;
+      if (!repeatable)
+        problem = quantified ? "'" + q + "' after a quantifier (possessive or repeated) is not in the subset"
+                             : "'" + q + "' repeats nothing";
+      else if (c == '{')
+        end = count_end(text, i, problem);
+      if (!problem.empty()) return at(i);
+      i = end;
+      // lazy: alike in both, and no different from greedy in a whole-name match
+      if (i < text.size() && text[i] == '?') ++i;
+      repeatable = false;
+      quantified = true;
+      continue;
+    }
+    std::size_t where = i;
+    repeatable = true;
+    quantified = false;
+    if (plain(c) || c == '.') {
+      ++i;
+    } else if (c == '\\') {
+      problem = escape_problem(text, i);
+      i += 2;
+    } else if (c == '[') {
+      i = class_end(text, i, problem);
+      where = i;
+    } else if (c == '(') {
+      const bool non_capturing = text.compare(i, 3, "(?:") == 0;
+      if (!non_capturing && text.compare(i, 2, "(?") == 0)
+        problem = "'(?' other than '(?:' (a lookaround, named group, inline flag, atomic group) is not in the subset";
+      opened.push_back(i);
+      i += non_capturing ? 3 : 1;
+      repeatable = false;
+    } else if (c == ')') {
+      if (opened.empty()) problem = "')' closes no group";
+      else opened.pop_back();
+      ++i;
+    } else if (c == '|' || c == '^' || c == '$') {
+      repeatable = false;
+      ++i;
+    } else {
+      problem = shown(c) + " is not in the subset";
+    }
+    if (!problem.empty()) return at(where);
+  }
+  if (!opened.empty()) {
+    problem = "'(' is not closed";
+    return at(opened.back());
+  }
+  return "";
+}
+
 }  // namespace
 
 bool is_failure(Status s, bool strict) {
@@ -46,9 +237,11 @@ std::vector<Baseline::Pattern> Baseline::read_patterns(const std::filesystem::pa
     const std::string text = trimmed(lines[i]);
     if (text.empty() || text[0] == '#') continue;
     const std::string where = path.string() + ":" + std::to_string(i + 1);
+    if (const std::string problem = check_pattern(text); !problem.empty())
+      throw InputError(where + ": bad regular expression '" + text + "': " + problem);
     try {
       out.push_back({std::regex(text, std::regex::ECMAScript), text, where});
-    } catch (const std::regex_error& e) {
+    } catch (const std::regex_error& e) {  // not expected in the subset; still file:line
       throw InputError(where + ": bad regular expression '" + text + "': " + e.what());
     }
   }
@@ -66,7 +259,8 @@ Baseline Baseline::read(const std::filesystem::path& fails_file) {
     if (text.empty()) {
       comment.clear();  // a blank line ends a comment: a header belongs to no row
     } else if (text[0] == '#') {
-      const std::string words = trimmed(text.substr(text.find_first_not_of('#')));
+      const std::size_t hashes = text.find_first_not_of('#');  // npos for a line of '#' alone
+      const std::string words = hashes == std::string::npos ? "" : trimmed(text.substr(hashes));
       if (!words.empty()) comment += (comment.empty() ? "" : " ") + words;
     } else {
       const auto comma = text.find(',');

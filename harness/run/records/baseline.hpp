@@ -5,11 +5,12 @@
 //   <stem>-fails.txt   "name,Status" rows (Status one of Fail, Crash, Timeout, Error), each with its reason
 //                      as "#" comment lines directly above it: a listed case that fails that way becomes
 //                      ExpectedFail; one that passes becomes UnexpectedPass (a failure: update the list)
-//   <stem>-flakes.txt  one regular expression per line (ECMAScript, matched against the whole name): a
-//                      failing case that matches becomes Flake
+//   <stem>-flakes.txt  one regular expression per line (matched against the whole name, and only the subset
+//                      of ECMAScript and Python's re that docs/design.md gives, "Conventions"): a failing
+//                      case that matches becomes Flake
 //   <stem>-skips.txt   the same: a matching case is not run, and is Skip
 // FILE names the fails file; the flakes and skips files beside it with the same stem are read when they
-// exist. Anything malformed is an InputError naming file:line.
+// exist. Anything malformed, or a file that is not UTF-8, is an InputError naming file:line.
 #include <filesystem>
 #include <map>
 #include <optional>
