@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "bench/bench.hpp"
+#include "bench/peer_requests.hpp"
 #include "run/kit/peer_process.hpp"
 #include "vmm/owners.hpp"
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "bench/sampler.hpp"
-#include "run/kit/peer_state.hpp"
+#include "bench/peer_requests.hpp"
 #include "vmm/owners.hpp"
 
 namespace vmmcheck::run {

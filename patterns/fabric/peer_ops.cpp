@@ -5,7 +5,7 @@
 #include "kernels/contract.hpp"
 #include "run/kit/checked_words.hpp"
 #include "run/kit/device_fault.hpp"
-#include "run/kit/peer_state.hpp"
+#include "patterns/fabric/peer_requests.hpp"
 
 namespace vmmcheck::run {
 

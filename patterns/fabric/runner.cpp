@@ -1,5 +1,6 @@
 // Runner of fabric.* (patterns/fabric/definition.hpp): an allocation exported as a fabric handle, imported in this
 // process or in a second one (run/execution/peer_server.hpp), mapped, and read back there after this process wrote it.
+#include "patterns/fabric/peer_requests.hpp"
 #include "run/kit/support.hpp"
 #include "common/error.hpp"
 #include "ipc/transport.hpp"

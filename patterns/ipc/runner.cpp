@@ -6,6 +6,7 @@
 // could start, ordered or not. Every word the reader counts is one instance.
 #include <unistd.h>
 
+#include "patterns/ipc/peer_requests.hpp"
 #include "run/kit/support.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"

@@ -8,7 +8,7 @@
 #include "device/multicast_gate.hpp"
 #include "patterns/multicast/kernels.hpp"
 #include "run/kit/checked_words.hpp"
-#include "run/kit/peer_state.hpp"
+#include "patterns/multicast/peer_requests.hpp"
 #include "vmm/multicast.hpp"
 
 namespace vmmcheck::run {

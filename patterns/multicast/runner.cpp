@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "patterns/multicast/peer_requests.hpp"
 #include "run/kit/support.hpp"
 #include "common/driver.hpp"
 #include "common/error.hpp"

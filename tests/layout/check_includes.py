@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks the include structure of the sources (docs/design.md, "Layout"): every project #include goes to
 a file of the same layer or a lower one -- nothing includes upward --, no two files include each other,
-and a pattern's folder is its own: only the pattern's files and the registry include from patterns/<name>/.
+and a pattern's folder is its own: only the pattern's files and the registries (REGISTRIES) include from
+patterns/<name>/. What the includes cannot show -- who defines what another file calls -- check_links.py
+checks on the built objects.
 
 The layers, lowest first (a file is in the first layer whose pattern matches its path):
 """
@@ -29,6 +31,8 @@ LAYERS = [
                                                               "harness/cli/app.hpp", "harness/bench/settings.hpp",
                                                               "harness/bench/sampler.hpp"]),
     ("the runners' kit", ["harness/run/kit/*"]),
+    ("second-process requests, each beside what asks it", ["patterns/*/peer_requests.hpp", "harness/bench/peer_requests.hpp"]),
+    ("the registry of second-process requests", ["patterns/peer_registry.hpp"]),
     ("litmus rows on the GPU", ["harness/run/rows/*"]),
     ("execution", ["harness/run/execution/*"]),
     ("the patterns' host code", ["patterns/*/*.cpp", "patterns/*/*.hpp"]),
@@ -38,6 +42,7 @@ LAYERS = [
 __doc__ += "\n".join(f"  {i}. {name}: {', '.join(globs)}" for i, (name, globs) in enumerate(LAYERS)) + "\n"
 
 SOURCES = ("harness", "patterns", "kernels")
+REGISTRIES = ("patterns/registry.hpp", "patterns/peer_registry.hpp")  # may include from every pattern's folder
 INCLUDE_ROOTS = ("", "harness")  # #include "run/..." is harness/run/...; "patterns/..." the repository's
 
 
@@ -56,10 +61,8 @@ def resolve(root: pathlib.Path, src: pathlib.Path, name: str):
     return None
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--root", default=pathlib.Path(__file__).resolve().parents[2], type=pathlib.Path)
-    root = ap.parse_args().root.resolve()
+def include_edges(root: pathlib.Path):
+    """(files, {file: set of project files it includes}, problems), paths relative to root."""
     files = sorted(p for d in SOURCES for p in (root / d).rglob("*") if p.suffix in (".h", ".hpp", ".cpp", ".cu", ".cuh"))
     edges, problems = {}, []
     for f in files:
@@ -77,7 +80,7 @@ def main() -> int:
                 continue  # a header of a dependency, or generated
             edges.setdefault(path, set()).add(target)
             folder = re.match(r"patterns/([^/]+)/", target)
-            if folder and not path.startswith(folder.group(0)) and path != "patterns/registry.hpp":
+            if folder and not path.startswith(folder.group(0)) and path not in REGISTRIES:
                 problems.append(f"{path}:{n}: reaches into a pattern's folder: {target} (only the pattern and the registry may)")
             theirs = layer_of(target)
             if theirs is not None and theirs > mine:
@@ -86,6 +89,14 @@ def main() -> int:
         for b in targets:
             if a < b and a in edges.get(b, ()):
                 problems.append(f"{a} and {b} include each other")
+    return files, edges, problems
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--root", default=pathlib.Path(__file__).resolve().parents[2], type=pathlib.Path)
+    root = ap.parse_args().root.resolve()
+    files, edges, problems = include_edges(root)
     for p in problems:
         print(p)
     print(f"{len(files)} files, {sum(len(t) for t in edges.values())} project includes, {len(problems)} problem(s)")

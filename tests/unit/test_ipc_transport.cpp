@@ -11,9 +11,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <thread>
+#include <tuple>
+#include <type_traits>
 
 #include "ipc/rendezvous.hpp"
 #include "ipc/transport.hpp"
+#include "patterns/peer_registry.hpp"
 #include "run/execution/peer_server.hpp"
 #include "run/kit/fd_transports.hpp"
 #include "run/kit/peer_process.hpp"
@@ -181,39 +184,46 @@ TEST(PeerServer, AnUnknownOrMalformedRequestIsAnErrorReplyAndTheSessionGoesOn) {
 }
 
 // Every request survives the codec: what the client encodes is what the server decodes.
+template <typename Q>
+void expect_round_trip(const Q& request) {
+  const nlohmann::json wire = run::peer::encode(request);
+  EXPECT_EQ(wire.at("op").get<std::string>(), Q::kOp);
+  EXPECT_EQ(run::peer::op_of(nlohmann::json::parse(wire.dump())), Q::kOp);
+  const Q back = run::peer::decode<Q>(nlohmann::json::parse(wire.dump()));
+  EXPECT_EQ(run::peer::encode(back), wire) << wire.dump();
+}
+
+template <typename Q, typename... S>
+constexpr bool sampled(const std::tuple<S...>&) {
+  return (std::is_same_v<Q, S> || ...);
+}
+
 TEST(PeerProtocol, EveryRequestRoundTrips) {
   namespace peer = run::peer;
-  const peer::Request requests[] = {
+  const auto samples = std::make_tuple(
       peer::Import{8 << 20, patterns::Transport::PidfdGetfd, 1234, 7},
-      peer::Import{2 << 20, patterns::Transport::ScmRights, 0, -1},
-      peer::ImportFabric{2 << 20, "00ff", false},
-      peer::OpenEvent{"abcdef"},
-      peer::AttachLatch{},
-      peer::Prime{1, 4096},
-      peer::Read{1, 4096, 0x11, 0x22, true, 0x33},
-      peer::Read{0, 16, 1, 2, false, std::nullopt},
-      peer::Check{0, 512, 0xfab1c001u},
-      peer::McJoin{2 << 20},
-      peer::McFill{1024, 5},
-      peer::McSecond{1024, patterns::MulticastOp::Reduce, 9, true, 10},
-      peer::FdIdentity{},
-      peer::FdIdentity{42, 3},
-      peer::BenchImport{2 << 20, 3, 10, 200, 0.5},
-      peer::Exit{},
-      peer::Shutdown{},
-  };
-  for (const peer::Request& r : requests) {
-    const nlohmann::json wire = peer::encode(r);
-    EXPECT_EQ(wire.at("op").get<std::string>(), peer::name_of(r));
-    const peer::Request back = peer::decode(nlohmann::json::parse(wire.dump()));
-    EXPECT_EQ(back.index(), r.index()) << wire.dump();
-    EXPECT_EQ(peer::encode(back), wire) << wire.dump();
-  }
-  EXPECT_THROW(peer::decode(nlohmann::json::array()), peer::ProtocolError);
+      peer::Import{2 << 20, patterns::Transport::ScmRights, std::nullopt, std::nullopt},
+      peer::ImportFabric{2 << 20, "00ff", false}, peer::OpenEvent{"abcdef"}, peer::AttachLatch{}, peer::Prime{1, 4096},
+      peer::Read{1, 4096, 0x11, 0x22, true, 0x33}, peer::Read{0, 16, 1, 2, false, std::nullopt},
+      peer::Check{0, 512, 0xfab1c001u}, peer::McJoin{2 << 20}, peer::McFill{1024, 5},
+      peer::McSecond{1024, patterns::MulticastOp::Reduce, 9, true, 10}, peer::FdIdentity{}, peer::FdIdentity{42, 3},
+      peer::BenchImport{2 << 20, 3, 10, 200, 0.5}, peer::Exit{}, peer::Shutdown{});
+  // Every request the server knows (patterns/peer_registry.hpp) is sampled here.
+  const auto expect_sampled = [&](auto q) { EXPECT_TRUE(sampled<decltype(q)>(samples)) << decltype(q)::kOp; };
+  std::apply([&](auto... q) { (expect_sampled(q), ...); }, peer::Requests{});
+  std::apply([](const auto&... q) { (expect_round_trip(q), ...); }, samples);
+
+  EXPECT_THROW(peer::op_of(nlohmann::json::array()), peer::ProtocolError);
   // A number where a number belongs: a string there is the request's error, not a JSON library's.
   nlohmann::json wrong = peer::encode(peer::BenchImport{2 << 20, 3, 10, 200, 0.5});
   wrong["seconds"] = "half";
-  EXPECT_THROW(peer::decode(wrong), peer::ProtocolError);
+  EXPECT_THROW(peer::decode<peer::BenchImport>(wrong), peer::ProtocolError);
+  // Left out: an optional field stays unset, a defaulted one keeps its default, a required one is an error.
+  const auto read = peer::decode<peer::Read>({{"op", "read"}, {"view", 0}, {"words", 4u}, {"new", 1u}, {"old", 2u}});
+  EXPECT_FALSE(read.raise.has_value());
+  EXPECT_FALSE(read.wait_event);
+  EXPECT_TRUE(peer::decode<peer::ImportFabric>({{"op", "import_fabric"}, {"size", 4096u}, {"handle", "00"}}).grant);
+  EXPECT_THROW(peer::decode<peer::Check>({{"op", "check"}, {"view", 0}, {"value", 1u}}), peer::ProtocolError);
 }
 
 // What `run --mpi` does between ranks, in one process: sessions reach a server through the connector

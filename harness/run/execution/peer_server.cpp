@@ -7,8 +7,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
+#include <string>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 
+#include "patterns/peer_registry.hpp"
 #include "run/kit/peer_process.hpp"
 #include "run/kit/peer_state.hpp"
 
@@ -17,22 +21,36 @@ namespace {
 
 using nlohmann::json;
 
-// One request, decoded, to its handler: the session's state is made at the first request that needs the
-// GPU (fd_identity does not). The reply's body; a failure is {"error": ...}.
-json answer(const peer::Request& request, UniqueFd fd, int device, std::optional<PeerState>& state) {
-  return std::visit(
-      [&](const auto& q) -> json {
-        using Q = std::decay_t<decltype(q)>;
-        if constexpr (std::is_same_v<Q, peer::Exit> || std::is_same_v<Q, peer::Shutdown>) {
-          return {};  // the session loop ends on these before answering
-        } else if constexpr (std::is_same_v<Q, peer::FdIdentity>) {
-          return handle(q, std::move(fd));
-        } else {
-          if (!state) state.emplace(device);
-          return handle(*state, q, std::move(fd));
-        }
+// Whether a request's handler takes no session state (it needs no GPU: fd_identity).
+template <typename Q, typename = void>
+struct Stateless : std::false_type {};
+template <typename Q>
+struct Stateless<Q, std::void_t<decltype(handle(std::declval<const Q&>(), std::declval<UniqueFd>()))>> : std::true_type {};
+
+template <typename Q>
+json answer_as(const json& message, UniqueFd fd, int device, std::optional<PeerState>& state) {
+  const Q q = peer::decode<Q>(message);
+  if constexpr (Stateless<Q>::value) {
+    return handle(q, std::move(fd));
+  } else {
+    if (!state) state.emplace(device);  // made at the first request that needs the GPU
+    return handle(*state, q, std::move(fd));
+  }
+}
+
+// One request to the handler of the type that names its operation (patterns/peer_registry.hpp). The
+// reply's body; a failure is {"error": ...}.
+json answer(const std::string& op, const json& message, UniqueFd fd, int device, std::optional<PeerState>& state) {
+  std::optional<json> reply;
+  std::apply(
+      [&](auto... request) {
+        ((!reply && decltype(request)::kOp == op ? (reply = answer_as<decltype(request)>(message, std::move(fd), device, state), true)
+                                                 : false) ||
+         ...);
       },
-      request);
+      peer::Requests{});
+  if (!reply) throw peer::ProtocolError("unknown request '" + op + "'");
+  return *reply;
 }
 
 }  // namespace
@@ -49,10 +67,11 @@ SessionEnd serve_session(int socket, int device) {
     }
     json reply;
     try {
-      const peer::Request request = peer::decode(PeerChannel::parse(m.text));
-      if (std::holds_alternative<peer::Exit>(request)) return SessionEnd::Exit;
-      if (std::holds_alternative<peer::Shutdown>(request)) return SessionEnd::Shutdown;
-      reply = answer(request, std::move(m.fd), device, state);
+      const json message = PeerChannel::parse(m.text);
+      const std::string op = peer::op_of(message);
+      if (op == peer::Exit::kOp) return SessionEnd::Exit;
+      if (op == peer::Shutdown::kOp) return SessionEnd::Shutdown;
+      reply = answer(op, message, std::move(m.fd), device, state);
     } catch (const peer::ProtocolError& e) {
       reply = {{"error", std::string("malformed request: ") + e.what()}};
     } catch (const peer::Unavailable& e) {

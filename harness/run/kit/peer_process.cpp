@@ -72,11 +72,8 @@ PeerProcess::~PeerProcess() {
   }
 }
 
-void PeerProcess::send(const peer::Request& request, int fd) {
-  ipc::send_message(socket_.get(), peer::encode(request).dump(), fd);
-}
-
-json PeerProcess::reply(std::chrono::milliseconds timeout) {
+json PeerProcess::call_encoded(const json& message, int fd, std::chrono::milliseconds timeout) {
+  ipc::send_message(socket_.get(), message.dump(), fd);
   ipc::Message m;
   try {
     m = ipc::receive_message(socket_.get(), timeout);
@@ -92,11 +89,6 @@ json PeerProcess::reply(std::chrono::milliseconds timeout) {
   last_not_supported_ = body.value("not_supported", false);
   if (body.contains("error")) throw ipc::TransportError("in the other process: " + body.at("error").get<std::string>());
   return body;
-}
-
-json PeerProcess::call(const peer::Request& request, int fd, std::chrono::milliseconds timeout) {
-  send(request, fd);
-  return reply(timeout);
 }
 
 bool PeerChannel::is_socket(int fd) {

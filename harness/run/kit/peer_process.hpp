@@ -39,14 +39,14 @@ class PeerProcess {
   PeerProcess(const PeerProcess&) = delete;
   PeerProcess& operator=(const PeerProcess&) = delete;
 
-  // Sends `request` (run/kit/peer_protocol.hpp; with descriptor `fd` attached when >= 0) and waits for
-  // the reply's body. Throws TransportError with the child's message when it answers {"error": ...},
-  // TransportTimeout when it does not answer within `timeout`.
-  nlohmann::json call(const peer::Request& request, int fd = -1,
-                      std::chrono::milliseconds timeout = std::chrono::seconds(60));
-  // The two halves of call().
-  void send(const peer::Request& request, int fd = -1);
-  nlohmann::json reply(std::chrono::milliseconds timeout = std::chrono::seconds(60));
+  // Sends `request` (a request type: run/kit/peer_protocol.hpp; with descriptor `fd` attached when >= 0)
+  // and waits for the reply's body. Throws TransportError with the child's message when it answers
+  // {"error": ...}, TransportTimeout when it does not answer within `timeout`.
+  template <typename Request>
+  nlohmann::json call(const Request& request, int fd = -1, std::chrono::milliseconds timeout = std::chrono::seconds(60)) {
+    return call_encoded(peer::encode(request), fd, timeout);
+  }
+  nlohmann::json call_encoded(const nlohmann::json& message, int fd, std::chrono::milliseconds timeout);
 
   pid_t pid() const { return pid_; }
   // Whether the last error reply said the environment lacks what was asked ("not_supported").

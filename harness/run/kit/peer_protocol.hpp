@@ -1,99 +1,35 @@
 #pragma once
-// The requests a case's first process sends the second (`vmmcheck ipc-peer`, or an MPI rank serving
-// import sessions): one type per operation, one variant, one codec. Each travels as one JSON message
-// {"op": NAME, ...fields}, a file descriptor attached where the type says so; each gets one reply, its
-// body, or {"error": "..."} (with "not_supported": true where the environment lacks what was asked).
-// An unknown or malformed request is an error on both sides: decode() says which operation and which
-// field, the server replies with that, and the client raises it -- never a hang. Each operation is
-// handled by what needs it (harness/run/kit/peer_state.hpp declares the handlers).
-#include <cstddef>
+// The wire format of the requests a case's first process sends the second (`vmmcheck ipc-peer`, or an MPI
+// rank serving import sessions). The kit holds only this codec and the session's own two messages; every
+// request type lives with what uses it -- its pattern's peer_requests.hpp, bench's, the kit's shared ones
+// (run/kit/peer_work.hpp, run/kit/fd_transports.hpp) -- with its handler, and patterns/peer_registry.hpp
+// lists them all. A request type names its operation and each of its fields once:
+//
+//   struct Prime {
+//     static constexpr std::string_view kOp = "prime";
+//     int view = 0;
+//     std::uint64_t words = 0;
+//     static constexpr auto kFields = std::make_tuple(field("view", &Prime::view), field("words", &Prime::words));
+//   };
+//
+// It travels as one JSON message {"op": kOp, name: value...}, a file descriptor attached where the type says
+// so, and gets one reply, its body, or {"error": "..."} ({"not_supported": true} as well where the
+// environment lacks what was asked). A malformed request is an error on both sides: decode() says which
+// operation and which field, the server replies with that, the client raises it -- never a hang.
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <variant>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
 
 #include <nlohmann/json.hpp>
 
 #include "patterns/vocabulary.hpp"
 
 namespace vmmcheck::run::peer {
-
-// Import the exported allocation (a POSIX fd: attached for scm_rights, copied out of process `pid` by
-// pidfd_getfd) and map it twice.                                                     (ipc)
-struct Import {
-  std::size_t size = 0;
-  patterns::Transport transport = patterns::Transport::ScmRights;
-  long long pid = 0;  // pidfd_getfd: whose descriptor
-  int fd = -1;        // pidfd_getfd: its number there
-};
-// Import a fabric handle (hex) and map it, granted to this device or not.           (fabric)
-struct ImportFabric {
-  std::size_t size = 0;
-  std::string handle;
-  bool grant = true;
-};
-// Open the first process's interprocess event (hex of cudaIpcEventHandle_t).         (ipc, multicast)
-struct OpenEvent {
-  std::string handle;
-};
-// Map and pin the latch page attached (a memfd: harness/run/kit/hold.hpp).           (ipc, multicast)
-struct AttachLatch {};
-// Read `words` words through mapping `view` once, so caches hold them.               (ipc)
-struct Prime {
-  int view = 0;
-  std::uint64_t words = 0;
-};
-// Count new / old / other over `words` words through `view`, after the event when wait_event, raising
-// the latch with `raise` just before. Reply: {bins: [...]}.                          (ipc)
-struct Read {
-  int view = 0;
-  std::uint64_t words = 0;
-  std::uint32_t new_value = 0, old_value = 0;
-  bool wait_event = false;
-  std::optional<std::uint32_t> raise;
-};
-// Copy `words` words of `view` back and count those equal to `value`. Reply: {right: n} or {fault: e}. (fabric)
-struct Check {
-  int view = 0;
-  std::uint64_t words = 0;
-  std::uint32_t value = 0;
-};
-// Join the multicast team whose object is attached (asking the gate again here).     (multicast)
-struct McJoin {
-  std::size_t size = 0;
-};
-// Fill this process's memory of the team.                                            (multicast)
-struct McFill {
-  std::uint64_t words = 0;
-  std::uint32_t value = 0;
-};
-// The second access of a two-process multicast case. Reply: {bins: [...]}.           (multicast)
-struct McSecond {
-  std::uint64_t words = 0;
-  patterns::MulticastOp op = patterns::MulticastOp::Store;
-  std::uint32_t value = 0;
-  bool wait_event = false;
-  std::optional<std::uint32_t> raise;
-};
-// Name the file attached, or file `fd` of process `pid`, by device and inode. No GPU. (the fd probe)
-struct FdIdentity {
-  std::optional<long long> pid;
-  int fd = -1;
-};
-// Import the POSIX fd attached again and again (releasing each import), timing each import here, with
-// the policy of bench/sampler.hpp. Reply: {values: [microseconds...]}.               (vmmcheck bench)
-struct BenchImport {
-  std::size_t size = 0;
-  unsigned warmup = 0, min_samples = 1, max_samples = 1;
-  double seconds = 0;
-};
-// End this session; end an MPI rank's server.
-struct Exit {};
-struct Shutdown {};
-
-using Request = std::variant<Import, ImportFabric, OpenEvent, AttachLatch, Prime, Read, Check, McJoin, McFill,
-                             McSecond, FdIdentity, BenchImport, Exit, Shutdown>;
 
 // A request that is not one: unknown operation, a missing field, a value of the wrong type.
 struct ProtocolError : std::runtime_error {
@@ -104,8 +40,119 @@ struct Unavailable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-std::string_view name_of(const Request& r);
-nlohmann::json encode(const Request& r);
-Request decode(const nlohmann::json& message);  // throws ProtocolError
+// One field of request type Q: its name on the wire and its member. A std::optional member may be left
+// out (or null) and is written only when set; a `required` one must be there; another takes Q's default.
+template <typename Q, typename T>
+struct Field {
+  const char* name;
+  T Q::*member;
+  bool required;
+};
+template <typename Q, typename T>
+constexpr Field<Q, T> field(const char* name, T Q::*member) {
+  return {name, member, true};
+}
+template <typename Q, typename T>
+constexpr Field<Q, T> field_or_default(const char* name, T Q::*member) {
+  return {name, member, false};
+}
+
+namespace detail {
+
+template <typename T>
+struct IsOptional : std::false_type {};
+template <typename T>
+struct IsOptional<std::optional<T>> : std::true_type {};
+
+// A value as the wire spells it: enumerations by their token (patterns/vocabulary.hpp).
+template <typename T>
+nlohmann::json to_wire(const T& v) {
+  if constexpr (std::is_enum_v<T>) {
+    return std::string(patterns::token(v));
+  } else {
+    return v;
+  }
+}
+
+template <typename T>
+T from_wire(const nlohmann::json& v, std::string_view op, const char* key) {
+  const auto wrong = [&](const char* what) {
+    return ProtocolError(std::string(op) + ": '" + key + "' " + what + " (" + v.dump() + ")");
+  };
+  if constexpr (std::is_enum_v<T>) {
+    if (!v.is_string()) throw wrong("must be a string");
+    const std::string text = v.get<std::string>();
+    if (const auto value = patterns::from_token<T>(text)) return *value;
+    throw ProtocolError(std::string(op) + ": '" + key + "' has no value '" + text + "'");
+  } else {
+    if constexpr (std::is_same_v<T, bool>) {
+      if (!v.is_boolean()) throw wrong("must be true or false");
+    } else if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T>) {
+      if (!v.is_number_unsigned()) throw wrong("must be a non-negative integer");
+      if (v.get<std::uint64_t>() > std::numeric_limits<T>::max()) throw wrong("is too large");
+    } else if constexpr (std::is_integral_v<T>) {
+      if (!v.is_number_integer()) throw wrong("must be an integer");
+    } else if constexpr (std::is_floating_point_v<T>) {
+      if (!v.is_number()) throw wrong("must be a number");
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      if (!v.is_string()) throw wrong("must be a string");
+    }
+    return v.get<T>();
+  }
+}
+
+template <typename Q, typename T>
+void put(nlohmann::json& m, const Q& q, const Field<Q, T>& f) {
+  const T& v = q.*f.member;
+  if constexpr (IsOptional<T>::value) {
+    if (v) m[f.name] = to_wire(*v);
+  } else {
+    m[f.name] = to_wire(v);
+  }
+}
+
+template <typename Q, typename T>
+void take(const nlohmann::json& m, Q& q, const Field<Q, T>& f) {
+  const bool present = m.contains(f.name) && !m.at(f.name).is_null();
+  if constexpr (IsOptional<T>::value) {
+    if (present) q.*f.member = from_wire<typename T::value_type>(m.at(f.name), Q::kOp, f.name);
+  } else {
+    if (present) {
+      q.*f.member = from_wire<T>(m.at(f.name), Q::kOp, f.name);
+    } else if (f.required) {
+      throw ProtocolError(std::string(Q::kOp) + ": missing '" + f.name + "'");
+    }
+  }
+}
+
+}  // namespace detail
+
+template <typename Q>
+nlohmann::json encode(const Q& q) {
+  nlohmann::json m{{"op", std::string(Q::kOp)}};
+  std::apply([&](const auto&... f) { (detail::put(m, q, f), ...); }, Q::kFields);
+  return m;
+}
+
+// A message already known to name Q::kOp (op_of) read as a Q; throws ProtocolError.
+template <typename Q>
+Q decode(const nlohmann::json& message) {
+  Q q{};
+  std::apply([&](const auto&... f) { (detail::take(message, q, f), ...); }, Q::kFields);
+  return q;
+}
+
+// The operation a message names; throws ProtocolError when it is not a JSON object naming one.
+std::string op_of(const nlohmann::json& message);
+
+// The session's own messages: end this session; end an MPI rank's server (run/execution/peer_server.hpp).
+struct Exit {
+  static constexpr std::string_view kOp = "exit";
+  static constexpr auto kFields = std::make_tuple();
+};
+struct Shutdown {
+  static constexpr std::string_view kOp = "shutdown";
+  static constexpr auto kFields = std::make_tuple();
+};
 
 }  // namespace vmmcheck::run::peer

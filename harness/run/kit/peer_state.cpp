@@ -4,7 +4,6 @@
 #include <string>
 
 #include "common/error.hpp"
-#include "ipc/transport.hpp"
 #include "kernels/operations.hpp"
 #include "run/kit/checked_words.hpp"
 
@@ -39,21 +38,6 @@ void PeerState::map_import(vmm::PhysicalAllocation a, const std::vector<vmm::Vie
 std::uint32_t* PeerState::view(int index) const {
   if (!imported_) throw std::runtime_error("nothing is imported yet");
   return words_at(imported_->view(static_cast<std::size_t>(index)).address);
-}
-
-nlohmann::json handle(PeerState& s, const peer::OpenEvent& q, UniqueFd) {
-  cudaIpcEventHandle_t h{};
-  ipc::from_hex(q.handle, &h, sizeof h);
-  cudaEvent_t e = nullptr;
-  CUDA_CHECK(cudaIpcOpenEventHandle(&e, h));
-  s.event = Event(e);
-  return {{"ok", true}};
-}
-
-nlohmann::json handle(PeerState& s, const peer::AttachLatch&, UniqueFd fd) {
-  if (!fd.held()) throw std::runtime_error("latch: no file descriptor came with the request");
-  s.latch.emplace(SharedHostPage::attach(std::move(fd)));
-  return {{"ok", true}};
 }
 
 }  // namespace vmmcheck::run

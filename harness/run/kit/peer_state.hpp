@@ -1,8 +1,7 @@
 #pragma once
 // The second process's side of a session (harness/run/execution/peer_server.hpp): what the handlers of
 // one session's requests share -- the device, a stream, counters and a sink for warming loads, the first
-// process's interprocess event and latch page, the allocation imported -- and the handlers, one per
-// request that needs the GPU, each defined by what needs it.
+// process's interprocess event and latch page, the allocation imported.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -17,7 +16,6 @@
 #include "common/unique_fd.hpp"
 #include "run/kit/devices.hpp"
 #include "run/kit/hold.hpp"
-#include "run/kit/peer_protocol.hpp"
 #include "vmm/alias_set.hpp"
 
 namespace vmmcheck::run {
@@ -57,20 +55,9 @@ class PeerState {
   std::optional<vmm::AliasSet> imported_;
 };
 
-// The handlers. Each returns the reply's body, or throws (peer::Unavailable where the environment lacks
-// what the request needs); the server turns a throw into {"error": ...}.
-nlohmann::json handle(PeerState& s, const peer::OpenEvent& q, UniqueFd fd);    // here: ipc and multicast share them
-nlohmann::json handle(PeerState& s, const peer::AttachLatch& q, UniqueFd fd);
-nlohmann::json handle(PeerState& s, const peer::Import& q, UniqueFd fd);       // patterns/ipc/peer_ops.cpp
-nlohmann::json handle(PeerState& s, const peer::Prime& q, UniqueFd fd);
-nlohmann::json handle(PeerState& s, const peer::Read& q, UniqueFd fd);
-nlohmann::json handle(PeerState& s, const peer::ImportFabric& q, UniqueFd fd);  // patterns/fabric/peer_ops.cpp
-nlohmann::json handle(PeerState& s, const peer::Check& q, UniqueFd fd);
-nlohmann::json handle(PeerState& s, const peer::McJoin& q, UniqueFd fd);        // patterns/multicast/peer_ops.cpp
-nlohmann::json handle(PeerState& s, const peer::McFill& q, UniqueFd fd);
-nlohmann::json handle(PeerState& s, const peer::McSecond& q, UniqueFd fd);
-nlohmann::json handle(PeerState& s, const peer::BenchImport& q, UniqueFd fd);    // harness/bench/peer_import.cpp
-// Needs no GPU, so no state: harness/run/kit/fd_transports.cpp.
-nlohmann::json handle(const peer::FdIdentity& q, UniqueFd fd);
+// A handler is declared beside its request type (run/kit/peer_protocol.hpp says where those live):
+//   nlohmann::json handle(PeerState& s, const peer::Q& q, UniqueFd fd);
+// It returns the reply's body, or throws (peer::Unavailable where the environment lacks what the request
+// needs); the server turns a throw into {"error": ...}. One that needs no GPU takes no state.
 
 }  // namespace vmmcheck::run

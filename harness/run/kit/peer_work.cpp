@@ -1,5 +1,7 @@
 #include "run/kit/peer_work.hpp"
 
+#include <stdexcept>
+
 #include "common/error.hpp"
 #include "ipc/transport.hpp"
 
@@ -19,6 +21,21 @@ SharedHostPage share_latch(PeerProcess& peer) {
   SharedHostPage page = SharedHostPage::create();
   peer.call(peer::AttachLatch{}, page.fd());
   return page;
+}
+
+nlohmann::json handle(PeerState& s, const peer::OpenEvent& q, UniqueFd) {
+  cudaIpcEventHandle_t h{};
+  ipc::from_hex(q.handle, &h, sizeof h);
+  cudaEvent_t e = nullptr;
+  CUDA_CHECK(cudaIpcOpenEventHandle(&e, h));
+  s.event = Event(e);
+  return {{"ok", true}};
+}
+
+nlohmann::json handle(PeerState& s, const peer::AttachLatch&, UniqueFd fd) {
+  if (!fd.held()) throw std::runtime_error("latch: no file descriptor came with the request");
+  s.latch.emplace(SharedHostPage::attach(std::move(fd)));
+  return {{"ok", true}};
 }
 
 void add_bins(Histogram& h, const nlohmann::json& reply) {
