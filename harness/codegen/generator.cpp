@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "codegen/kernel_abi.h"
+#include "litmus/test_text.hpp"
 #include "patterns/op_kinds.hpp"
 
 // One kernel per litmus test. Every GPU thread finds, from threadIdx.x and blockIdx.x, which litmus
@@ -38,38 +39,9 @@ std::string address_name(const Litmus& l, int a) {
   return one_line(l.addresses[static_cast<std::size_t>(a)].name);
 }
 
-// The litmus text of an operation, for the comment above its PTX and for reasons.
-std::string op_text(const Litmus& l, const Op& op) {
-  std::ostringstream o;
-  const std::string at = address_name(l, op.address);
-  const std::string scope = op.scope == Level::Thread ? "" : std::string(".") + name_of(op.scope);
-  const std::string operand = op.value_reg.empty() ? std::to_string(op.value) : one_line(op.value_reg);
-  switch (op.kind) {
-    case OpKind::Load:
-      if (op.proxy == Proxy::Texture) o << "tld " << one_line(op.reg) << ", " << at;
-      else if (op.proxy == Proxy::Constant) o << "ldc " << one_line(op.reg) << ", " << at;
-      else if (op.proxy == Proxy::Surface) o << "suld " << one_line(op.reg) << ", " << at;
-      else o << "ld." << name_of(op.sem) << scope << " " << one_line(op.reg) << ", " << at;
-      break;
-    case OpKind::Store:
-      if (op.proxy == Proxy::Surface) o << "sust " << at << ", " << operand;
-      else o << "st." << name_of(op.sem) << scope << " " << at << ", " << operand;
-      break;
-    case OpKind::AtomAdd:
-      if (op.proxy == Proxy::Surface) o << (is_red(op) ? "sured " : "suatom ");
-      else o << (is_red(op) ? "red." : "atom.") << name_of(op.sem) << scope << ".add ";
-      if (!is_red(op)) o << one_line(op.reg) << ", ";
-      o << at << ", " << operand;
-      break;
-    case OpKind::FenceSc: o << "fence.sc" << scope; break;
-    case OpKind::FenceAcqRel: o << "fence.acq_rel" << scope; break;
-    case OpKind::AliasFence: o << "fence.proxy.alias"; break;
-    case OpKind::ProxyFence: o << "fence.proxy." << name_of(op.proxy); break;
-  }
-  if (op.must_read >= 0 && (op.kind == OpKind::Load || op.kind == OpKind::AtomAdd))
-    o << (op.spin ? " until " : " == ") << op.must_read;
-  return o.str();
-}
+// The litmus text of an operation, for the comment above its PTX, its Site and reasons: as the file
+// writes it, by the one printer of instructions (litmus/test_text.hpp, the model's instruction_text).
+using litmus::op_text;
 
 // The address whose virtual mapping an address's accesses go through: a virtual synonym
 // (".texref t virtually aliases x") is x's own virtual address. -1: a same_as chain that leaves the
@@ -217,7 +189,8 @@ std::string why_not_addresses(const Litmus& l) {
   for (const Thread& th : l.threads)
     for (const Op& op : th.ops)
       if (is_access(op) && (op.address < 0 || op.address >= n))
-        return one_line(th.name) + ": " + op_text(l, op) + " names no declared address";
+        return one_line(th.name) + ": its operation " + std::to_string(&op - th.ops.data() + 1) + " names no declared address (" +
+               address_name(l, op.address) + ")";
   return {};
 }
 

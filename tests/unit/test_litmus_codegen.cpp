@@ -230,7 +230,7 @@ TEST(LitmusCodegen, MessagePassingReleaseAcquire) {
   expect_contains(k.source, "\"st.release.gpu.u32 [%0], %1;\"");
   expect_contains(k.source, "\"ld.acquire.gpu.u32 %0, [%1];\"");
   expect_contains(k.source, "\"ld.u32 %0, [%1];\"");
-  expect_contains(k.source, "// ld.acquire.gpu r0, flag == 1");
+  expect_contains(k.source, "// ld.acquire.gpu r0, [flag] == 1");
   expect_contains(k.source, "p.view[1] + (1ull * p.region_words + word)");
   EXPECT_EQ(k.source.find("#include <"), std::string::npos) << "NVRTC has no standard headers here";
   EXPECT_EQ(k.source.find(".global"), std::string::npos) << "generic addressing only";
@@ -274,7 +274,7 @@ TEST(LitmusCodegen, LoadBufferingStoresWhatItRead) {
   const Kernel k = generate(load_buffering());
   // The store's operand is the load's register: a real data dependency.
   expect_contains(k.source, "\"st.relaxed.gpu.u32 [%0], %1;\" :: \"l\"(a1), \"r\"(v0)");
-  expect_contains(k.source, "// st.relaxed.gpu y, r0");
+  expect_contains(k.source, "// st.relaxed.gpu [y], r0");
   expect_compiles(k);
 }
 

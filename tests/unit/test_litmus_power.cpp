@@ -73,7 +73,7 @@ TEST(Spin, TheKernelLoopsWithinItsBoundAndTheLoadIsOneSite) {
   EXPECT_NE(k.source.find(std::to_string(kBound) + "u;"), std::string::npos);
   const auto site = std::find_if(k.sites.begin(), k.sites.end(), [](const codegen::Site& s) { return s.op.spin; });
   ASSERT_NE(site, k.sites.end());
-  EXPECT_EQ(site->text, "ld.acquire.gpu r0, flag until 1");
+  EXPECT_EQ(site->text, "ld.acquire.gpu r0, [flag] until 1");  // as the file writes it
   EXPECT_EQ(site->ptx, "ld.acquire.gpu.u32");
   // The site's line is the asm statement of the load, inside the loop.
   std::size_t at = 0;
