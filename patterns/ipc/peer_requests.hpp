@@ -21,6 +21,10 @@ struct Import {
   std::optional<int> fd;
   static constexpr auto kFields = std::make_tuple(field("size", &Import::size), field("transport", &Import::transport),
                                                   field("pid", &Import::pid), field("fd", &Import::fd));
+  void validate() const {
+    if (transport == patterns::Transport::PidfdGetfd && (!pid || !fd))
+      throw ProtocolError("import: pidfd_getfd needs 'pid' and 'fd'");
+  }
 };
 // Read `words` words through mapping `view` once, so caches hold them.
 struct Prime {

@@ -168,6 +168,10 @@ TEST(PeerServer, AnUnknownOrMalformedRequestIsAnErrorReplyAndTheSessionGoesOn) {
        "malformed request: import: 'transport' has no value 'carrier_pigeon'"},
       {R"({"op": "check", "view": 0, "words": -1, "value": 1})",
        "malformed request: check: 'words' must be a non-negative integer"},
+      // fields that depend on each other: refused while decoding, before any handler or GPU state
+      {R"({"op": "import", "size": 4096, "transport": "pidfd_getfd"})",
+       "malformed request: import: pidfd_getfd needs 'pid' and 'fd'"},
+      {R"({"op": "fd_identity", "pid": 1})", "malformed request: fd_identity: 'pid' without 'fd'"},
   };
   for (const auto& [text, error] : cases) {
     const nlohmann::json reply = ask(text);
@@ -211,6 +215,13 @@ TEST(PeerProtocol, EveryRequestRoundTrips) {
   // Every request the server knows (patterns/peer_registry.hpp) is sampled here.
   const auto expect_sampled = [&](auto q) { EXPECT_TRUE(sampled<decltype(q)>(samples)) << decltype(q)::kOp; };
   std::apply([&](auto... q) { (expect_sampled(q), ...); }, peer::Requests{});
+  // ... and every type sampled is one the server knows, or the session's own.
+  const auto expect_registered = [](const auto& q) {
+    using Q = std::decay_t<decltype(q)>;
+    const bool known = sampled<Q>(peer::Requests{}) || std::is_same_v<Q, peer::Exit> || std::is_same_v<Q, peer::Shutdown>;
+    EXPECT_TRUE(known) << Q::kOp;
+  };
+  std::apply([&](const auto&... q) { (expect_registered(q), ...); }, samples);
   std::apply([](const auto&... q) { (expect_round_trip(q), ...); }, samples);
 
   EXPECT_THROW(peer::op_of(nlohmann::json::array()), peer::ProtocolError);

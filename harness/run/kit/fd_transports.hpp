@@ -20,6 +20,9 @@ struct FdIdentity {
   std::optional<long long> pid;
   std::optional<int> fd;
   static constexpr auto kFields = std::make_tuple(field("pid", &FdIdentity::pid), field("fd", &FdIdentity::fd));
+  void validate() const {
+    if (pid && !fd) throw ProtocolError("fd_identity: 'pid' without 'fd'");
+  }
 };
 
 }  // namespace vmmcheck::run::peer

@@ -1,9 +1,9 @@
 #pragma once
 // The wire format of the requests a case's first process sends the second (`vmmcheck ipc-peer`, or an MPI
-// rank serving import sessions). The kit holds only this codec and the session's own two messages; every
-// request type lives with what uses it -- its pattern's peer_requests.hpp, bench's, the kit's shared ones
-// (run/kit/peer_work.hpp, run/kit/fd_transports.hpp) -- with its handler, and patterns/peer_registry.hpp
-// lists them all. A request type names its operation and each of its fields once:
+// rank serving import sessions). This codec and the session's own two messages are the protocol's part
+// of the kit; every request type lives with what sends it -- its pattern's peer_requests.hpp, bench's,
+// the kit's own event, latch and fd-probe requests (run/kit/peer_work.hpp, run/kit/fd_transports.hpp) --
+// with its handler, and patterns/peer_registry.hpp lists them all. A request type names its operation and each of its fields once:
 //
 //   struct Prime {
 //     static constexpr std::string_view kOp = "prime";
@@ -134,11 +134,21 @@ nlohmann::json encode(const Q& q) {
   return m;
 }
 
-// A message already known to name Q::kOp (op_of) read as a Q; throws ProtocolError.
+namespace detail {
+template <typename Q, typename = void>
+struct HasValidate : std::false_type {};
+template <typename Q>
+struct HasValidate<Q, std::void_t<decltype(std::declval<const Q&>().validate())>> : std::true_type {};
+}  // namespace detail
+
+// A message already known to name Q::kOp (op_of) read as a Q; throws ProtocolError. A type whose fields
+// depend on each other says so in `void validate() const` (throwing ProtocolError), run here, so a
+// malformed request is refused before its handler -- or the GPU -- is reached.
 template <typename Q>
 Q decode(const nlohmann::json& message) {
   Q q{};
   std::apply([&](const auto&... f) { (detail::take(message, q, f), ...); }, Q::kFields);
+  if constexpr (detail::HasValidate<Q>::value) q.validate();
   return q;
 }
 
