@@ -8,7 +8,7 @@
 #include "device/placement.cuh"
 #include "device/wait.cuh"
 #include "kernels/operations.hpp"
-#include "patterns/pattern.hpp"  // CountedBins
+#include "vocabulary/pattern.hpp"  // CountedBins
 
 namespace vmmcheck::kernels {
 namespace {

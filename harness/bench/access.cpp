@@ -11,7 +11,7 @@
 #include "common/cuda_objects.hpp"
 #include "common/error.hpp"
 #include "kernels/bench.hpp"
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/axes.hpp"
 #include "vmm/alias_set.hpp"
 #include "vmm/memory_kind.hpp"
 

@@ -26,7 +26,7 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The kernels stress applies to (a pattern says so: kTakesStress, patterns/pattern.hpp).
+// The kernels stress applies to (a pattern says so: kTakesStress, vocabulary/pattern.hpp).
 bool takes_stress(const model::Case& c) {
   return std::visit([](const auto& def) { return std::decay_t<decltype(def)>::kTakesStress; }, c.def);
 }

@@ -10,7 +10,7 @@
 
 #include "codegen/kernel_abi.h"
 #include "litmus/test_text.hpp"
-#include "patterns/op_kinds.hpp"
+#include "vocabulary/op_kinds.hpp"
 
 // One kernel per litmus test. Every GPU thread finds, from threadIdx.x and blockIdx.x, which litmus
 // thread of which instance it runs by inverting the placement formulas of kernel_abi.h; then, round by

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "patterns/shape.hpp"
+#include "vocabulary/shape.hpp"
 
 namespace vmmcheck::codegen {
 

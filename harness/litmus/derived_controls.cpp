@@ -7,7 +7,7 @@
 
 #include "litmus/rows.hpp"
 #include "litmus/test_text.hpp"
-#include "patterns/op_kinds.hpp"
+#include "vocabulary/op_kinds.hpp"
 
 namespace vmmcheck::litmus {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "litmus/file.hpp"
 #include "litmus/parse_source.hpp"
-#include "patterns/shape.hpp"
+#include "vocabulary/shape.hpp"
 
 namespace vmmcheck::litmus::syntax {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "model/case.hpp"
-#include "patterns/structure.hpp"
+#include "vocabulary/structure.hpp"
 
 namespace vmmcheck::model {
 

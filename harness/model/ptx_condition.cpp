@@ -1,4 +1,4 @@
-// Conditions of litmus files (patterns/shape.hpp, Expr): their text and their value (ptx_model.hpp).
+// Conditions of litmus files (vocabulary/shape.hpp, Expr): their text and their value (ptx_model.hpp).
 #include <stdexcept>
 
 #include "model/ptx_model.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "model/ptx_execution.hpp"
-#include "patterns/op_kinds.hpp"
+#include "vocabulary/op_kinds.hpp"
 
 namespace vmmcheck::model::ptx::detail {
 namespace {

@@ -1,6 +1,6 @@
 #include "model/ptx_model.hpp"
 #include "model/ptx_execution.hpp"
-#include "patterns/op_kinds.hpp"
+#include "vocabulary/op_kinds.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #pragma once
 // The PTX memory consistency model with proxies, as an executable axiomatic model (docs/litmus-model.md).
 // Transcribed from NVlabs/mixedproxy (alloy/ptx.als, the formalisation of "Mixed-Proxy Extensions for the
-// NVIDIA PTX Memory Model", ISCA 2023) for the whole litmus language of patterns/shape.hpp: the generic,
+// NVIDIA PTX Memory Model", ISCA 2023) for the whole litmus language of vocabulary/shape.hpp: the generic,
 // texture, surface and constant proxies, fence.proxy.<proxy>, fence.proxy.alias, virtual synonyms and
 // physical aliases, fence.sc / fence.acq_rel, atom / red, register operands. Two departures follow the
 // PTX ISA where the artifact does not (fence-based release and acquire patterns synchronize; atomicity
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "patterns/shape.hpp"
+#include "vocabulary/shape.hpp"
 
 namespace vmmcheck::model::ptx {
 

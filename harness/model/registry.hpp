@@ -26,7 +26,7 @@ struct PatternInfo {
   bool driver_status_outcomes = false;  // see patterns::PatternDefaults
   std::vector<AxisInfo> axes;
   std::vector<patterns::Outcome> outcomes;  // histogram bins, in kernel order
-  std::vector<patterns::Lives> mutants;     // the mutants its runner honours (patterns/mutants.hpp)
+  std::vector<patterns::Lives> mutants;     // the mutants its runner honours (vocabulary/mutants.hpp)
   // The typed definition from one token per axis (axis name -> token). A missing axis that is not
   // optional, or a token the axis does not allow, throws InputError: never a default.
   patterns::CaseDef (*make)(const std::map<std::string, std::string>& tokens_by_axis) = nullptr;

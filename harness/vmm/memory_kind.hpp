@@ -6,7 +6,7 @@
 
 #include <cstddef>
 
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/axes.hpp"
 #include "vmm/owners.hpp"
 
 namespace vmmcheck::vmm {

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "common/unique_handle.hpp"
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/axes.hpp"
 #include "vmm/owners.hpp"
 
 namespace vmmcheck::vmm {

@@ -3,7 +3,7 @@
 // shared-memory add per warp and one global atomic per block and bin. Nothing per instance leaves the GPU.
 #include <cstdint>
 
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::kernels::device {
 

@@ -1,7 +1,7 @@
 #pragma once
 // access (access.*): a kernel reads or writes one granule through a mapping whose access rights the
 // case sets. Cases that must fault run isolated. Runner: patterns/access/runner.cpp.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

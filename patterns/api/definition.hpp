@@ -1,7 +1,7 @@
 #pragma once
 // api (api.*): the status a VMM driver call returns when it is misused. The histogram's bins are the
 // CUresult names the driver returned. Runner: patterns/api/runner.cpp.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

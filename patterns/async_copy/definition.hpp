@@ -4,7 +4,7 @@
 // bulk-copies them from the view into shared memory; shared_to_global: one thread bulk-copies shared
 // memory into view A, then the CTA loads the words through the view. Between them: fence.proxy.alias,
 // fence.proxy.async.global, both, or neither. Kernels: patterns/async_copy/kernels.cu.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -4,7 +4,7 @@
 // by a second one -- and mapped: an alias through the fabric. Creating one needs an IMEX channel; where
 // there is none the case is NotSupported with that reason, never Fail (harness/vmm/fabric.hpp).
 // Runner: patterns/fabric/runner.cpp.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -4,7 +4,7 @@
 // the same memory. A writer kernel in the exporting process, then a reader kernel in the importing one,
 // ordered by an interprocess event, by the host (the writer synchronised, then a message), or not at all.
 // Runner: patterns/ipc/runner.cpp (the importing side: harness/run/execution/peer_server.cpp).
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -1,7 +1,7 @@
 #pragma once
 // kernel_pair (alias.kernels): a writing operation through view A, then a reading operation through a
 // view, ordered by a stream, an event, the host, a graph edge, or nothing. Kernels: kernels/operations.cu.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

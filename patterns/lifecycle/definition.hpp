@@ -1,7 +1,7 @@
 #pragma once
 // lifecycle (lifecycle.*): data belongs to the physical allocation, not to an address. Every word
 // checked is one instance. Runner: patterns/lifecycle/runner.cpp.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

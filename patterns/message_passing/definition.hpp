@@ -3,7 +3,7 @@
 // reader in another CTA, or in another warp of the same CTA, acquires the flag and reads the data, each
 // through the view its axis names.
 // Kernel: patterns/message_passing/kernels.cu.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

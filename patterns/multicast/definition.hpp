@@ -3,7 +3,7 @@
 // instructions) and through the device's unicast mapping -- two virtual aliases of the same memory.
 // Nothing here runs unless the multicast gate allows it (harness/vmm/multicast.hpp).
 // Kernels: patterns/multicast/kernels.cu. Runner: patterns/multicast/runner.cpp.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -3,7 +3,7 @@
 // device's view is another virtual alias. Needs two GPUs that can access each other (the support stage
 // says so where there are fewer).
 // Runner and kernels: patterns/peer_mp/.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

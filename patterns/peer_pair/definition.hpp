@@ -3,7 +3,7 @@
 // device's view is another virtual alias. Needs two GPUs that can access each other (the support stage
 // says so where there are fewer).
 // Runner: patterns/peer_pair/runner.cpp; kernels: kernels/operations.cu.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

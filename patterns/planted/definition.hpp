@@ -2,7 +2,7 @@
 // planted_host and planted_gpu (planted.*): cases that crash or hang on purpose, to show that isolation
 // contains them. Only tests/planted/ uses them, never the shipped cases/. Kernels: patterns/planted/kernels.cu;
 // runners: patterns/planted/runner.cpp.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -1,7 +1,7 @@
 #pragma once
 // resident (alias.resident): the resident-grid clause. A reader grid runs before the writing operation
 // starts and reads after a signal says the writer completed. Kernels: patterns/resident/kernels.cu.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -2,7 +2,7 @@
 // rmw (alias.rmw): many threads make atomic adds to one word, half of them through view A and half
 // through the view the case names. PTX defines atomicity only for operations on the same virtual
 // address, so through two aliases an update may be lost. Kernel: patterns/rmw/kernels.cu.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -1,7 +1,7 @@
 #pragma once
 // same_thread (alias.same_thread): one thread reads a word through view B, writes it through view A,
 // (fence.proxy.alias), and reads it through B again. Kernel: patterns/same_thread/kernels.cu.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -5,8 +5,8 @@
 // store is checked at its own word. The loads come in the same kernel (each thread: load, surface
 // store, with or without fence.proxy.alias, load again), in a later kernel ordered by stream order, an
 // event or the host, or in a grid resident before the stores. Kernels: patterns/surface/kernels.cu.
-#include "patterns/pattern.hpp"
-#include "patterns/kernel_orders.hpp"
+#include "vocabulary/pattern.hpp"
+#include "vocabulary/kernel_orders.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -4,8 +4,8 @@
 // ordered by stream order, an event or the host, or in a grid resident before the stores and told after
 // they completed. Kernels: patterns/texture/kernels.cu. Runner:
 // patterns/texture/runner.cpp.
-#include "patterns/kernel_orders.hpp"
-#include "patterns/pattern.hpp"
+#include "vocabulary/kernel_orders.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/axes.hpp"
 
 namespace vmmcheck::kernels {
 

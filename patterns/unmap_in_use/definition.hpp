@@ -1,7 +1,7 @@
 #pragma once
 // unmap_in_use (lifecycle.unmap.*): cuMemUnmap while a kernel that uses the mapping is queued behind a
 // gate, or running. Runner: patterns/unmap_in_use/runner.cpp.
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {
 

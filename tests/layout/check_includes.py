@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""Checks the include structure of the sources (docs/design.md, "Layout"): every project #include goes to
+"""Checks the include structure of the sources (docs/design.md, "Layers"): every project #include goes to
 a file of the same layer or a lower one -- nothing includes upward --, no two files include each other,
 and a pattern's folder is its own: only the pattern's files and the registries (REGISTRIES) include from
-patterns/<name>/. What the includes cannot show -- who defines what another file calls -- check_links.py
+patterns/<name>/. Between the top folders no arrow runs up: vocabulary/ includes nothing outside itself,
+patterns/ holds plug-ins only (a folder per pattern, and the registries), and a file outside patterns/
+reaches a pattern only through a registry, the one socket the plug-ins fit. What the includes cannot show -- who defines what another file calls -- check_links.py
 checks on the built objects.
 
 The layers, lowest first (a file is in the first layer whose pattern matches its path):
@@ -14,8 +16,7 @@ import re
 import sys
 
 LAYERS = [
-    ("the shared pattern vocabulary", ["patterns/vocabulary.hpp", "patterns/structure.hpp", "patterns/shape.hpp", "patterns/op_kinds.hpp",
-                                      "patterns/mutants.hpp", "patterns/pattern.hpp", "patterns/kernel_orders.hpp"]),
+    ("the vocabulary every layer speaks", ["vocabulary/*"]),
     ("pattern definitions", ["patterns/*/definition.hpp"]),
     ("the registry", ["patterns/registry.hpp"]),
     ("common", ["harness/common/*"]),
@@ -41,7 +42,7 @@ LAYERS = [
 ]
 __doc__ += "\n".join(f"  {i}. {name}: {', '.join(globs)}" for i, (name, globs) in enumerate(LAYERS)) + "\n"
 
-SOURCES = ("harness", "patterns", "kernels")
+SOURCES = ("vocabulary", "harness", "patterns", "kernels")
 REGISTRIES = ("patterns/registry.hpp", "patterns/peer_registry.hpp")  # may include from every pattern's folder
 INCLUDE_ROOTS = ("", "harness")  # #include "run/..." is harness/run/...; "patterns/..." the repository's
 
@@ -61,10 +62,27 @@ def resolve(root: pathlib.Path, src: pathlib.Path, name: str):
     return None
 
 
+def folder_problems(path: str, target: str, n: int):
+    """The arrows between top folders: vocabulary/ is below everything, patterns/ is reached through a registry."""
+    if path.startswith("vocabulary/") and not target.startswith("vocabulary/"):
+        return [f"{path}:{n}: the vocabulary includes {target}: it is below every other folder and includes only itself"]
+    if target.startswith("patterns/") and not path.startswith("patterns/") and target not in REGISTRIES:
+        return [f"{path}:{n}: includes {target}: outside patterns/, a pattern is reached only through a registry ({', '.join(REGISTRIES)})"]
+    return []
+
+
+def plug_ins_only(root: pathlib.Path):
+    """patterns/ holds the patterns' folders and the registries, nothing else a source could include."""
+    return [f"{p.relative_to(root).as_posix()}: patterns/ holds plug-ins only (a folder per pattern and the registries); "
+            "a type every layer speaks belongs in vocabulary/"
+            for p in sorted((root / "patterns").glob("*.*"))
+            if p.suffix in (".h", ".hpp", ".cpp", ".cu", ".cuh") and p.relative_to(root).as_posix() not in REGISTRIES]
+
+
 def include_edges(root: pathlib.Path):
     """(files, {file: set of project files it includes}, problems), paths relative to root."""
     files = sorted(p for d in SOURCES for p in (root / d).rglob("*") if p.suffix in (".h", ".hpp", ".cpp", ".cu", ".cuh"))
-    edges, problems = {}, []
+    edges, problems = {}, plug_ins_only(root)
     for f in files:
         path = f.relative_to(root).as_posix()
         mine = layer_of(path)
@@ -79,6 +97,7 @@ def include_edges(root: pathlib.Path):
             if target is None:
                 continue  # a header of a dependency, or generated
             edges.setdefault(path, set()).add(target)
+            problems += folder_problems(path, target, n)
             folder = re.match(r"patterns/([^/]+)/", target)
             if folder and not path.startswith(folder.group(0)) and path not in REGISTRIES:
                 problems.append(f"{path}:{n}: reaches into a pattern's folder: {target} (only the pattern and the registry may)")

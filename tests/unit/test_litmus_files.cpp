@@ -23,7 +23,7 @@
 #include "codegen/nvrtc.hpp"
 #include "litmus/parser.hpp"
 #include "model/ptx_model.hpp"
-#include "patterns/shape.hpp"
+#include "vocabulary/shape.hpp"
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <optional>
 
-#include "patterns/pattern.hpp"
+#include "vocabulary/pattern.hpp"
 #include "common/cuda_objects.hpp"
 #include "run/records/result.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The mutant in force while a case runs (patterns/mutants.hpp says what each removes). A control case
+// The mutant in force while a case runs (vocabulary/mutants.hpp says what each removes). A control case
 // runs under its own mutant (MutantScope, set by the session for that case: model::Case::mutant); the
 // self-test switches one on for a whole pass through the environment variable VMMCHECK_MUTANT (hidden:
 // not in --help), which the pass's isolated children inherit.
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "patterns/mutants.hpp"
+#include "vocabulary/mutants.hpp"
 
 namespace vmmcheck::run {
 

@@ -3,7 +3,7 @@
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "kernels/operations.hpp"
-#include "patterns/kernel_orders.hpp"
+#include "vocabulary/kernel_orders.hpp"
 #include "run/kit/checked_words.hpp"
 #include "run/kit/mutants.hpp"
 

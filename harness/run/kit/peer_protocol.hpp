@@ -27,7 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/axes.hpp"
 
 namespace vmmcheck::run::peer {
 
@@ -64,7 +64,7 @@ struct IsOptional : std::false_type {};
 template <typename T>
 struct IsOptional<std::optional<T>> : std::true_type {};
 
-// A value as the wire spells it: enumerations by their token (patterns/vocabulary.hpp).
+// A value as the wire spells it: enumerations by their token (vocabulary/axes.hpp).
 template <typename T>
 nlohmann::json to_wire(const T& v) {
   if constexpr (std::is_enum_v<T>) {

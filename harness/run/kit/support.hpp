@@ -9,7 +9,7 @@
 
 #include "device/probe.hpp"
 #include "model/case.hpp"
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/axes.hpp"
 
 namespace vmmcheck::run {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "common/cuda_objects.hpp"
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/axes.hpp"
 
 namespace vmmcheck::run {
 

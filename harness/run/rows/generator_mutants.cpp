@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "patterns/op_kinds.hpp"
+#include "vocabulary/op_kinds.hpp"
 
 namespace vmmcheck::run {
 

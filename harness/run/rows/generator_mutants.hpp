@@ -1,5 +1,5 @@
 #pragma once
-// The mutants of the litmus kernel generator (patterns/mutants.hpp; docs/design.md, "Mutation
+// The mutants of the litmus kernel generator (vocabulary/mutants.hpp; docs/design.md, "Mutation
 // self-test"): the test a row's kernel is generated from, with one mechanism taken out, while the row is
 // judged by its file's test. `vmmcheck selftest` runs the generated rows under each and expects some row
 // to Fail: the rows can tell a generator that drops an acquire, a release, a proxy fence or a scope.
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "patterns/mutants.hpp"
-#include "patterns/shape.hpp"
+#include "vocabulary/mutants.hpp"
+#include "vocabulary/shape.hpp"
 
 namespace vmmcheck::run {
 

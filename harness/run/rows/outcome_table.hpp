@@ -15,7 +15,7 @@ namespace vmmcheck::run {
 // The table for a kernel whose results are `registers` (codegen::Kernel::registers), or nothing when the
 // space does not fit one (more registers or values than kernels/outcome_index.h holds, more bins, or
 // registers the model does not know): then the instances are counted on the host.
-// `spinning`: the registers of spin-until loads, which may also hold kSpinBoundReached (patterns/shape.hpp).
+// `spinning`: the registers of spin-until loads, which may also hold kSpinBoundReached (vocabulary/shape.hpp).
 std::optional<VmmcheckOutcomeTable> outcome_table(const model::ptx::OutcomeSpace& space,
                                                   const std::vector<std::string>& registers,
                                                   const std::vector<std::string>& spinning = {});

@@ -13,9 +13,9 @@
 #include <string_view>
 #include <tuple>
 
-#include "patterns/mutants.hpp"
-#include "patterns/structure.hpp"
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/mutants.hpp"
+#include "vocabulary/structure.hpp"
+#include "vocabulary/axes.hpp"
 
 // What a pattern's host-side declarations name (at the end of its definition header): its runner,
 // run_pattern(session, def, case, result), and its support check, why_not_here(def, machine, device) --
@@ -49,7 +49,7 @@ struct PatternDefaults {
   // The outcomes are the CUresult names a driver call returns: kOutcomes lists the usual ones, and any
   // other CUDA_* name is accepted and gets its own bin (api cases).
   static constexpr bool kDriverStatusOutcomes = false;
-  // The mutants that live in the pattern's runner (patterns/mutants.hpp): none unless it says so.
+  // The mutants that live in the pattern's runner (vocabulary/mutants.hpp): none unless it says so.
   static constexpr std::array<Lives, 0> kMutants{};
   // Whether the budget's memory stress applies to its kernels (what `vmmcheck tune` searches over).
   static constexpr bool kTakesStress = false;

@@ -1,7 +1,7 @@
 #pragma once
-// What kind of operation a litmus Op is (patterns/shape.hpp): the model, the generator, the derived
+// What kind of operation a litmus Op is (vocabulary/shape.hpp): the model, the generator, the derived
 // controls and the generator's mutants all ask.
-#include "patterns/shape.hpp"
+#include "vocabulary/shape.hpp"
 
 namespace vmmcheck::patterns::litmus {
 

@@ -1,13 +1,13 @@
 #pragma once
 // What the oracle reads off a case (harness/model/oracle.cpp), never its verdict: for a memory-model
-// pattern the litmus shape the PTX model decides (patterns/shape.hpp), for a VMM contract pattern its
+// pattern the litmus shape the PTX model decides (vocabulary/shape.hpp), for a VMM contract pattern its
 // contract structure. Each pattern maps its typed definition to one of these in its header
 // (structure_of), so the oracle knows no pattern by name.
 #include <optional>
 #include <string_view>
 
-#include "patterns/shape.hpp"
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/shape.hpp"
+#include "vocabulary/axes.hpp"
 
 namespace vmmcheck::patterns {
 

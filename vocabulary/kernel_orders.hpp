@@ -5,8 +5,8 @@
 #include <optional>
 #include <string_view>
 
-#include "patterns/mutants.hpp"
-#include "patterns/vocabulary.hpp"
+#include "vocabulary/mutants.hpp"
+#include "vocabulary/axes.hpp"
 
 namespace vmmcheck::patterns {
 
