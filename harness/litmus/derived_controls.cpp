@@ -115,7 +115,8 @@ std::vector<Edit> edits_of(const lt::Litmus& test, bool deep) {
       // Deep: a strong load or store made weak: no longer morally strong (no coherence, no synchronization).
       // Not a spinning load: a weak load may be served from its SM's L1 copy for as long as it spins, so
       // the spin waits out its bound in nearly every instance (on the H200, b85b53c's deep run: 29 such
-      // controls, 152 of its 168 control seconds, none showing anything; ci/results/litmus-power/b85b53c).
+      // controls, 152 of its 168 control seconds, none showing anything;
+      // ci/results/litmus/nvidia-h200_driver-580.159.04.deep.json).
       if (deep && !op.spin && (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.proxy == lt::Proxy::Generic &&
           op.sem != Sem::Weak) {
         lt::Op weak = op;
