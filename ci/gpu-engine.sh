@@ -4,7 +4,7 @@
 # AFTER's litmus rows at 1e8 instances a row, and at the default 1e7 over 40 launches instead of 4 (is
 # it the instances or the placements that bring out rare weak outcomes?). Everything lands in
 # $OUT/engine.tar.gz (one file: the device tool brings back only a few); unpack it where the report
-# driver runs, compare and commit there (ci/results/engine/README.md).
+# driver runs, compare there, and commit what docs/litmus.md's table reads (ci/results/README.md).
 #   ci/gpu-engine.sh BEFORE AFTER
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -4,7 +4,8 @@
 //   g++ -std=c++17 -O2 -I harness -I . -I /usr/local/cuda/include ci/experiments/nvrtc_batching.cpp \
 //     build/harness/libvmmcheck_codegen.a build/harness/libvmmcheck_litmus.a build/harness/libvmmcheck_model.a \
 //     build/harness/libvmmcheck_common.a -L/usr/local/cuda/lib64 -lnvrtc -lpthread -ldl -o nvrtc-batch
-//   ./nvrtc-batch THREADS [MAX_KERNELS]      (ci/results/engine/nvrtc-batch.txt: the H200 host, 16 threads)
+//   ./nvrtc-batch THREADS [MAX_KERNELS]      (ci/results/engine/nvrtc-batch.txt at ce0a56a, in git history:
+//                                            the H200 host, 16 threads)
 #include <nvrtc.h>
 #include <atomic>
 #include <chrono>

@@ -41,9 +41,9 @@ std::string nvrtc_version();
 Compiled compile(const Kernel& kernel, int arch, int ptxas_level = -1);
 
 // Compiles `kernels` (generated ones: codegen/generator.hpp) as compile() does, those the caches lack in
-// one NVRTC program: faster than one kernel a program (ci/results/engine/nvrtc-batch.txt, the H200's
-// host: the shipped rows' 259 kernels on 16 threads). A program that fails is compiled again kernel by
-// kernel, so each error, and its log, belongs to its own kernel.
+// one NVRTC program: faster than one kernel a program (ci/results/engine/nvrtc-batch.txt at ce0a56a, in
+// git history: the H200's host, the shipped rows' 259 kernels on 16 threads). A program that fails is
+// compiled again kernel by kernel, so each error, and its log, belongs to its own kernel.
 struct Outcome {
   Compiled compiled;
   std::exception_ptr error;  // a CompileError
