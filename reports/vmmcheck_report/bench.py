@@ -309,7 +309,7 @@ def row_label(r: Mapping, drop: Sequence[str] = ()) -> str:
 
 
 # A measured figure as fmt.sig gives it, without thousands separators (3443): the bench pages committed in
-# ci/results/bench/ were made so, and bench-report reproduces them byte for byte.
+# ci/results/bench/ at 8b4f51a (in git history) were made so, and bench-report reproduces them byte for byte.
 num = functools.partial(fmt.sig, thousands="")
 
 

@@ -107,7 +107,7 @@ def sig(v: Optional[float], missing: str = "—", thousands: str = ",") -> str:
     """A measured figure, three significant digits, no exponent: 0.0412, 9.60, 38.7, 337, 3,443.
 
     Whole numbers from 100, their thousands grouped with `thousands`: bench-report and bench-compare pass ""
-    (3443), as the pages they made in ci/results/bench/ show."""
+    (3443), as the pages they made in ci/results/bench/ at 8b4f51a (in git history) show."""
     if v is None:
         return missing
     if v == 0:
