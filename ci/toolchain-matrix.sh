@@ -2,7 +2,8 @@
 # The ptxas matrix (docs/toolchain.md, "The matrix"): for each ptxas version PyPI has as a wheel
 # (nvidia-cuda-nvcc-cu12 for 12.x, nvidia-cuda-nvcc for 13.x), `vmmcheck toolchain` over the shipped
 # litmus rows at -O0..-O3 (the PTX's .version lowered where an older ptxas asks), and the committed
-# table of what each version's machine code lost: ci/results/toolchain/matrix.json, one log per version.
+# table of what each version's machine code lost: ci/results/toolchain/matrix.json; one log per version
+# in the work folder ($VMMCHECK_PTXAS_WORK, not committed).
 # Needs a build ($VMMCHECK, default build/vmmcheck), .venv (ci/setup-deps.sh) and PyPI; no GPU.
 #   ci/toolchain-matrix.sh [VERSION...]      (default: the versions below)
 set -euo pipefail
@@ -27,7 +28,7 @@ for v in "${versions[@]}"; do
   started=$(date +%s)
   # Exit 1 means findings: that is the point here.
   "${VMMCHECK:-build/vmmcheck}" toolchain cases/litmus --no-nvrtc --no-toolkit-ptxas --ptxas "$ptxas" -O 0,1,2,3 --json "$work/$v.json" \
-    > "$out/ptxas-$v.txt" 2>&1 || [ $? -eq 1 ]
+    > "$work/ptxas-$v.txt" 2>&1 || [ $? -eq 1 ]
   echo "toolchain-matrix: $v done in $(( $(date +%s) - started )) s"
   jsons+=("$work/$v.json")
 done
