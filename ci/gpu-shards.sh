@@ -2,7 +2,7 @@
 # The shards check (docs/design.md, "Case lists and shards") on a GPU machine: the default suite in full,
 # then as --shard 1/N .. N/N one after another on the same GPU, each results file and the console under
 # $OUT (default ./gpu-out); then what a resume on this machine of a file of another machine says. Join and
-# compare the files where the report driver runs (ci/results/shards/README.md says how).
+# compare the files where the report driver runs (ci/results/README.md says how).
 #   ci/gpu-shards.sh VMMCHECK [N]
 set -uo pipefail
 cd "$(dirname "$0")/.."
