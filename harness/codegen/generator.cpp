@@ -9,13 +9,15 @@
 #include <stdexcept>
 
 #include "codegen/kernel_abi.h"
+#include "codegen/layout.hpp"
+#include "codegen/test_facts.hpp"
 #include "litmus/test_text.hpp"
-#include "vocabulary/op_kinds.hpp"
 
-// One kernel per litmus test. Every GPU thread finds, from threadIdx.x and blockIdx.x, which litmus
-// thread of which instance it runs by inverting the placement formulas of kernel_abi.h; then, round by
-// round, it runs that thread's operations in program order, one inline-PTX statement each (asm volatile
-// with a "memory" clobber: the compiler neither drops nor reorders them), and writes its registers out.
+// One kernel per litmus test. Every GPU thread finds, from threadIdx.x and blockIdx.x, which instances it
+// runs by inverting the placement formulas of kernel_abi.h -- every litmus thread's role, each for an
+// instance of its own, or one role of one instance; then, round by round, it runs each role's operations
+// in program order, one inline-PTX statement each (asm volatile with a "memory" clobber: the compiler
+// neither drops nor reorders them), and writes its registers out.
 namespace vmmcheck::codegen {
 namespace {
 
@@ -23,260 +25,9 @@ using namespace patterns::litmus;
 
 constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
 
-bool is_red(const Op& op) { return op.kind == OpKind::AtomAdd && op.reg.empty(); }
-bool is_tld(const Op& op) { return op.kind == OpKind::Load && op.proxy == Proxy::Texture; }
-
-// Text for a // comment: one line, no control characters.
-std::string one_line(const std::string& s) {
-  std::string out = s;
-  for (char& c : out)
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-  return out;
-}
-
-std::string address_name(const Litmus& l, int a) {
-  if (a < 0 || a >= static_cast<int>(l.addresses.size())) return "<address " + std::to_string(a) + ">";
-  return one_line(l.addresses[static_cast<std::size_t>(a)].name);
-}
-
 // The litmus text of an operation, for the comment above its PTX, its Site and reasons: as the file
 // writes it, by the one printer of instructions (litmus/test_text.hpp, the model's instruction_text).
 using litmus::op_text;
-
-// The address whose virtual mapping an address's accesses go through: a virtual synonym
-// (".texref t virtually aliases x") is x's own virtual address. -1: a same_as chain that leaves the
-// declared addresses or loops.
-int root_of(const Litmus& l, int a) {
-  const int n = static_cast<int>(l.addresses.size());
-  for (int steps = 0; steps <= n; ++steps) {
-    if (a < 0 || a >= n) return -1;
-    const int next = l.addresses[static_cast<std::size_t>(a)].same_as;
-    if (next < 0) return a;
-    a = next;
-  }
-  return -1;
-}
-
-// Where everything of a test goes in the kernel (kernel_abi.h's b, t, L; the shared words; registers).
-struct Layout {
-  std::vector<int> file_cta;     // per litmus thread: its file CTA b (rank of Thread::cta)
-  std::vector<int> file_thread;  // per litmus thread: t, its rank in b by (lane, declaration order)
-  unsigned file_ctas = 0;
-  unsigned threads_per_file_cta = 0;
-  std::vector<int> root;          // per address: root_of
-  std::vector<int> global_index;  // per address: L (rank of its location among the global ones); -1: shared
-  std::vector<int> shared_index;  // per address: rank of its location among the shared ones; -1: global
-  unsigned global_locations = 0;
-  unsigned shared_locations = 0;
-  std::vector<bool> surface_backed;    // per L: a .surfref aliases it (its words are texels, kernel_abi.h)
-  std::vector<std::string> registers;  // Kernel::registers
-  std::map<std::string, int> register_index;
-};
-
-Layout layout_of(const Litmus& l) {
-  Layout lay;
-  std::set<int> ctas;
-  for (const Thread& th : l.threads) ctas.insert(th.cta);
-  lay.file_ctas = static_cast<unsigned>(ctas.size());
-  const std::vector<int> cta_list(ctas.begin(), ctas.end());
-  lay.file_cta.resize(l.threads.size());
-  lay.file_thread.resize(l.threads.size());
-  for (std::size_t b = 0; b < cta_list.size(); ++b) {
-    std::vector<std::size_t> members;
-    for (std::size_t i = 0; i < l.threads.size(); ++i)
-      if (l.threads[i].cta == cta_list[b]) members.push_back(i);
-    std::stable_sort(members.begin(), members.end(),
-                     [&](std::size_t x, std::size_t y) { return l.threads[x].lane < l.threads[y].lane; });
-    for (std::size_t t = 0; t < members.size(); ++t) {
-      lay.file_cta[members[t]] = static_cast<int>(b);
-      lay.file_thread[members[t]] = static_cast<int>(t);
-    }
-    lay.threads_per_file_cta = std::max(lay.threads_per_file_cta, static_cast<unsigned>(members.size()));
-  }
-
-  const int n = static_cast<int>(l.addresses.size());
-  std::set<int> global, shared;
-  for (int a = 0; a < n; ++a) {
-    const int r = root_of(l, a);
-    lay.root.push_back(r);
-    const Address& addr = l.addresses[static_cast<std::size_t>(a)];
-    if (addr.shared) shared.insert(addr.location);
-    else if (r >= 0) global.insert(l.addresses[static_cast<std::size_t>(r)].location);
-  }
-  const auto rank = [](const std::set<int>& s, int v) { return static_cast<int>(std::distance(s.begin(), s.find(v))); };
-  for (int a = 0; a < n; ++a) {
-    const Address& addr = l.addresses[static_cast<std::size_t>(a)];
-    const int r = lay.root[static_cast<std::size_t>(a)];
-    lay.shared_index.push_back(addr.shared ? rank(shared, addr.location) : -1);
-    lay.global_index.push_back(!addr.shared && r >= 0 ? rank(global, l.addresses[static_cast<std::size_t>(r)].location) : -1);
-  }
-  lay.global_locations = static_cast<unsigned>(global.size());
-  lay.shared_locations = static_cast<unsigned>(shared.size());
-  lay.surface_backed.assign(lay.global_locations, false);
-  for (int a = 0; a < n; ++a)
-    if (l.addresses[static_cast<std::size_t>(a)].declared == Proxy::Surface && lay.global_index[static_cast<std::size_t>(a)] >= 0)
-      lay.surface_backed[static_cast<std::size_t>(lay.global_index[static_cast<std::size_t>(a)])] = true;
-
-  // Registers: every register a load or an atom sets, by (thread order, program order), once each.
-  for (const Thread& th : l.threads)
-    for (const Op& op : th.ops)
-      if ((op.kind == OpKind::Load || op.kind == OpKind::AtomAdd) && !op.reg.empty() &&
-          lay.register_index.emplace(op.reg, static_cast<int>(lay.registers.size())).second)
-        lay.registers.push_back(op.reg);
-  return lay;
-}
-
-// --- why_not_generated, one check per class of test ---
-
-std::string why_not_harness_extension(const Litmus& l) {
-  if (!l.boundaries.empty())
-    return "operation boundaries are the harness's own extension, not litmus files: not generated";
-  for (const Thread& th : l.threads)
-    if (th.resident) return "resident threads are the harness's own extension, not litmus files: not generated";
-  return {};
-}
-
-std::string why_not_placement(const Litmus& l) {
-  if (l.threads.empty()) return "the test has no threads";
-  for (const Thread& th : l.threads)
-    if (th.gpu != 0) return "needs a second GPU: generated kernels run on one GPU in this version";
-  if (l.addresses.size() > VMMCHECK_LITMUS_MAX_ADDRESSES)
-    return "declares " + std::to_string(l.addresses.size()) + " addresses; the kernel ABI has room for " +
-           std::to_string(VMMCHECK_LITMUS_MAX_ADDRESSES);
-  std::map<int, unsigned> per_cta;
-  for (const Thread& th : l.threads)
-    if (++per_cta[th.cta] > kMaxBlockThreads)
-      return "CTA b" + std::to_string(th.cta) + " has more than " + std::to_string(kMaxBlockThreads) +
-             " threads, the most one CTA can have";
-  return {};
-}
-
-// A location under a .surfref is a surface's own allocation (vmm::SurfaceAlias: one linear mapping):
-// only that address and its virtual synonyms reach it, and no texture reads it.
-std::string why_not_surface_memory(const Litmus& l) {
-  const int n = static_cast<int>(l.addresses.size());
-  for (int s = 0; s < n; ++s) {
-    if (l.addresses[static_cast<std::size_t>(s)].declared != Proxy::Surface) continue;
-    const int root = root_of(l, s);
-    for (int a = 0; a < n; ++a) {
-      const Address& addr = l.addresses[static_cast<std::size_t>(a)];
-      if (root_of(l, a) != root && addr.location == l.addresses[static_cast<std::size_t>(root)].location)
-        return "address " + address_name(l, a) + " physically aliases the memory of .surfref " + address_name(l, s) +
-               ": a second mapping of a surface's memory is not in this version";
-      if (root_of(l, a) == root && addr.declared == Proxy::Texture)
-        return "a texture over the memory of .surfref " + address_name(l, s) + " is not in this version";
-    }
-  }
-  return {};
-}
-
-std::string why_not_addresses(const Litmus& l) {
-  const int n = static_cast<int>(l.addresses.size());
-  for (int a = 0; a < n; ++a) {
-    const Address& addr = l.addresses[static_cast<std::size_t>(a)];
-    const int r = root_of(l, a);
-    if (r < 0) return "address " + address_name(l, a) + ": its virtual synonym chain (same_as) leaves the declared addresses or loops";
-    if (addr.shared != l.addresses[static_cast<std::size_t>(r)].shared)
-      return "address " + address_name(l, a) + " is a virtual synonym across state spaces (.shared and .global)";
-  }
-  for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b) {
-      const Address &x = l.addresses[static_cast<std::size_t>(a)], &y = l.addresses[static_cast<std::size_t>(b)];
-      if (x.shared && !y.shared && x.location == y.location)
-        return "addresses " + address_name(l, a) + " (.shared) and " + address_name(l, b) +
-               " (.global) share a physical location: shared memory cannot alias global memory";
-    }
-  for (const Thread& th : l.threads)
-    for (const Op& op : th.ops)
-      if (is_access(op) && (op.address < 0 || op.address >= n))
-        return one_line(th.name) + ": its operation " + std::to_string(&op - th.ops.data() + 1) + " names no declared address (" +
-               address_name(l, op.address) + ")";
-  return {};
-}
-
-// The proxies a generated kernel cannot take: surface, constant, and fences PTX does not have.
-std::string why_not_proxy(const Litmus& l, const Op& op) {
-  if (is_access(op) && op.proxy == Proxy::Surface) {
-    const Address& addr = l.addresses[static_cast<std::size_t>(op.address)];
-    if (addr.declared != Proxy::Surface)
-      return op_text(l, op) + ": surface objects are made for .surfref addresses only";
-    if (op.kind == OpKind::AtomAdd) return "surface atomics and reductions (suatom, sured) are not generated in this version";
-    if (op.sem != Sem::Weak) return op_text(l, op) + ": suld and sust are weak; PTX has no ." + name_of(op.sem) + " surface access";
-    if (addr.shared) return "a .surfref of .shared memory: surface objects view global memory only";
-  }
-  if (is_access(op) && op.proxy == Proxy::Constant)
-    return "ldc: the constant state space cannot view global (VMM) memory";
-  if (op.kind == OpKind::ProxyFence)
-    // PTX ISA 9.0, fence: .proxykind = { .alias, .async, .async.global, .async.shared::{cta,cluster} }, and
-    // the one-way fence.proxy.tensormap::generic; no texture, surface, constant or generic kind.
-    return std::string("PTX has no fence.proxy.") + name_of(op.proxy) + " instruction";
-  if (is_access(op) && op.proxy == Proxy::Texture) {
-    if (op.kind != OpKind::Load) return "PTX has no texture-proxy write (tex/tld only reads)";
-    if (op.sem != Sem::Weak) return "tld is a weak read: PTX has no ." + std::string(name_of(op.sem)) + " texture fetch";
-    if (l.addresses[static_cast<std::size_t>(op.address)].shared)
-      return "tld of .shared address " + address_name(l, op.address) + ": texture objects view global memory only";
-    if (l.addresses[static_cast<std::size_t>(op.address)].declared != Proxy::Texture)
-      return "tld of " + address_name(l, op.address) + ", which is not a .texref: texture objects are made for .texref addresses only";
-  }
-  return {};
-}
-
-// The sems and scopes PTX has for each instruction.
-std::string why_not_semantics(const Litmus& l, const Op& op) {
-  const std::string text = op_text(l, op);
-  if ((op.kind == OpKind::FenceSc || op.kind == OpKind::FenceAcqRel) && op.scope == Level::Thread)
-    return text + ": a fence needs a scope (.cta, .gpu or .sys)";
-  if (!is_access(op) || is_tld(op)) return {};
-  if (op.kind == OpKind::AtomAdd && op.scope == Level::Thread) return text + ": an atom or red needs a scope";
-  if (op.sem != Sem::Weak && op.scope == Level::Thread) return text + ": a strong access needs a scope";
-  if (op.kind == OpKind::Load && (op.sem == Sem::Release || op.sem == Sem::AcqRel))
-    return text + ": PTX ld has no ." + name_of(op.sem);
-  if (op.kind == OpKind::Store && (op.sem == Sem::Acquire || op.sem == Sem::AcqRel))
-    return text + ": PTX st has no ." + name_of(op.sem);
-  if (is_red(op) && (op.sem == Sem::Acquire || op.sem == Sem::AcqRel))
-    return text + ": PTX red takes .relaxed or .release only, not ." + name_of(op.sem);
-  return {};
-}
-
-// Registers live in one thread: an operand register is set earlier by the same thread, and no register
-// is set by two threads (the result has one word per register).
-std::string why_not_registers(const Litmus& l) {
-  std::map<std::string, std::size_t> setter;
-  for (std::size_t t = 0; t < l.threads.size(); ++t) {
-    const Thread& th = l.threads[t];
-    std::set<std::string> set_here;
-    for (const Op& op : th.ops) {
-      if ((op.kind == OpKind::Store || op.kind == OpKind::AtomAdd) && !op.value_reg.empty() && !set_here.count(op.value_reg))
-        return one_line(th.name) + ": " + op_text(l, op) + " uses register " + one_line(op.value_reg) +
-               ", which no earlier operation of the thread sets";
-      if ((op.kind == OpKind::Load || op.kind == OpKind::AtomAdd) && !op.reg.empty()) {
-        const auto [it, fresh] = setter.emplace(op.reg, t);
-        if (!fresh && it->second != t)
-          return "register " + one_line(op.reg) + " is set by two threads (" + one_line(l.threads[it->second].name) +
-                 " and " + one_line(th.name) + ")";
-        set_here.insert(op.reg);
-      }
-    }
-  }
-  return {};
-}
-
-// A .shared word is one CTA's: threads of two file CTAs cannot share it.
-std::string why_not_shared(const Litmus& l) {
-  std::map<int, int> cta_of;  // shared location -> Thread::cta of its first user
-  for (const Thread& th : l.threads)
-    for (const Op& op : th.ops) {
-      if (!is_access(op) || !l.addresses[static_cast<std::size_t>(op.address)].shared) continue;
-      const int location = l.addresses[static_cast<std::size_t>(op.address)].location;
-      const auto [it, fresh] = cta_of.emplace(location, th.cta);
-      if (!fresh && it->second != th.cta)
-        return ".shared address " + address_name(l, op.address) + " is touched by threads of two CTAs (b" +
-               std::to_string(it->second) + " and b" + std::to_string(th.cta) + "): shared memory is one CTA's";
-    }
-  return {};
-}
-
-// --- The source ---
 
 std::string hex64(std::uint64_t v) {
   char buf[17];
@@ -310,36 +61,80 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-// One thread's code in one round: the case body of the switch on `who`.
 // A Site whose line is not known yet: where in the kernel's body its asm statement starts.
 struct PendingSite {
   Site site;
   std::streamoff at = 0;
 };
 
-class ThreadEmitter {
- public:
-  ThreadEmitter(const Litmus& l, const Layout& lay, std::size_t t, std::ostringstream& o, std::vector<PendingSite>& sites)
-      : l_(l), lay_(lay), t_(t), o_(o), sites_(sites) {}
+// The variables a role's code names its instance by: the thread's own with one role a thread, the
+// role's with every role in every thread (m<k>, ...).
+struct Instance {
+  std::string m, slot, word, column;
+};
 
-  void emit() {
-    const Thread& th = l_.threads[t_];
-    o_ << "      case " << t_ << ": {  // T" << t_ << " \"" << one_line(th.name) << "\" (d" << th.gpu << ".b" << th.cta
-       << ".t" << th.lane << "): file CTA " << lay_.file_cta[t_] << ", file thread " << lay_.file_thread[t_] << "\n";
+bool reused(const Layout& lay, int L) { return L >= 0 && lay.reused[static_cast<std::size_t>(L)]; }
+
+// The generic address of an instance's word of address `a` in this round (unsigned int*).
+std::string address_expr(const Litmus& l, const Layout& lay, int a, const Instance& in) {
+  const std::size_t i = static_cast<std::size_t>(a);
+  if (lay.shared_index[i] >= 0)
+    return "&vmmcheck_shared[" + in.slot + " * " + std::to_string(lay.shared_locations) + "u + " +
+           std::to_string(lay.shared_index[i]) + "u]";
+  const int root = lay.root[i];
+  const int L = lay.global_index[i];
+  if (lay.surface_backed[static_cast<std::size_t>(L)])
+    return "p.view[" + std::to_string(root) + "] + p.texel_word[" + std::to_string(L) + "][" + in.word + "]";
+  (void)l;
+  return "p.view[" + std::to_string(root) + "] + (" + std::to_string(L) + "ull * p.region_words + " +
+         (reused(lay, L) ? in.column : in.word) + ")";
+}
+
+// The addresses whose lines a role warms before its round (Build::warm): the global words its loads
+// will read that can hold a stale value -- weak loads, or every load but a spin's -- where something other
+// than a plain load comes first (the `before` operations, then the role's own): with loads alone before
+// it, ptxas may merge the warming read with the load, and the load then warms its own line.
+std::set<int> warmed(const Litmus& l, const Layout& lay, Build::Warm warm, std::size_t t, bool barrier) {
+  std::set<int> out, seen;
+  if (warm == Build::Warm::None) return out;
+  for (const Op& op : l.threads[t].ops) {
+    const bool can_be_stale = op.kind == OpKind::Load && op.proxy == Proxy::Generic && !op.spin &&
+                              (op.sem == Sem::Weak || warm == Build::Warm::All);
+    if (can_be_stale && !seen.count(op.address) && barrier && lay.shared_index[static_cast<std::size_t>(op.address)] < 0)
+      out.insert(op.address);
+    if (op.kind == OpKind::Load) seen.insert(op.address);
+    if (!(op.kind == OpKind::Load && op.sem != Sem::Acquire && !op.spin)) barrier = true;
+  }
+  return out;
+}
+
+// Whether a thread's operations hold something other than a plain load (a store, an atom, a fence, an
+// acquire, a spin): what keeps ptxas from merging a warming read with a later load.
+bool orders_loads(const Thread& th) {
+  return std::any_of(th.ops.begin(), th.ops.end(),
+                     [](const Op& op) { return !(op.kind == OpKind::Load && op.sem != Sem::Acquire && !op.spin); });
+}
+
+// One litmus thread's code in one round, for the instance `in` names.
+class RoleEmitter {
+ public:
+  RoleEmitter(const Litmus& l, const Layout& lay, std::size_t t, const Instance& in, std::string indent, std::ostringstream& o,
+              std::vector<PendingSite>& sites)
+      : l_(l), lay_(lay), t_(t), in_(in), indent_(std::move(indent)), o_(o), sites_(sites) {}
+
+  // The role's operations, its registers written out; `warm`: its own warming reads first (one role a thread).
+  void emit(const std::set<int>& warm) {
     emit_addresses();
     emit_register_declarations();
-    emit_warming();
-    for (std::size_t i = 0; i < th.ops.size(); ++i) {
+    emit_warming(warm);
+    for (std::size_t i = 0; i < l_.threads[t_].ops.size(); ++i) {
       op_index_ = static_cast<unsigned>(i);
-      emit_op(th.ops[i]);
+      emit_op(l_.threads[t_].ops[i]);
     }
     emit_results();
-    o_ << "        break;\n      }\n";
   }
 
  private:
-  static constexpr const char* kIndent = "        ";
-
   std::set<int> addresses_used() const {
     std::set<int> used;
     for (const Op& op : l_.threads[t_].ops)
@@ -347,26 +142,23 @@ class ThreadEmitter {
     return used;
   }
 
+  int location_of(const Op& op) const { return lay_.global_index[static_cast<std::size_t>(op.address)]; }
+
   // unsigned int* a<i>: the generic address of this instance's word of address i in this round.
   void emit_addresses() {
     for (int a : addresses_used()) {
       const std::size_t i = static_cast<std::size_t>(a);
-      o_ << kIndent << "unsigned int* const a" << a << " = ";
+      o_ << indent_ << "unsigned int* const a" << a << " = " << address_expr(l_, lay_, a, in_) << ";  // " << address_name(l_, a);
       if (lay_.shared_index[i] >= 0) {
-        o_ << "&vmmcheck_shared[slot * " << lay_.shared_locations << "u + " << lay_.shared_index[i] << "u];  // "
-           << address_name(l_, a) << ": .shared, this slot's word\n";
+        o_ << ": .shared, this instance's word";
       } else {
-        const int root = lay_.root[i];
         const int L = lay_.global_index[i];
-        if (lay_.surface_backed[static_cast<std::size_t>(L)])
-          o_ << "p.view[" << root << "] + p.texel_word[" << L << "][word];  // " << address_name(l_, a) << ": location L" << L
-             << ", a surface's memory: the word of this instance's texel";
-        else
-          o_ << "p.view[" << root << "] + (" << L << "ull * p.region_words + word);  // " << address_name(l_, a)
-             << ": location L" << L;
-        if (root != a) o_ << ", a virtual synonym of " << address_name(l_, root) << " (its view)";
-        o_ << "\n";
+        o_ << ": location L" << L;
+        if (lay_.surface_backed[static_cast<std::size_t>(L)]) o_ << ", a surface's memory: the word of this instance's texel";
+        if (reused(lay_, L)) o_ << ", one word every round (values by round)";
+        if (lay_.root[i] != a) o_ << ", a virtual synonym of " << address_name(l_, lay_.root[i]) << " (its view)";
       }
+      o_ << "\n";
     }
   }
 
@@ -378,46 +170,38 @@ class ThreadEmitter {
     return regs;
   }
 
-  // Stress warm_loads (kernel_abi.h): a weak read of each global word a weak generic load of this thread
-  // reads (not a spin's flag: a warm flag line would only stall the spin), so that load has a stale copy
-  // to hit. No site: it is not an operation of the test, and it orders nothing. Only where something
-  // other than a load comes before the word's first weak load (a store, an atom, a fence, an acquire, a
-  // spin): with loads alone before it, ptxas may merge the two reads, and the load warms its own line.
-  void emit_warming() {
-    std::set<int> warm, seen;
-    bool barrier = false;  // something ptxas cannot move a load above has come
-    for (const Op& op : l_.threads[t_].ops) {
-      const bool weak_load = op.kind == OpKind::Load && op.sem == Sem::Weak && op.proxy == Proxy::Generic && !op.spin;
-      if (weak_load && !seen.count(op.address) && barrier && lay_.shared_index[static_cast<std::size_t>(op.address)] < 0)
-        warm.insert(op.address);
-      if (op.kind == OpKind::Load) seen.insert(op.address);
-      if (!(op.kind == OpKind::Load && op.sem != Sem::Acquire && !op.spin)) barrier = true;
-    }
-    if (warm.empty()) return;
-    o_ << kIndent << "if (p.warm_loads) {  // warm the lines this thread's weak loads read (stress; orders nothing)\n";
-    for (int a : warm)
-      o_ << kIndent << "  unsigned int warm" << a << ";\n"
-         << kIndent << "  asm volatile(\"ld.u32 %0, [%1];\" : \"=r\"(warm" << a << ") : \"l\"(a" << a << ") : \"memory\");\n"
-         << kIndent << "  vmmcheck_keep ^= warm" << a << ";\n";
-    o_ << kIndent << "}\n";
-  }
-
   void emit_register_declarations() {
     for (int k : registers_set())
-      o_ << kIndent << "unsigned int v" << k << " = 0u;  // " << one_line(lay_.registers[static_cast<std::size_t>(k)]) << "\n";
+      o_ << indent_ << "unsigned int v" << k << " = 0u;  // " << one_line(lay_.registers[static_cast<std::size_t>(k)]) << "\n";
+  }
+
+  // Warming reads (Build::warm) of the role's own addresses; no site: they are not operations of the test.
+  void emit_warming(const std::set<int>& warm) {
+    for (int a : warm)
+      o_ << indent_ << "vmmcheck_keep ^= vmmcheck_warm(a" << a << ");  // warm the line (stress; orders nothing)\n";
+  }
+
+  // A scratch word for an asm operand or result: a load without a register, a tagged value.
+  std::string scratch() {
+    const std::string name = "w" + std::to_string(scratch_++);
+    o_ << indent_ << "unsigned int " << name << ";\n";
+    return name;
   }
 
   // The variable a load or an atom writes: its register's, or a scratch one (no register named).
   std::string destination(const Op& op) {
     if (!op.reg.empty()) return "v" + std::to_string(lay_.register_index.at(op.reg));
-    const std::string name = "unread" + std::to_string(unread_++);
-    o_ << kIndent << "unsigned int " << name << ";\n";
-    return name;
+    return scratch();
   }
 
-  std::string operand(const Op& op) const {
-    if (!op.value_reg.empty()) return "v" + std::to_string(lay_.register_index.at(op.value_reg));  // a data dependency
-    return std::to_string(op.value) + "u";
+  // A store's or an atom's operand; on a word of values by round, tagged with the round.
+  std::string operand(const Op& op) {
+    const std::string plain = op.value_reg.empty() ? std::to_string(op.value) + "u"
+                                                   : "v" + std::to_string(lay_.register_index.at(op.value_reg));  // a data dependency
+    if (!is_access(op) || op.proxy == Proxy::Surface || !reused(lay_, location_of(op))) return plain;
+    const std::string w = scratch();
+    o_ << indent_ << w << " = tag | " << plain << ";  // this round's value (values by round)\n";
+    return w;
   }
 
   // One asm statement on one line: the line that names the operation's machine code (Site).
@@ -436,7 +220,7 @@ class ThreadEmitter {
       sites_.push_back(std::move(p));
       current_ = nullptr;
     }
-    o_ << kIndent << "asm volatile(" << quoted(ptx);
+    o_ << indent_ << "asm volatile(" << quoted(ptx);
     if (outputs.empty() && inputs.empty()) o_ << " ::: ";
     else if (outputs.empty()) o_ << " :: " << inputs << " : ";
     else o_ << " : " << outputs << " : " << inputs << " : ";
@@ -453,31 +237,50 @@ class ThreadEmitter {
     return ptx.substr(at, end == std::string::npos ? std::string::npos : end - at);
   }
 
+  // A load's result: straight into its register, or -- on a word of values by round -- into a scratch
+  // word that is then read as this round's value. Returns what the asm writes.
+  std::string load_target(const Op& op, std::string& decode_into) {
+    decode_into.clear();
+    if (op.proxy == Proxy::Surface || !reused(lay_, location_of(op))) return destination(op);
+    decode_into = destination(op);
+    return scratch();
+  }
+
+  void emit_decode(const std::string& raw, const std::string& into) {
+    if (!into.empty()) o_ << indent_ << into << " = vmmcheck_value(" << raw << ", tag);  // values by round\n";
+  }
+
   void emit_op(const Op& op) {
-    o_ << kIndent << "// " << op_text(l_, op) << "\n";
+    o_ << indent_ << "// " << op_text(l_, op) << "\n";
     current_ = &op;
     const std::string scope = name_of(op.scope);
     const std::string a = "\"l\"(a" + std::to_string(op.address) + ")";
     switch (op.kind) {
-      case OpKind::Load:
-        if (is_tld(op)) return emit_tld(op);
+      case OpKind::Load: {
         if (op.proxy == Proxy::Surface) return emit_surface(op);
         if (op.spin) return emit_spin(op, a);
-        emit_asm(load_ptx(op), "\"=r\"(" + destination(op) + ")", a);
+        std::string into;
+        const std::string target = load_target(op, into);
+        if (is_tld(op)) emit_tld(op, target);
+        else emit_asm(load_ptx(op), "\"=r\"(" + target + ")", a);
+        emit_decode(target, into);
         return;
-      case OpKind::Store:
+      }
+      case OpKind::Store: {
         if (op.proxy == Proxy::Surface) return emit_surface(op);
-        emit_asm(store_ptx(op), "", a + ", \"r\"(" + operand(op) + ")");
+        const std::string value = operand(op);
+        emit_asm(store_ptx(op), "", a + ", \"r\"(" + value + ")");
         return;
+      }
       case OpKind::AtomAdd: {
         // atom/red with no .sem is .relaxed in PTX; a weak one is emitted so, explicitly.
         const std::string sem = op.sem == Sem::Weak ? "relaxed" : name_of(op.sem);
+        const std::string value = operand(op);
         if (is_red(op)) {
-          emit_asm("red." + sem + "." + scope + ".add.u32 [%0], %1;", "", a + ", \"r\"(" + operand(op) + ")");
+          emit_asm("red." + sem + "." + scope + ".add.u32 [%0], %1;", "", a + ", \"r\"(" + value + ")");
         } else {
           const std::string dst = destination(op);
-          emit_asm("atom." + sem + "." + scope + ".add.u32 %0, [%1], %2;", "\"=r\"(" + dst + ")",
-                   a + ", \"r\"(" + operand(op) + ")");
+          emit_asm("atom." + sem + "." + scope + ".add.u32 %0, [%1], %2;", "\"=r\"(" + dst + ")", a + ", \"r\"(" + value + ")");
         }
         return;
       }
@@ -492,19 +295,23 @@ class ThreadEmitter {
   // time (read every 64 polls: it is slower than a load); the bound reached leaves kSpinBoundReached in
   // the register, an outcome of its own. The load is one asm statement on its own line, as every other.
   void emit_spin(const Op& op, const std::string& address) {
-    const std::string dst = destination(op);
-    o_ << kIndent << "{\n"
-       << kIndent << "  const unsigned long long spin_started = vmmcheck_now_ns();\n"
-       << kIndent << "  for (unsigned int polls = 0u;; ++polls) {\n"
-       << "    ";
-    emit_asm(load_ptx(op), "\"=r\"(" + dst + ")", address);
-    o_ << kIndent << "    if (" << dst << " == " << op.must_read << "u) break;\n"
-       << kIndent << "    if ((polls & 63u) == 63u && vmmcheck_now_ns() - spin_started > p.spin_timeout_ns) {\n"
-       << kIndent << "      " << dst << " = " << kSpinBoundReached << "u;  // the bound reached: an outcome of its own\n"
-       << kIndent << "      break;\n"
-       << kIndent << "    }\n"
-       << kIndent << "  }\n"
-       << kIndent << "}\n";
+    std::string into;
+    const std::string target = load_target(op, into);
+    const std::string dst = into.empty() ? target : into;
+    const std::string outer = indent_;
+    o_ << outer << "{\n" << outer << "  const unsigned long long spin_started = vmmcheck_now_ns();\n"
+       << outer << "  for (unsigned int polls = 0u;; ++polls) {\n";
+    indent_ = outer + "    ";
+    emit_asm(load_ptx(op), "\"=r\"(" + target + ")", address);
+    emit_decode(target, into);
+    indent_ = outer;
+    o_ << outer << "    if (" << dst << " == " << op.must_read << "u) break;\n"
+       << outer << "    if ((polls & 63u) == 63u && vmmcheck_now_ns() - spin_started > p.spin_timeout_ns) {\n"
+       << outer << "      " << dst << " = " << kSpinBoundReached << "u;  // the bound reached: an outcome of its own\n"
+       << outer << "      break;\n"
+       << outer << "    }\n"
+       << outer << "  }\n"
+       << outer << "}\n";
   }
 
   static std::string load_ptx(const Op& op) {
@@ -530,20 +337,21 @@ class ThreadEmitter {
   // tld: a texture fetch through the .texref's texture object (over view[address] from its start, 32-bit
   // unsigned elements), at the word's index; the register takes the first component, the other three go
   // to PTX registers scoped to the statement.
-  void emit_tld(const Op& op) {
+  void emit_tld(const Op& op, const std::string& dst) {
     const std::size_t i = static_cast<std::size_t>(op.address);
-    const std::string dst = destination(op);
+    const int L = lay_.global_index[i];
     emit_asm("{ .reg .b32 tld_y, tld_z, tld_w; tex.1d.v4.u32.s32 {%0, tld_y, tld_z, tld_w}, [%1, {%2}]; }",
              "\"=r\"(" + dst + ")",
-             "\"l\"(p.texture[" + std::to_string(op.address) + "]), \"r\"((int)(" + std::to_string(lay_.global_index[i]) +
-                 "ull * p.region_words + word))");
+             "\"l\"(p.texture[" + std::to_string(op.address) + "]), \"r\"((int)(" + std::to_string(L) + "ull * p.region_words + " +
+                 (reused(lay_, L) ? in_.column : in_.word) + "))");
   }
 
   // suld / sust: through the .surfref's surface object, at this instance's texel (kernel_abi.h:
-  // x = k % surface_width in bytes for the .b form, y = k / surface_width; k is `word`).
+  // x = k % surface_width in bytes for the .b form, y = k / surface_width; k is the round's word).
   void emit_surface(const Op& op) {
-    const std::string coords = "\"l\"(p.surface[" + std::to_string(op.address) +
-                               "]), \"r\"((int)((word % p.surface_width) * 4u)), \"r\"((int)(word / p.surface_width))";
+    const std::string& k = in_.word;
+    const std::string coords = "\"l\"(p.surface[" + std::to_string(op.address) + "]), \"r\"((int)((" + k +
+                               " % p.surface_width) * 4u)), \"r\"((int)(" + k + " / p.surface_width))";
     if (op.kind == OpKind::Load)
       emit_asm("suld.b.2d.b32.trap {%0}, [%1, {%2, %3}];", "\"=r\"(" + destination(op) + ")", coords);
     else
@@ -553,20 +361,30 @@ class ThreadEmitter {
   void emit_results() {
     const std::set<int> regs = registers_set();
     if (regs.empty()) return;
-    o_ << kIndent << "unsigned int* const out = p.registers + ((unsigned long long)r * p.instances + m) * p.register_count;\n";
+    o_ << indent_ << "unsigned int* const out = p.registers + ((unsigned long long)r * p.instances + " << in_.m
+       << ") * p.register_count;\n";
     for (int k : regs)
-      o_ << kIndent << "out[" << k << "] = v" << k << ";  // " << one_line(lay_.registers[static_cast<std::size_t>(k)]) << "\n";
+      o_ << indent_ << "out[" << k << "] = v" << k << ";  // " << one_line(lay_.registers[static_cast<std::size_t>(k)]) << "\n";
   }
 
   const Litmus& l_;
   const Layout& lay_;
   std::size_t t_;
+  const Instance& in_;
+  std::string indent_;
   std::ostringstream& o_;
   std::vector<PendingSite>& sites_;
   const Op* current_ = nullptr;  // the operation whose asm statement comes next
   unsigned op_index_ = 0;
-  int unread_ = 0;
+  int scratch_ = 0;
 };
+
+std::string thread_title(const Litmus& l, const Layout& lay, std::size_t t) {
+  const Thread& th = l.threads[t];
+  return "T" + std::to_string(t) + " \"" + one_line(th.name) + "\" (d" + std::to_string(th.gpu) + ".b" + std::to_string(th.cta) +
+         ".t" + std::to_string(th.lane) + "): file CTA " + std::to_string(lay.file_cta[t]) + ", file thread " +
+         std::to_string(lay.file_thread[t]);
+}
 
 void emit_header(const Litmus& l, const Layout& lay, std::ostringstream& o) {
   o << "// Litmus test \"" << one_line(l.name) << "\" as a CUDA kernel (harness/codegen/generator.cpp). Placement, memory\n"
@@ -587,13 +405,21 @@ void emit_header(const Litmus& l, const Layout& lay, std::ostringstream& o) {
     o << "//   T" << t << " " << one_line(th.name) << ": d" << th.gpu << ".b" << th.cta << ".t" << th.lane << " -> b="
       << lay.file_cta[t] << " t=" << lay.file_thread[t] << "\n";
   }
+  if (!lay.role_order.empty()) {
+    o << "// Every GPU thread runs every role, each for an instance of its own, in the order:";
+    for (int t : lay.role_order) o << " T" << t;
+    o << "\n";
+  } else {
+    o << "// One role a GPU thread.\n";
+  }
   o << "// Registers (p.registers, in this order):";
   for (const std::string& r : lay.registers) o << " " << one_line(r);
   if (lay.registers.empty()) o << " none";
   o << "\n\n#include \"litmus_abi.h\"\n\n";
 }
 
-void emit_helpers(std::ostringstream& o) {
+// The device helpers the kernel uses (NVRTC warns of a static function nobody calls).
+void emit_helpers(const std::string& body, std::ostringstream& o) {
   o << R"(// a^-1 mod n for a co-prime with n (extended Euclid); n <= 1: 0.
 static __device__ unsigned int vmmcheck_inverse(unsigned int a, unsigned int n) {
   if (n <= 1u) return 0u;
@@ -612,11 +438,28 @@ static __device__ unsigned int vmmcheck_inverse(unsigned int a, unsigned int n) 
 }
 
 )";
+  if (body.find("vmmcheck_warm(") != std::string::npos)
+    o << R"(// A warming read: a weak load of a word a later load will read, so that its line is in this SM's cache.
+static __device__ __forceinline__ unsigned int vmmcheck_warm(const unsigned int* word) {
+  unsigned int v;
+  asm volatile("ld.u32 %0, [%1];" : "=r"(v) : "l"(word) : "memory");
+  return v;
 }
 
-// Placement: invert cta_perm and the lane formula of litmus_abi.h to find (b, instance m, slot, t), then
-// the litmus thread `who` that file thread t of file CTA b is. Anything that does not map back is idle.
-void emit_placement(const Litmus& l, const Layout& lay, unsigned max_slots, std::ostringstream& o) {
+)";
+  if (body.find("vmmcheck_value(") != std::string::npos)
+    o << R"(// Values by round (litmus_abi.h): a word an earlier round wrote holds the location's initial value.
+static __device__ __forceinline__ unsigned int vmmcheck_value(unsigned int word, unsigned int tag) {
+  return word >= tag ? (word & ((1u << VMMCHECK_LITMUS_VALUE_BITS) - 1u)) : 0u;
+}
+
+)";
+}
+
+// One role a thread: invert cta_perm and the lane formula of litmus_abi.h to find (b, instance m, slot,
+// t), then the litmus thread `who` that file thread t of file CTA b is. Anything that does not map back
+// is idle.
+void emit_one_role_placement(const Litmus& l, const Layout& lay, unsigned max_slots, std::ostringstream& o) {
   o << "  const unsigned int kFileCtas = " << lay.file_ctas << "u, kThreadsPerFileCta = " << lay.threads_per_file_cta
     << "u, kMaxSlots = " << max_slots << "u;\n";
   o << R"(  int who = -1;            // the litmus thread this thread runs; -1: none (it only joins barriers)
@@ -652,17 +495,96 @@ void emit_placement(const Litmus& l, const Layout& lay, unsigned max_slots, std:
 )";
 }
 
-void emit_round_start(const Layout& lay, unsigned max_slots, std::ostringstream& o) {
+// Every role in every thread: this thread's places in the CTA and lane orders (q, y), and for each role
+// (file CTA b, file thread t) the instance whose role it runs: ((q - b) mod ctas, (y - t * lane_step) mod
+// block_threads), by inverting kernel_abi.h's formulas.
+void emit_all_roles_placement(const Litmus& l, const Layout& lay, std::ostringstream& o) {
+  o << "  const unsigned int kFileCtas = " << lay.file_ctas << "u, kThreadsPerFileCta = " << lay.threads_per_file_cta << "u;\n";
+  o << R"(  bool placed = p.file_ctas == kFileCtas && p.ctas >= kFileCtas && p.block_threads == blockDim.x &&
+                p.block_threads >= kThreadsPerFileCta && p.instances == p.ctas * p.block_threads;
+  unsigned int q = 0u, y = 0u;  // this CTA's place in cta_perm, this thread's in lane_perm
+  if (placed) {
+    const unsigned int shifted = (blockIdx.x + p.ctas - p.cta_offset % p.ctas) % p.ctas;
+    q = (unsigned int)((unsigned long long)shifted * vmmcheck_inverse(p.cta_stride % p.ctas, p.ctas) % p.ctas);
+    y = (unsigned int)((unsigned long long)threadIdx.x * vmmcheck_inverse(p.lane_stride % p.block_threads, p.block_threads) %
+                       p.block_threads);
+    placed = ((unsigned long long)q * p.cta_stride + p.cta_offset) % p.ctas == blockIdx.x &&
+             ((unsigned long long)y * p.lane_stride) % p.block_threads == threadIdx.x;
+  }
+  const unsigned int lane_step = p.block_threads / kThreadsPerFileCta;
+)";
+  for (int t : lay.role_order) {
+    const std::string k = std::to_string(t);
+    o << "  // " << one_line(l.threads[static_cast<std::size_t>(t)].name) << ": the instance whose T" << k << " this thread runs\n"
+      << "  const unsigned int u" << k << " = (y + p.block_threads - (" << lay.file_thread[static_cast<std::size_t>(t)]
+      << "u * lane_step) % p.block_threads) % p.block_threads;\n"
+      << "  const unsigned int m" << k << " = ((q + p.ctas - " << lay.file_cta[static_cast<std::size_t>(t)] << "u % p.ctas) % p.ctas) * p.block_threads + u"
+      << k << ";\n"
+      << "  const unsigned int column" << k << " = (unsigned int)(((unsigned long long)m" << k
+      << " * p.memory_stride + p.memory_offset) % p.instances);\n";
+  }
+}
+
+void emit_round_start(const Layout& lay, unsigned shared_slots, std::ostringstream& o) {
   const bool shared = lay.shared_locations > 0;
   if (shared)
     o << "    // .shared words: zeroed each round, with barriers around (whatever stress.barrier says).\n"
          "    __syncthreads();\n"
-         "    for (unsigned int i = threadIdx.x; i < p.slots * "
-      << lay.shared_locations << "u && i < " << max_slots * lay.shared_locations
-      << "u; i += blockDim.x) vmmcheck_shared[i] = 0u;\n";
+         "    for (unsigned int i = threadIdx.x; i < "
+      << shared_slots * lay.shared_locations << "u; i += blockDim.x) vmmcheck_shared[i] = 0u;\n";
   // The stress every in-kernel test has (kernels/stress_ops.h): the barrier and the pre-stress accesses.
   o << "    vmmcheck_stress_round(&p.stress, blockIdx.x * blockDim.x + threadIdx.x, r, &vmmcheck_keep);\n";
   if (shared) o << "    __syncthreads();\n";
+  if (std::find(lay.reused.begin(), lay.reused.end(), true) != lay.reused.end())
+    o << "    const unsigned int tag = (r + 1u) << VMMCHECK_LITMUS_VALUE_BITS;  // values by round\n";
+}
+
+// The body of one-role-a-thread's round: a switch on `who`, each case one litmus thread's code.
+void emit_one_role_round(const Litmus& test, const Layout& lay, const Build& build, std::ostringstream& body,
+                         std::vector<PendingSite>& pending) {
+  body << "    // This round's word of this instance, in every location's region.\n"
+          "    const unsigned long long word = (unsigned long long)r * p.instances + column;\n"
+          "    (void)word;\n"
+          "    switch (who) {\n";
+  const Instance in{"m", "slot", "word", "column"};
+  for (std::size_t t = 0; t < test.threads.size(); ++t) {
+    body << "      case " << t << ": {  // " << thread_title(test, lay, t) << "\n";
+    RoleEmitter(test, lay, t, in, "        ", body, pending).emit(warmed(test, lay, build.warm, t, false));
+    body << "        break;\n      }\n";
+  }
+  body << "      default: break;\n    }\n";
+}
+
+// The body of every-role-in-every-thread's round: the warming reads of every role first (as the
+// hand-written kernels warm the line they will read before they write their own instance), then each
+// role in role_order, in a scope of its own.
+void emit_all_roles_round(const Litmus& test, const Layout& lay, const Build& build, std::ostringstream& body,
+                          std::vector<PendingSite>& pending) {
+  body << "    if (placed) {\n";
+  for (int t : lay.role_order)
+    body << "      const unsigned long long word" << t << " = (unsigned long long)r * p.instances + column" << t << ";\n"
+         << "      (void)word" << t << ";\n";
+  bool barrier = false;  // something ptxas cannot move a load above comes before the role
+  std::vector<std::set<int>> warm(test.threads.size());
+  for (int t : lay.role_order) {
+    warm[static_cast<std::size_t>(t)] = warmed(test, lay, build.warm, static_cast<std::size_t>(t), barrier);
+    barrier = barrier || orders_loads(test.threads[static_cast<std::size_t>(t)]);
+  }
+  for (int t : lay.role_order) {
+    const std::string k = std::to_string(t);
+    const Instance in{"m" + k, "u" + k, "word" + k, "column" + k};
+    for (int a : warm[static_cast<std::size_t>(t)])
+      body << "      vmmcheck_keep ^= vmmcheck_warm(" << address_expr(test, lay, a, in) << ");  // T" << k << "'s "
+           << address_name(test, a) << " (stress; orders nothing)\n";
+  }
+  for (int t : lay.role_order) {
+    const std::string k = std::to_string(t);
+    const Instance in{"m" + k, "u" + k, "word" + k, "column" + k};
+    body << "      {  // " << thread_title(test, lay, static_cast<std::size_t>(t)) << "\n";
+    RoleEmitter(test, lay, static_cast<std::size_t>(t), in, "        ", body, pending).emit({});
+    body << "      }\n";
+  }
+  body << "    }\n";
 }
 
 std::string kernel_name(const Litmus& l, const std::string& body) {
@@ -671,25 +593,14 @@ std::string kernel_name(const Litmus& l, const std::string& body) {
 
 }  // namespace
 
-std::string why_not_generated(const Litmus& test) {
-  for (const std::string& reason :
-       {why_not_harness_extension(test), why_not_placement(test), why_not_addresses(test), why_not_surface_memory(test)})
-    if (!reason.empty()) return reason;
-  for (const Thread& th : test.threads)
-    for (const Op& op : th.ops)
-      for (const std::string& reason : {why_not_proxy(test, op), why_not_semantics(test, op)})
-        if (!reason.empty()) return reason;
-  for (const std::string& reason : {why_not_registers(test), why_not_shared(test)})
-    if (!reason.empty()) return reason;
-  return {};
-}
-
-Kernel generate(const Litmus& test) {
+Kernel generate(const Litmus& test, const Build& build) {
   if (const std::string reason = why_not_generated(test); !reason.empty())
     throw std::invalid_argument("litmus test " + test.name + " cannot be generated: " + reason);
-  const Layout lay = layout_of(test);
-  // Slots share a CTA (slots * threads_per_file_cta <= block_threads <= 1024): the most .shared words.
-  const unsigned max_slots = kMaxBlockThreads / std::max(1u, lay.threads_per_file_cta);
+  const Layout lay = layout_of(test, build);
+  const bool all_roles = !lay.role_order.empty();
+  // .shared words: one per instance and location in its CTA -- a slot's (slots * threads_per_file_cta <=
+  // block_threads <= 1024), or every role in every thread, a lane's.
+  const unsigned shared_slots = all_roles ? kMaxBlockThreads : kMaxBlockThreads / std::max(1u, lay.threads_per_file_cta);
 
   std::ostringstream body;
   body << "(VmmcheckLitmusLaunch p) {\n"
@@ -698,20 +609,18 @@ Kernel generate(const Litmus& test) {
           "    if (p.stress.scratch != 0 && p.stress.done != 0) vmmcheck_memory_stress(&p.stress, p.ctas);\n"
           "    return;\n"
           "  }\n"
-          "  unsigned int vmmcheck_keep = 0u;  // what the stress loads read, kept so that they happen\n";
-  emit_placement(test, lay, max_slots, body);
+          "  unsigned int vmmcheck_keep = 0u;  // what the stress and warming loads read, kept so that they happen\n";
+  if (all_roles) emit_all_roles_placement(test, lay, body);
+  else emit_one_role_placement(test, lay, shared_slots, body);
   if (lay.shared_locations > 0)
-    body << "  __shared__ unsigned int vmmcheck_shared[" << max_slots * lay.shared_locations
-         << "];  // [slot][shared location]\n";
+    body << "  __shared__ unsigned int vmmcheck_shared[" << shared_slots * lay.shared_locations << "];  // ["
+         << (all_roles ? "lane" : "slot") << "][shared location]\n";
   body << "  for (unsigned int r = 0; r < p.rounds; ++r) {\n";
-  emit_round_start(lay, max_slots, body);
-  body << "    // This round's word of this instance, in every location's region.\n"
-          "    const unsigned long long word = (unsigned long long)r * p.instances + column;\n"
-          "    (void)word;\n"
-          "    switch (who) {\n";
+  emit_round_start(lay, shared_slots, body);
   std::vector<PendingSite> pending;
-  for (std::size_t t = 0; t < test.threads.size(); ++t) ThreadEmitter(test, lay, t, body, pending).emit();
-  body << "      default: break;\n    }\n  }\n"
+  if (all_roles) emit_all_roles_round(test, lay, build, body, pending);
+  else emit_one_role_round(test, lay, build, body, pending);
+  body << "  }\n"
           "  if (vmmcheck_keep == 0xFFFFFFFFu && p.stress.scratch != 0) p.stress.scratch[0] = vmmcheck_keep;\n"
           "  vmmcheck_testing_done(&p.stress);\n}\n";
 
@@ -719,7 +628,7 @@ Kernel generate(const Litmus& test) {
   k.name = kernel_name(test, body.str());
   std::ostringstream src;
   emit_header(test, lay, src);
-  emit_helpers(src);
+  emit_helpers(body.str(), src);
   k.function_at = static_cast<std::size_t>(src.tellp());
   src << "extern \"C\" __global__ void " << k.name << body.str();
   k.source = src.str();
@@ -729,6 +638,9 @@ Kernel generate(const Litmus& test) {
     return static_cast<unsigned>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
   };
   const unsigned body_line = 1 + lines_before(k.source, k.function_at);
+  // Sites by thread, then program order (all roles emit them in role order).
+  std::stable_sort(pending.begin(), pending.end(),
+                   [](const PendingSite& a, const PendingSite& b) { return a.site.thread < b.site.thread; });
   for (PendingSite& p : pending) {
     p.site.line = body_line + lines_before(text, static_cast<std::size_t>(p.at));
     k.sites.push_back(std::move(p.site));
@@ -739,6 +651,10 @@ Kernel generate(const Litmus& test) {
   k.locations = lay.global_locations;
   k.location_of_address = lay.global_index;
   k.surface_locations = lay.surface_backed;
+  k.build = build;
+  k.all_roles = all_roles;
+  k.role_order = lay.role_order;
+  k.reused_locations = lay.reused;
   return k;
 }
 

@@ -22,6 +22,19 @@ struct Site {
   int location = -1;             // its memory word: a global location L, or 1000 + a shared one; -1: none (a fence)
 };
 
+// How a test's kernel is built: the choices of the stress parameters that change the kernel's code
+// (run/records/stress_params.hpp says what each does and why its default is what the H200 showed).
+struct Build {
+  // Every GPU thread runs every litmus thread's program, each for an instance of its own (kernel_abi.h);
+  // off, or where the test's spins wait on each other: one litmus thread a GPU thread.
+  bool all_roles = true;
+  // Lines warmed before a round: none; those the weak loads will read; those every load that can read a
+  // stale value will read (every load but a spin's). A warming read orders nothing.
+  enum class Warm { None, Weak, All } warm = Warm::All;
+  // Locations of one writer keep one word across rounds, values tagged by round (kernel_abi.h).
+  bool reuse_words = true;
+};
+
 struct Kernel {
   std::string name;                    // the extern "C" __global__ function's name
   std::string source;                  // CUDA C++ for NVRTC; includes "litmus_abi.h"
@@ -35,6 +48,10 @@ struct Kernel {
   std::vector<int> location_of_address;  // per address: its global location L; -1 for .shared
   std::vector<bool> surface_locations;   // per L: a .surfref aliases it (a surface's memory, kernel_abi.h)
   std::vector<Site> sites;               // every memory operation and fence, by thread then program order
+  Build build;                           // what it was asked to be built as
+  bool all_roles = false;                // every role in every GPU thread (kernel_abi.h); false: one role a thread
+  std::vector<int> role_order;           // all_roles: the order a GPU thread runs the litmus threads in
+  std::vector<bool> reused_locations;    // per L: one word across rounds, values by round (kernel_abi.h)
 };
 
 // The headers every generated kernel includes (harness/codegen/kernel_abi.h as "litmus_abi.h", and
@@ -50,6 +67,6 @@ const std::vector<Header>& kernel_headers();
 std::string why_not_generated(const patterns::litmus::Litmus& test);
 
 // The kernel for `test` (why_not_generated(test) must be empty; throws std::invalid_argument otherwise).
-Kernel generate(const patterns::litmus::Litmus& test);
+Kernel generate(const patterns::litmus::Litmus& test, const Build& build = {});
 
 }  // namespace vmmcheck::codegen

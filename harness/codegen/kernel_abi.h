@@ -3,22 +3,37 @@
  * kernels/stress_ops.h beside it) without the standard library, and the host includes it as it is.
  *
  * Geometry (docs/litmus.md, "Running a row"): the file's CTAs (b0, b1, ...) are `file_ctas`; the launch
- * has `ctas` testing CTAs, a multiple of it, of `block_threads` threads (then stress.stress_blocks more). Each CTA holds `slots` slots; a slot is
- * one file CTA's threads of one instance. Instance m (0 <= m < instances, instances = ctas / file_ctas
- * * slots) puts file CTA b in CTA  cta_perm((m % (ctas / file_ctas)) + b * (ctas / file_ctas)),  slot
- * m / (ctas / file_ctas); its file thread t sits at lane  ((t * slots + slot) * lane_stride) %
- * block_threads.  cta_perm(c) = (c * cta_stride + cta_offset) % ctas.  File CTA b is the b-th distinct
- * Thread::cta in increasing order; file thread t is the t-th thread of its CTA by (lane, declaration
- * order). The kernel inverts both formulas itself (blockDim.x must be block_threads, the grid `ctas`
- * CTAs); a thread or CTA they do not map back to holds no instance and only joins the barriers.
+ * has `ctas` testing CTAs of `block_threads` threads (then stress.stress_blocks more). File CTA b is the
+ * b-th distinct Thread::cta in increasing order; file thread t is the t-th thread of its CTA by (lane,
+ * declaration order). cta_perm(c) = (c * cta_stride + cta_offset) % ctas; lane_perm(y) = (y *
+ * lane_stride) % block_threads. The kernel inverts both itself (blockDim.x must be block_threads, the
+ * grid `ctas` CTAs); a thread or CTA they do not map back to holds no instance and only joins the barriers.
  *
- * Memory: location L's word of instance m in round r is  L * region_words + r * instances +
- * (m * memory_stride + memory_offset) % instances  (L: the rank of the address's location among the
- * test's global locations, 0 .. Kernel::locations - 1; a synonym has its target's);  an address
- * reaches it through view[address] (its own virtual mapping of the one allocation; a synonym's
- * generic accesses use its target's view), texture[address] (a texture object over that view from its
- * start, 32-bit unsigned elements, for a .texref), or shared memory (.shared, one word per slot and
- * location, zeroed every round).
+ * Every role in every thread (Kernel::all_roles; instances = ctas * block_threads): each GPU thread runs
+ * every litmus thread's program in Kernel::role_order, each for an instance of its own, as cuda-litmus
+ * and the hand-written kernels do. Instance m = q * block_threads + u (q < ctas, u < block_threads)
+ * puts file thread t of file CTA b in CTA  cta_perm((q + b) % ctas)  at lane  lane_perm((u + t *
+ * lane_step) % block_threads),  lane_step = block_threads / threads_per_file_cta. So the file CTAs of an
+ * instance are distinct CTAs (ctas >= file_ctas) and its threads of one file CTA distinct lanes of one.
+ *
+ * One role a thread (otherwise; instances = ctas / file_ctas * slots): each CTA holds `slots` slots; a
+ * slot is one file CTA's threads of one instance. Instance m puts file CTA b in CTA  cta_perm((m %
+ * (ctas / file_ctas)) + b * (ctas / file_ctas)),  slot m / (ctas / file_ctas); its file thread t sits
+ * at lane  lane_perm(t * slots + slot).
+ *
+ * Memory: location L's word of instance m in round r is  L * region_words + r * instances + column,
+ * column = (m * memory_stride + memory_offset) % instances;  an address reaches it through
+ * view[address] (its own virtual mapping of the one allocation; a synonym's generic accesses use its
+ * target's view), texture[address] (a texture object over that view from its start, 32-bit unsigned
+ * elements, for a .texref), or shared memory (.shared, one word per instance and location in its CTA,
+ * zeroed every round).
+ *
+ * Values by round (Kernel::reused_locations): a location written by one litmus thread's plain stores
+ * keeps one word, L * region_words + column, in every round of a launch, as the hand-written kernels'
+ * words do, so a reader's line still holds what an earlier round wrote. Round r stores value v as ((r +
+ * 1) << VMMCHECK_LITMUS_VALUE_BITS) | v; a load that reads a word of an earlier round reads the
+ * location's initial value (0), of this round or a later one (its one writer is ahead) that word's v.
+ * The words are zeroed before each launch; rounds < 2^(32 - VMMCHECK_LITMUS_VALUE_BITS) - 1.
  *
  * Results: register k of instance m in round r goes to  registers[(r * instances + m) * register_count
  * + k]  (register order: harness/codegen/generator.hpp, Kernel::registers). */
@@ -28,6 +43,7 @@
 #include "kernels/stress_ops.h"
 
 #define VMMCHECK_LITMUS_MAX_ADDRESSES 8
+#define VMMCHECK_LITMUS_VALUE_BITS 8 /* values by round: a litmus value's bits beside the round's tag */
 
 struct VmmcheckLitmusLaunch {
   unsigned int* view[VMMCHECK_LITMUS_MAX_ADDRESSES];           /* per declared address */
@@ -48,7 +64,7 @@ struct VmmcheckLitmusLaunch {
   unsigned int file_ctas;
   unsigned int ctas;
   unsigned int block_threads;
-  unsigned int slots;          /* per CTA: slots * threads_per_file_cta <= block_threads */
+  unsigned int slots;          /* one role a thread: per CTA; slots * threads_per_file_cta <= block_threads */
   unsigned int cta_stride, cta_offset;        /* cta_stride co-prime with ctas */
   unsigned int memory_stride, memory_offset;  /* memory_stride co-prime with instances */
   unsigned int lane_stride;                   /* odd; co-prime with block_threads */
@@ -60,8 +76,6 @@ struct VmmcheckLitmusLaunch {
   /* A spin-until load ("ld.acquire.gpu r0, [flag] until 1") polls for at most this much globaltimer time,
    * then leaves 0xFFFFFFFF (patterns::litmus::kSpinBoundReached) in its register. */
   unsigned long long spin_timeout_ns;
-  /* Nonzero: each thread first reads, weakly, the words its weak loads will read (stress warm_loads). */
-  unsigned int warm_loads;
 };
 
 #endif

@@ -49,7 +49,7 @@ codegen::Kernel reduced_kernel(const codegen::Kernel& k, unsigned thread) {
   std::vector<std::string> statements;
   std::set<int> addresses, registers;
   std::set<std::string> unread;
-  static const std::regex address(R"re(\ba(\d+)\b)re"), reg(R"re(\bv(\d+)\b)re"), scratch(R"re(\bunread\d+\b)re");
+  static const std::regex address(R"re(\ba(\d+)\b)re"), reg(R"re(\bv(\d+)\b)re"), scratch(R"re(\bw\d+\b)re");
   for (const codegen::Site* s : sites) {
     if (s->line == 0 || s->line > source.size()) return {};
     const std::string& text = source[s->line - 1];

@@ -26,6 +26,7 @@ using namespace vmmcheck::patterns::litmus;
 using vmmcheck::codegen::compile;
 using vmmcheck::codegen::CompileError;
 using vmmcheck::codegen::Compiled;
+using vmmcheck::codegen::Build;
 using vmmcheck::codegen::generate;
 using vmmcheck::codegen::Kernel;
 using vmmcheck::codegen::why_not_generated;
@@ -217,12 +218,16 @@ void expect_compiles(const Kernel& k) {
   }
 }
 
+// The kernel as it was built before every role ran in every thread: one role a thread, the weak loads
+// warmed, a fresh word every round.
+const Build kOneRole{false, Build::Warm::Weak, false};
+
 // --- The sources ---
 
 TEST(LitmusCodegen, MessagePassingReleaseAcquire) {
   const Litmus l = message_passing();
   ASSERT_EQ(why_not_generated(l), "");
-  const Kernel k = generate(l);
+  const Kernel k = generate(l, kOneRole);
   EXPECT_EQ(k.name.rfind("vmmcheck_litmus_MP_release_acquire_", 0), 0u) << k.name;
   expect_contains(k.source, "#include \"litmus_abi.h\"");
   expect_contains(k.source, "extern \"C\" __global__ void " + k.name + "(VmmcheckLitmusLaunch p)");
@@ -241,6 +246,89 @@ TEST(LitmusCodegen, MessagePassingReleaseAcquire) {
   expect_compiles(k);
 }
 
+// Every role in every thread (the default): each GPU thread writes one instance's data and flag and then
+// reads another's, whose writer is in another CTA -- the shape of the hand-written kernels and of
+// cuda-litmus; the flag and data keep one word across rounds with values tagged by round, and the
+// reader's data line is warmed before the writer's stores.
+TEST(LitmusCodegen, MessagePassingEveryRoleInEveryThread) {
+  const Kernel k = generate(message_passing());
+  EXPECT_TRUE(k.all_roles);
+  EXPECT_EQ(k.role_order, (std::vector<int>{0, 1}));
+  EXPECT_EQ(k.reused_locations, (std::vector<bool>{true, true}));
+  expect_contains(k.source, "// Every GPU thread runs every role, each for an instance of its own, in the order: T0 T1");
+  expect_contains(k.source, "p.instances == p.ctas * p.block_threads");
+  expect_contains(k.source, "const unsigned int m0 = ((q + p.ctas - 0u % p.ctas) % p.ctas) * p.block_threads + u0;");
+  expect_contains(k.source, "const unsigned int m1 = ((q + p.ctas - 1u % p.ctas) % p.ctas) * p.block_threads + u1;");
+  expect_contains(k.source, "vmmcheck_keep ^= vmmcheck_warm(p.view[0] + (0ull * p.region_words + column1));  // T1's data");
+  expect_contains(k.source, "const unsigned int tag = (r + 1u) << VMMCHECK_LITMUS_VALUE_BITS;");
+  expect_contains(k.source, "w0 = tag | 1u;");
+  expect_contains(k.source, "\"st.release.gpu.u32 [%0], %1;\" :: \"l\"(a1), \"r\"(w1)");
+  expect_contains(k.source, "v0 = vmmcheck_value(w0, tag);");
+  expect_contains(k.source, "unsigned int* const out = p.registers + ((unsigned long long)r * p.instances + m1) * p.register_count;");
+  EXPECT_EQ(k.source.find("switch (who)"), std::string::npos);
+  // The warming precedes the first role: the writer's stores come between it and the reader's load.
+  EXPECT_LT(k.source.find("vmmcheck_warm(p.view[0]"), k.source.find("// st [data], 1"));
+  ASSERT_EQ(k.sites.size(), 4u);
+  EXPECT_EQ(k.sites[2].thread, 1u);
+  EXPECT_EQ(k.sites[2].text, "ld.acquire.gpu r0, [flag] == 1");
+  expect_compiles(k);
+  // Each knob alone changes the kernel, and each kernel compiles.
+  for (const Build& b : {Build{true, Build::Warm::None, true}, Build{true, Build::Warm::All, false}, Build{false, Build::Warm::All, true}}) {
+    const Kernel other = generate(message_passing(), b);
+    EXPECT_NE(other.name, k.name);
+    expect_compiles(other);
+  }
+}
+
+// A thread that spins runs after the threads whose stores it waits for, whatever the file's order; two
+// threads that wait for each other cannot share a GPU thread, so the test runs one role a thread.
+TEST(LitmusCodegen, SpinningRolesComeAfterTheirWriters) {
+  Litmus wrc;
+  wrc.name = "WRC.spin";
+  wrc.addresses = {global("x", 0), global("y", 1)};
+  Op spin_y = load("r1", 1, Sem::Acquire, Level::Gpu, 1);
+  spin_y.spin = true;
+  Op spin_x = load("r0", 0, Sem::Acquire, Level::Gpu, 1);
+  spin_x.spin = true;
+  wrc.threads = {thread("reader", 2, 0, {spin_y, load("r2", 0)}),
+                 thread("relay", 1, 0, {spin_x, store(1, 1, Sem::Release, Level::Gpu)}),
+                 thread("writer", 0, 0, {store(0, 1)})};
+  const Kernel k = generate(wrc);
+  EXPECT_EQ(k.role_order, (std::vector<int>{2, 1, 0}));
+  expect_contains(k.source, "in the order: T2 T1 T0");
+  expect_compiles(k);
+
+  Litmus handshake = wrc;
+  handshake.name = "handshake";
+  Op spin_back = load("r3", 1, Sem::Acquire, Level::Gpu, 1);
+  spin_back.spin = true;
+  handshake.threads = {thread("a", 0, 0, {spin_back, store(0, 1, Sem::Release, Level::Gpu)}),
+                       thread("b", 1, 0, {spin_x, store(1, 1, Sem::Release, Level::Gpu)})};
+  const Kernel h = generate(handshake);
+  EXPECT_FALSE(h.all_roles);
+  EXPECT_TRUE(h.role_order.empty());
+  expect_contains(h.source, "// One role a GPU thread.");
+  expect_contains(h.source, "switch (who)");
+  expect_compiles(h);
+}
+
+// Values by round only where one thread's plain stores, of values that fit beside the tag, are all that
+// write a location: two writers, an atom or a large value keep a fresh word every round.
+TEST(LitmusCodegen, ValuesByRoundOnlyForOneWritersPlainStores) {
+  Litmus l;
+  l.name = "reuse";
+  l.addresses = {global("one_writer", 0), global("two_writers", 1), global("atom", 2), global("large", 3)};
+  l.threads = {thread("t0", 0, 0, {store(0, 1), store(1, 1), red(2, 1, Sem::Relaxed, Level::Gpu), store(3, 300)}),
+               thread("t1", 1, 0, {store(1, 2), load("r0", 0), load("r1", 1), load("r2", 2), load("r3", 3)})};
+  const Kernel k = generate(l);
+  EXPECT_EQ(k.reused_locations, (std::vector<bool>{true, false, false, false}));
+  expect_contains(k.source, "p.view[0] + (0ull * p.region_words + column0);  // one_writer: location L0, one word every round");
+  expect_contains(k.source, "p.view[1] + (1ull * p.region_words + word0);  // two_writers: location L1");
+  expect_contains(k.source, "p.view[3] + (3ull * p.region_words + word0);  // large: location L3");
+  expect_compiles(k);
+  EXPECT_EQ(generate(l, Build{true, Build::Warm::All, false}).reused_locations, (std::vector<bool>(4, false)));
+}
+
 TEST(LitmusCodegen, StoreBufferingFenceSc) {
   const Kernel k = generate(store_buffering());
   expect_contains(k.source, "\"st.relaxed.gpu.u32 [%0], %1;\"");
@@ -256,7 +344,7 @@ TEST(LitmusCodegen, StoreBufferingFenceSc) {
 }
 
 TEST(LitmusCodegen, IriwPlacesFourThreadsInTwoCtas) {
-  const Kernel k = generate(iriw());
+  const Kernel k = generate(iriw(), kOneRole);
   EXPECT_EQ(k.file_ctas, 2u);
   EXPECT_EQ(k.threads_per_file_cta, 2u);
   EXPECT_EQ(k.registers, (std::vector<std::string>{"b", "c", "a", "d"}));  // thread order, program order
@@ -268,18 +356,29 @@ TEST(LitmusCodegen, IriwPlacesFourThreadsInTwoCtas) {
   expect_contains(k.source, "case 1u: who = 2;");
   expect_contains(k.source, "out[0] = v0;");
   expect_compiles(k);
+  // Every role in every thread: the two threads of a file CTA half a block apart.
+  const Kernel all = generate(iriw());
+  EXPECT_EQ(all.role_order, (std::vector<int>{0, 1, 2, 3}));
+  expect_contains(all.source, "const unsigned int u2 = (y + p.block_threads - (1u * lane_step) % p.block_threads) % p.block_threads;");
+  expect_contains(all.source, "const unsigned int lane_step = p.block_threads / kThreadsPerFileCta;");
+  expect_compiles(all);
 }
 
 TEST(LitmusCodegen, LoadBufferingStoresWhatItRead) {
-  const Kernel k = generate(load_buffering());
+  const Kernel k = generate(load_buffering(), kOneRole);
   // The store's operand is the load's register: a real data dependency.
   expect_contains(k.source, "\"st.relaxed.gpu.u32 [%0], %1;\" :: \"l\"(a1), \"r\"(v0)");
   expect_contains(k.source, "// st.relaxed.gpu [y], r0");
   expect_compiles(k);
+  // Values by round: the register holds the value read, and the store tags it with this round.
+  const Kernel tagged = generate(load_buffering());
+  expect_contains(tagged.source, "v0 = vmmcheck_value(w0, tag);");
+  expect_contains(tagged.source, "w1 = tag | v0;");
+  expect_compiles(tagged);
 }
 
 TEST(LitmusCodegen, CoRRThroughAliasesWithAliasFence) {
-  const Kernel k = generate(corr_alias());
+  const Kernel k = generate(corr_alias(), kOneRole);
   EXPECT_EQ(k.locations, 1u);
   expect_contains(k.source, "\"fence.proxy.alias;\"");
   expect_contains(k.source, "p.view[0] + (0ull * p.region_words + word)");
@@ -297,7 +396,7 @@ TEST(LitmusCodegen, AtomAndRed) {
 }
 
 TEST(LitmusCodegen, TextureReadOfTexrefSynonym) {
-  const Kernel k = generate(texture_read());
+  const Kernel k = generate(texture_read(), kOneRole);
   EXPECT_EQ(k.locations, 1u);
   expect_contains(k.source, "tex.1d.v4.u32.s32 {%0, tld_y, tld_z, tld_w}, [%1, {%2}];");
   expect_contains(k.source, "\"l\"(p.texture[1])");
@@ -307,7 +406,7 @@ TEST(LitmusCodegen, TextureReadOfTexrefSynonym) {
 }
 
 TEST(LitmusCodegen, SharedMessagePassingInOneCta) {
-  const Kernel k = generate(shared_mp());
+  const Kernel k = generate(shared_mp(), kOneRole);
   EXPECT_EQ(k.locations, 0u);
   EXPECT_EQ(k.file_ctas, 1u);
   EXPECT_EQ(k.threads_per_file_cta, 2u);
@@ -317,6 +416,11 @@ TEST(LitmusCodegen, SharedMessagePassingInOneCta) {
   expect_contains(k.source, "\"st.release.cta.u32 [%0], %1;\"");
   EXPECT_EQ(k.source.find("if (p.round_barrier)"), std::string::npos) << "shared memory always has its barriers";
   expect_compiles(k);
+  // Every role in every thread: one word per lane and shared location.
+  const Kernel all = generate(shared_mp());
+  expect_contains(all.source, "__shared__ unsigned int vmmcheck_shared[2048];  // [lane][shared location]");
+  expect_contains(all.source, "&vmmcheck_shared[u1 * 2u + 1u]");
+  expect_compiles(all);
 }
 
 TEST(LitmusCodegen, NamesAreStablePerTestAndDifferAcrossTests) {
@@ -384,8 +488,9 @@ TEST(LitmusCodegen, SurfaceLoadsAndStoresGoThroughTheSurfaceObjectAtTheTexel) {
   l.threads[1].ops[1] = load("r1", 0);                      // ld r1, [x]: x's texel word
   const Kernel k = generate(l);
   EXPECT_NE(k.source.find("sust.b.2d.b32.trap [%0, {%1, %2}], {%3};"), std::string::npos) << k.source;
-  EXPECT_NE(k.source.find("p.texel_word[0][word]"), std::string::npos) << k.source;
+  EXPECT_NE(k.source.find("p.texel_word[0][word1]"), std::string::npos) << k.source;  // the reader's instance's texel
   EXPECT_EQ(k.surface_locations, (std::vector<bool>{true, false}));
+  EXPECT_EQ(k.reused_locations, (std::vector<bool>{false, true})) << "a surface's words are texels, one each round";
   const Compiled c = compile(k, 90);
   EXPECT_FALSE(c.cubin.empty());
 }

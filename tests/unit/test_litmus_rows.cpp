@@ -140,6 +140,20 @@ TEST(LitmusRows, NoInstancesIsAnError) {
   EXPECT_EQ(c.status, Status::Error);
 }
 
+// A register word the kernel never wrote is the harness's fault: an Error naming how many, never an
+// outcome judged (the engine marks every word kUnwritten before each launch).
+TEST(LitmusRows, InstancesTheKernelNeverWroteAreAnError) {
+  const auto r = rows();
+  CaseResult c = begin_row_result(r[0]);
+  judge_row(r[0], seen({{{1, 1}, 90}, {{kUnwritten, kUnwritten}, 10}}), c);
+  EXPECT_EQ(c.status, Status::Error) << c.reason;
+  EXPECT_NE(c.reason.find("left the registers of 10 instances unwritten"), std::string::npos) << c.reason;
+  EXPECT_EQ(c.judged, 90u);
+  // Even beside a forbidden outcome: a kernel that misses instances proves nothing either way.
+  judge_row(r[0], seen({{{1, 0}, 1}, {{kUnwritten, 0}, 1}}), c);
+  EXPECT_EQ(c.status, Status::Error) << c.reason;
+}
+
 TEST(LitmusRows, TheModelVerdictOfARow) {
   const auto r = rows();
   EXPECT_TRUE(model_verdict(r[0]).matches);

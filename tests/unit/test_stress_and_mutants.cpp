@@ -56,6 +56,36 @@ TEST(StressParams, FileRoundTripsEveryKnob) {
   EXPECT_EQ(read_stress_params(temp_file("vmmcheck-params-min.json", R"({"params": {}})").string()), StressParams{});
 }
 
+// The knobs that change a generated kernel: their defaults, their spellings, and what a results file
+// or params file from before them means (warm_loads was a boolean: true is "weak").
+TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
+  const StressParams d;
+  EXPECT_TRUE(d.all_roles);
+  EXPECT_EQ(d.warm_loads, StressParams::Warm::All);
+  EXPECT_TRUE(d.reuse_words);
+  StressParams p;
+  p.all_roles = false;
+  p.warm_loads = StressParams::Warm::None;
+  p.reuse_words = false;
+  EXPECT_EQ(to_json(p)["warm_loads"], "none");
+  EXPECT_EQ(stress_params_from_json(to_json(p), "knobs"), p);
+  EXPECT_EQ(describe(p), "warm loads none, one role a thread, a fresh word every round");
+  EXPECT_EQ(stress_params_from_json(Json{{"warm_loads", true}}, "old").warm_loads, StressParams::Warm::Weak);
+  EXPECT_EQ(stress_params_from_json(Json{{"warm_loads", false}}, "old").warm_loads, StressParams::Warm::None);
+  EXPECT_THROW(stress_params_from_json(Json{{"warm_loads", "some"}}, "bad"), InputError);
+  EXPECT_THROW(stress_params_from_json(Json{{"all_roles", 1}}, "bad"), InputError);
+  // A results file from before the kernel knobs ran one role a thread, warmed the weak loads, and wrote
+  // a fresh word every round.
+  Json j = to_json(Budget{});
+  j["stress_params"].erase("all_roles");
+  j["stress_params"].erase("reuse_words");
+  j["stress_params"]["warm_loads"] = true;
+  const Budget old = budget_from_json(j, "old");
+  EXPECT_FALSE(old.stress.all_roles);
+  EXPECT_FALSE(old.stress.reuse_words);
+  EXPECT_EQ(old.stress.warm_loads, StressParams::Warm::Weak);
+}
+
 TEST(StressParams, BadFilesNameTheProblem) {
   const auto expect_error = [](const std::string& text, const std::string& needle) {
     const auto file = temp_file("vmmcheck-params-bad.json", text);
@@ -92,11 +122,11 @@ TEST(StressParams, RandomDrawsStayInRangeAndVary) {
 TEST(StressParams, BudgetJsonCarriesThemAndOldResultsStillRead) {
   Budget b;
   b.stress.pre_accesses = 5;
-  b.stress.spin_timeout_us = 1000;
+  b.stress.spin_timeout_us = 500;
   const Json j = to_json(b);
   EXPECT_EQ(j["stress"], true);
   EXPECT_EQ(j["stress_accesses"], 5);
-  EXPECT_EQ(j["spin_timeout_ms"], 1.0);
+  EXPECT_EQ(j["spin_timeout_ms"], 0.5);
   EXPECT_EQ(budget_from_json(j, "test"), b);
   // A shorter spin than the default may turn a slow flag into a timeout: not certifying.
   EXPECT_FALSE(b.certifying());

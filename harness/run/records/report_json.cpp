@@ -252,13 +252,19 @@ Budget budget_from_json(const json& j, const std::string& source) {
   b.op_words = field<std::uint64_t>(j, "op_words", source);
   if (j.contains("stress_params")) {
     b.stress = stress_params_from_json(j.at("stress_params"), source + ": stress_params");
-    // Results from before warm_loads: their generated kernels warmed nothing.
-    if (!j.at("stress_params").contains("warm_loads")) b.stress.warm_loads = false;
+    // Results from before a knob: their generated kernels warmed nothing, ran one role a thread, and
+    // wrote a fresh word every round.
+    const json& given = j.at("stress_params");
+    if (!given.contains("warm_loads")) b.stress.warm_loads = StressParams::Warm::None;
+    if (!given.contains("all_roles")) b.stress.all_roles = false;
+    if (!given.contains("reuse_words")) b.stress.reuse_words = false;
   } else {  // results from before stress params: a flag, its access count and the block size
     if (field<bool>(j, "stress", source)) b.stress.pre_accesses = field<std::uint32_t>(j, "stress_accesses", source);
     b.stress.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
     b.stress.spin_timeout_us = static_cast<std::uint32_t>(field<double>(j, "spin_timeout_ms", source) * 1000.0 + 0.5);
-    b.stress.warm_loads = false;
+    b.stress.warm_loads = StressParams::Warm::None;
+    b.stress.all_roles = false;
+    b.stress.reuse_words = false;
   }
   b.seed = field<std::uint64_t>(j, "seed", source);
   b.resident_timeout_ms = field<double>(j, "resident_timeout_ms", source);

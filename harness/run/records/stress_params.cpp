@@ -17,6 +17,18 @@ constexpr std::array<const char*, kernels::kStressPatterns> kPatternTokens = {"s
 
 const char* token(StressPattern p) { return kPatternTokens[static_cast<std::size_t>(p)]; }
 
+constexpr std::array<const char*, 3> kWarmTokens = {"none", "weak", "all"};
+
+const char* token(StressParams::Warm w) { return kWarmTokens[static_cast<std::size_t>(w)]; }
+
+// "none", "weak" or "all"; true and false as results and params files before "all" wrote them ("weak", "none").
+StressParams::Warm warm_of(const Json& v, const std::string& where) {
+  if (v.is_boolean()) return v.get<bool>() ? StressParams::Warm::Weak : StressParams::Warm::None;
+  for (std::size_t i = 0; i < kWarmTokens.size(); ++i)
+    if (v.is_string() && v.get<std::string>() == kWarmTokens[i]) return static_cast<StressParams::Warm>(i);
+  throw InputError(where + " must be one of none, weak, all (" + v.dump() + ")");
+}
+
 std::uint32_t bounded(const Json& v, const std::string& where, std::uint32_t lo, std::uint32_t hi) {
   if (!v.is_number_unsigned() || v.get<std::uint64_t>() < lo || v.get<std::uint64_t>() > hi)
     throw InputError(where + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) + " (" +
@@ -49,7 +61,9 @@ Json to_json(const StressParams& p) {
               {"shuffle", p.shuffle},
               {"threads_per_block", p.threads_per_block},
               {"spin_timeout_us", p.spin_timeout_us},
-              {"warm_loads", p.warm_loads}};
+              {"warm_loads", token(p.warm_loads)},
+              {"all_roles", p.all_roles},
+              {"reuse_words", p.reuse_words}};
 }
 
 StressParams stress_params_from_json(const Json& j, const std::string& source) {
@@ -63,7 +77,9 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "lines") p.lines = bounded(v, where, 1, 8192);
     else if (key == "barrier") p.barrier = boolean(v, where);
     else if (key == "shuffle") p.shuffle = boolean(v, where);
-    else if (key == "warm_loads") p.warm_loads = boolean(v, where);
+    else if (key == "warm_loads") p.warm_loads = warm_of(v, where);
+    else if (key == "all_roles") p.all_roles = boolean(v, where);
+    else if (key == "reuse_words") p.reuse_words = boolean(v, where);
     else if (key == "spin_timeout_us") p.spin_timeout_us = bounded(v, where, 1, 10'000'000);
     else if (key == "threads_per_block") {
       p.threads_per_block = bounded(v, where, 64, 1024);
@@ -78,7 +94,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
       if (!found) throw InputError(where + " must be one of store-store, store-load, load-store, load-load (" + v.dump() + ")");
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
-                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, warm_loads)");
+                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, warm_loads, all_roles, reuse_words)");
     }
   }
   return p;
@@ -101,7 +117,9 @@ std::string describe(const StressParams& p) {
   if (!p.shuffle) item("no shuffle");
   if (p.threads_per_block != d.threads_per_block) item(std::to_string(p.threads_per_block) + " threads/CTA");
   if (p.spin_timeout_us != d.spin_timeout_us) item("spin " + std::to_string(p.spin_timeout_us) + " us");
-  if (!p.warm_loads) item("no warm loads");
+  if (p.warm_loads != d.warm_loads) item(std::string("warm loads ") + token(p.warm_loads));
+  if (p.all_roles != d.all_roles) item(p.all_roles ? "every role a thread" : "one role a thread");
+  if (p.reuse_words != d.reuse_words) item(p.reuse_words ? "values by round" : "a fresh word every round");
   const std::string text = o.str();
   return text.empty() ? "off" : text;
 }
@@ -136,7 +154,9 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   p.threads_per_block = 64u << pick(0, 4);
   constexpr std::array<std::uint32_t, 10> kSpinsUs = {1, 5, 10, 20, 50, 100, 200, 500, 1000, 5000};
   if (coin(50)) p.spin_timeout_us = kSpinsUs[pick(0, kSpinsUs.size() - 1)];
-  p.warm_loads = coin(70);
+  p.warm_loads = static_cast<StressParams::Warm>(pick(0, 2));
+  p.all_roles = coin(70);
+  p.reuse_words = coin(70);
   return p;
 }
 

@@ -29,15 +29,27 @@ struct StressParams {
   bool shuffle = true;
   // Threads per block of the in-kernel launches.
   std::uint32_t threads_per_block = 256;
-  // How long a message-passing reader spins for its flag before the instance counts as a timeout. A
-  // shorter spin wastes less GPU time on a flag stuck in a stale line, but may turn a slow flag into
-  // a timeout: a run with less than the default is not certifying.
-  std::uint32_t spin_timeout_us = 20'000;
-  // Generated litmus kernels: each thread first reads, weakly, every word its weak loads will read (as
-  // the hand-written message-passing readers warm their data line), so an unordered read has a stale
-  // copy to hit. It orders nothing, and the row's model stands: a read added to a thread only removes
-  // executions, so an outcome the row's shape forbids stays forbidden (docs/litmus.md, "Power").
-  bool warm_loads = true;
+  // How long a spinning reader (a message-passing case's, a litmus row's `until`) polls for its flag
+  // before the instance counts as a timeout -- never a verdict, only an instance not judged. A flag read
+  // at a scope that does not look past the SM's cache can find a stale line and never see the store:
+  // the bound is what such a spin costs. Every CTA is resident and writers run first, so a flag that
+  // comes at all comes within microseconds; 1 ms (it was 20 ms) is measured in docs/litmus.md, "How a
+  // generated kernel is built". A run with less than the default is not certifying.
+  std::uint32_t spin_timeout_us = 1'000;
+  // Generated litmus kernels (harness/codegen/generator.hpp, Build), each measured on the H200
+  // (docs/litmus.md, "How a generated kernel is built"):
+  // every GPU thread runs every litmus thread's program, each for an instance of its own, as cuda-litmus
+  // and the hand-written kernels do; off: one litmus thread a GPU thread.
+  bool all_roles = true;
+  // Warming reads before each round, so that a load that can read a stale value has a stale copy to hit
+  // (as the hand-written message-passing readers warm their data line): none, the words the weak loads
+  // read, or those every load but a spin's reads. A read added to a thread only removes executions, so
+  // an outcome the row's shape forbids stays forbidden (docs/litmus.md, "Power").
+  enum class Warm : std::uint8_t { None, Weak, All };
+  Warm warm_loads = Warm::All;
+  // A location one litmus thread writes keeps its word across rounds, values tagged by round (as the
+  // hand-written kernels' values grow by round), so a reader's line still holds an earlier round's value.
+  bool reuse_words = true;
 
   // Any stress at all (the default is none).
   bool any() const { return pre_accesses > 0 || stress_blocks_percent > 0 || barrier; }

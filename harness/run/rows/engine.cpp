@@ -91,12 +91,26 @@ RowEngine::~RowEngine() = default;
 
 std::string RowEngine::why_not_here(const Litmus& test) const { return codegen::why_not_generated(test); }
 
+codegen::Build build_of(const StressParams& s) {
+  codegen::Build b;
+  b.all_roles = s.all_roles;
+  b.warm = s.warm_loads == StressParams::Warm::None   ? codegen::Build::Warm::None
+           : s.warm_loads == StressParams::Warm::Weak ? codegen::Build::Warm::Weak
+                                                     : codegen::Build::Warm::All;
+  b.reuse_words = s.reuse_words;
+  return b;
+}
+
 const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
-  // Under a generator mutant (selftest), the kernel of the test with its mechanism taken out.
+  // Under a generator mutant (selftest), the kernel of the test with its mechanism taken out; built as the
+  // run's stress knobs say.
   const std::optional<patterns::Mutant> mutant = active_mutant();
-  const std::string key = row.source + (mutant ? "\n// mutant " + std::string(patterns::name_of(*mutant)) : std::string());
+  const codegen::Build build = build_of(s_.budget().stress);
+  const std::string key = row.source + (mutant ? "\n// mutant " + std::string(patterns::name_of(*mutant)) : std::string()) +
+                          "\n// build " + std::to_string(build.all_roles) + std::to_string(static_cast<int>(build.warm)) +
+                          std::to_string(build.reuse_words);
   auto it = kernels_.find(key);
-  if (it == kernels_.end()) it = kernels_.emplace(key, codegen::generate(as_generated(row.test, mutant))).first;
+  if (it == kernels_.end()) it = kernels_.emplace(key, codegen::generate(as_generated(row.test, mutant), build)).first;
   return it->second;
 }
 
@@ -164,30 +178,30 @@ MachineCodeVerdict RowEngine::machine_code(const litmus::Row& row, int ptxas_lev
   return v;
 }
 
-const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
-  if (auto it = done_.find({row.source, ptxas_level}); it != done_.end()) return it->second;
-  const Litmus& test = row.test;
-  if (const std::string why = why_not_here(test); !why.empty()) throw NotSupportedError(why);
-  CUDA_CHECK(cudaSetDevice(s_.device()));
-  const Budget& budget = s_.budget();
-  cudaStream_t work = s_.work();
-
-  const codegen::Kernel& k = kernel_of(row);
-  RowOutcomes out;
-  out.registers = k.registers;
-  const Loaded& kernel = loaded(k, ptxas_level, out);
-  const std::optional<VmmcheckOutcomeTable> table =
-      outcome_table(model::ptx::outcome_space(test), k.registers, spinning_registers(test));
-
-  // Geometry (harness/codegen/kernel_abi.h): two CTAs per SM, the memory-stress ones (--stress-params)
-  // taken from them, `slots` instances' worth of each file CTA in each testing CTA.
+// One row's launches (harness/codegen/kernel_abi.h): the kernel's parameters but for the placement,
+// which each launch draws afresh, and how many launches.
+struct RowEngine::Launches {
   VmmcheckLitmusLaunch p{};
+  std::uint64_t launches = 1;
+};
+
+// A row's memory: its views' alias set (shared with rows of as many views), its textures, its surfaces.
+struct RowEngine::Memory {
+  void* base = nullptr;  // view 0 of the alias set: what each launch zeroes
+  std::size_t bytes = 0;
+  std::vector<TextureObject> textures;
+  std::vector<Surface*> surfaces;
+};
+
+RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kernel, const std::string& row_name) const {
+  const Budget& budget = s_.budget();
+  Launches l;
+  VmmcheckLitmusLaunch& p = l.p;
   p.file_ctas = std::max(1u, k.file_ctas);
   // The block: --stress-params' threads per block, or as many warps as the largest file CTA needs (the
   // generator refuses a CTA of more than 1024 threads).
   p.block_threads = std::max(budget.stress.threads_per_block, (k.threads_per_file_cta + 31u) / 32u * 32u);
-  if (p.block_threads > 1024u) throw std::logic_error(row.name + ": a CTA of more than 1024 threads");
-  p.slots = p.block_threads / std::max(1u, k.threads_per_file_cta);
+  if (p.block_threads > 1024u) throw std::logic_error(row_name + ": a CTA of more than 1024 threads");
   // Two CTAs per SM where both fit (a spin waits for a partner in another CTA: every CTA must be resident).
   int per_sm = 2;
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(kernel.function),
@@ -196,59 +210,83 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
     per_sm = 2;
   }
   per_sm = std::max(1, std::min(2, per_sm));
-  const kernels::Stress stress = s_.stress_for(kernels::LaunchShape{per_sm * sms_, static_cast<int>(p.block_threads)});
   const unsigned grid = static_cast<unsigned>(per_sm * sms_);
-  const unsigned groups = std::max(1u, (grid - stress.stress_blocks) / p.file_ctas);
-  p.ctas = groups * p.file_ctas;
-  p.instances = groups * p.slots;
+  const kernels::Stress stress = s_.stress_for(kernels::LaunchShape{static_cast<int>(grid), static_cast<int>(p.block_threads)});
+  if (k.all_roles) {
+    // Every role in every thread: every testing CTA holds block_threads instances' roles of each kind.
+    p.ctas = std::max(grid - stress.stress_blocks, p.file_ctas);
+    p.slots = 0;
+    p.instances = p.ctas * p.block_threads;
+  } else {
+    // One role a thread: `slots` instances' worth of each file CTA in each testing CTA.
+    p.slots = p.block_threads / std::max(1u, k.threads_per_file_cta);
+    const unsigned groups = std::max(1u, (grid - stress.stress_blocks) / p.file_ctas);
+    p.ctas = groups * p.file_ctas;
+    p.instances = groups * p.slots;
+  }
   p.stress = kernels::abi_of(stress);
-  p.spin_timeout_ns = static_cast<unsigned long long>(budget.stress.spin_timeout_us) * 1000ull;
-  p.warm_loads = budget.stress.warm_loads ? 1u : 0u;
   p.stress.stress_blocks = stress.scratch && stress.stress_blocks ? std::max(grid, p.ctas) - p.ctas : 0;
-  std::uint64_t launches = std::max<std::uint32_t>(1, budget.row_launches);
-  p.rounds = rounds_for(budget, p.instances, launches);
+  p.spin_timeout_ns = static_cast<unsigned long long>(budget.stress.spin_timeout_us) * 1000ull;
+  l.launches = std::max<std::uint32_t>(1, budget.row_launches);
+  p.rounds = rounds_for(budget, p.instances, l.launches);
+  // Values by round: a round's tag must fit beside the value (kernel_abi.h); more launches instead.
+  constexpr std::uint32_t kMostTaggedRounds = (1u << (32 - VMMCHECK_LITMUS_VALUE_BITS)) - 2u;
+  if (std::find(k.reused_locations.begin(), k.reused_locations.end(), true) != k.reused_locations.end() &&
+      p.rounds > kMostTaggedRounds) {
+    const std::uint64_t total = static_cast<std::uint64_t>(p.rounds) * l.launches;
+    p.rounds = kMostTaggedRounds;
+    l.launches = (total + p.rounds - 1) / p.rounds;
+  }
   const bool surfaces = std::find(k.surface_locations.begin(), k.surface_locations.end(), true) != k.surface_locations.end();
   if (surfaces) {  // a surface's texels are the words of its location: as many instance-rounds as texels per launch
     const unsigned texels = vmm::SurfaceAlias::kSide * vmm::SurfaceAlias::kSide;
     p.rounds = std::max(1u, std::min(p.rounds, texels / p.instances));
     const std::uint64_t per = static_cast<std::uint64_t>(p.rounds) * p.instances;
-    launches = std::max<std::uint64_t>(launches, (budget.instances + per - 1) / per);
+    l.launches = std::max<std::uint64_t>(l.launches, (budget.instances + per - 1) / per);
     p.surface_width = vmm::SurfaceAlias::kSide;
   }
   p.region_words = p.rounds * p.instances;
   p.register_count = static_cast<unsigned>(k.registers.size());
+  return l;
+}
 
-  // Memory: the row's views of one alias set (shared with rows of as many views), its textures, its surfaces.
+RowEngine::Memory RowEngine::bind(const Litmus& test, const codegen::Kernel& k, Launches& l) {
+  VmmcheckLitmusLaunch& p = l.p;
+  Memory m;
   int views = 0;
   const std::vector<int> view_index = view_of_address(test, views);
-  const std::size_t bytes = std::max<std::size_t>(1, k.locations) * p.region_words * sizeof(std::uint32_t);
-  vmm::AliasSet& set = memory(std::max(1, views), bytes);
-  std::vector<TextureObject> textures;
+  m.bytes = std::max<std::size_t>(1, k.locations) * p.region_words * sizeof(std::uint32_t);
+  vmm::AliasSet& set = memory(std::max(1, views), m.bytes);
+  m.base = reinterpret_cast<void*>(set.view(0).address);
   for (std::size_t a = 0; a < test.addresses.size(); ++a) {
     if (view_index[a] < 0) continue;
     p.view[a] = reinterpret_cast<unsigned*>(set.view(static_cast<std::size_t>(view_index[a])).address);
     if (test.addresses[a].declared != patterns::litmus::Proxy::Texture) continue;
-    textures.push_back(texture_over(p.view[a], patterns::TexResource::Linear, bytes / sizeof(std::uint32_t)));
-    p.texture[a] = textures.back();
+    m.textures.push_back(texture_over(p.view[a], patterns::TexResource::Linear, m.bytes / sizeof(std::uint32_t)));
+    p.texture[a] = m.textures.back();
   }
   // Surface locations: every address of one reaches it through the surface's linear mapping, at the
   // word of each instance's texel; the .surfref through the surface object.
-  std::vector<Surface*> row_surfaces;
   for (std::size_t a = 0; a < test.addresses.size(); ++a) {
     const int L = k.location_of_address[a];
     if (L < 0 || !k.surface_locations[static_cast<std::size_t>(L)]) continue;
     const std::size_t rank = static_cast<std::size_t>(std::count(k.surface_locations.begin(), k.surface_locations.begin() + L, true));
     Surface& sm = surface(rank);
-    if (std::find(row_surfaces.begin(), row_surfaces.end(), &sm) == row_surfaces.end()) row_surfaces.push_back(&sm);
+    if (std::find(m.surfaces.begin(), m.surfaces.end(), &sm) == m.surfaces.end()) m.surfaces.push_back(&sm);
     p.view[a] = reinterpret_cast<unsigned*>(sm.alias->linear());
     p.texel_word[L] = sm.layout->texels().word_of;
     if (test.addresses[a].declared == patterns::litmus::Proxy::Surface) p.surface[a] = sm.alias->surface();
   }
+  return m;
+}
 
+void RowEngine::launch_and_count(const litmus::Row& row, const Loaded& kernel, Launches& l, const Memory& m,
+                                 const std::optional<VmmcheckOutcomeTable>& table, RowOutcomes& out) {
+  VmmcheckLitmusLaunch& p = l.p;
+  cudaStream_t work = s_.work();
   // Results: the kernel's words per instance stay on the GPU; the tally counts them after each launch.
   const std::uint64_t result_words = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(p.region_words) * p.register_count);
   if (registers_.count() < result_words) registers_ = DeviceBuffer<std::uint32_t>(result_words);
-  CUDA_CHECK(cudaMemsetAsync(registers_.get(), 0, result_words * sizeof(std::uint32_t), work));
   // A row that threw half-way (a CUDA error, a tally that did not add up) left its counts behind.
   CUDA_CHECK(cudaMemsetAsync(bins_.get(), 0, bins_.bytes(), work));
   CUDA_CHECK(cudaMemsetAsync(aside_count_.get(), 0, aside_count_.bytes(), work));
@@ -261,19 +299,45 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
     CUDA_CHECK(cudaMemcpyAsync(host_words.data(), p.registers, words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, work));
     CUDA_CHECK(cudaStreamSynchronize(work));
   };
+  // After each launch: the tally bins what the table holds; the host counts the rest.
+  const auto count_launch = [&](std::uint64_t) {
+    if (!table) {  // no table fits this row's outcomes: every instance on the host
+      read_words(static_cast<std::uint64_t>(p.region_words) * p.register_count);
+      count(host_words.data(), p.region_words, table, out, false);
+      return;
+    }
+    kernels::launch_tally(p.registers, p.region_words, *table, tally, work);
+    CUDA_CHECK(cudaMemcpyAsync(aside_seen_.get(), aside_count_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, work));
+    CUDA_CHECK(cudaStreamSynchronize(work));
+    const std::uint32_t outside = *aside_seen_.get();
+    if (outside == 0) return;
+    if (outside <= kAsideCapacity) {
+      host_words.resize(static_cast<std::size_t>(outside) * p.register_count);
+      CUDA_CHECK(cudaMemcpyAsync(host_words.data(), aside_.get(), host_words.size() * sizeof(std::uint32_t),
+                                 cudaMemcpyDeviceToHost, work));
+      CUDA_CHECK(cudaStreamSynchronize(work));
+      count(host_words.data(), outside, table, out, false);
+    } else {
+      read_words(static_cast<std::uint64_t>(p.region_words) * p.register_count);
+      count(host_words.data(), p.region_words, table, out, true);
+    }
+    counted_outside += outside;
+    CUDA_CHECK(cudaMemsetAsync(aside_count_.get(), 0, sizeof(std::uint32_t), work));
+  };
 
-  void* base = reinterpret_cast<void*>(set.view(0).address);
-  const LoopPlan plan{p.instances, launches, p.region_words, p.ctas, p.block_threads};
+  const LoopPlan loop{p.instances, l.launches, p.region_words, p.ctas, p.block_threads};
   out.gpu_seconds = launch_loop(
-      s_, case_name_of(row), plan,
+      s_, case_name_of(row), loop,
       [&](std::uint64_t, const kernels::Placement& placement) {
         p.cta_stride = placement.cta_stride;
         p.cta_offset = placement.cta_offset;
         p.memory_stride = placement.memory_stride;
         p.memory_offset = placement.memory_offset;
         p.lane_stride = placement.lane_stride;
-        CUDA_CHECK(cudaMemsetAsync(base, 0, bytes, work));
-        for (Surface* sm : row_surfaces)
+        CUDA_CHECK(cudaMemsetAsync(m.base, 0, m.bytes, work));
+        // Every register word marked unwritten (kUnwritten's byte): one the kernel does not write is an Error.
+        CUDA_CHECK(cudaMemsetAsync(p.registers, kUnwritten & 0xFFu, result_words * sizeof(std::uint32_t), work));
+        for (Surface* sm : m.surfaces)
           CUDA_CHECK(cudaMemsetAsync(reinterpret_cast<void*>(sm->alias->linear()), 0, sm->alias->bytes(), work));
         // The memory-stress CTAs run until the testing CTAs have counted themselves done.
         if (p.stress.done) CUDA_CHECK(cudaMemsetAsync(p.stress.done, 0, sizeof(std::uint32_t), work));
@@ -283,48 +347,44 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
         CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel.function), dim3(p.ctas + p.stress.stress_blocks),
                                     dim3(p.block_threads), args, 0, work));
       },
-      [&](std::uint64_t) {
-        if (!table) {  // no table fits this row's outcomes: every instance on the host
-          read_words(p.region_words * p.register_count);
-          count(host_words.data(), p.region_words, table, out, false);
-          return;
-        }
-        kernels::launch_tally(p.registers, p.region_words, *table, tally, work);
-        CUDA_CHECK(cudaMemcpyAsync(aside_seen_.get(), aside_count_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, work));
-        CUDA_CHECK(cudaStreamSynchronize(work));
-        const std::uint32_t outside = *aside_seen_.get();
-        if (outside == 0) return;
-        if (outside <= kAsideCapacity) {
-          host_words.resize(static_cast<std::size_t>(outside) * p.register_count);
-          CUDA_CHECK(cudaMemcpyAsync(host_words.data(), aside_.get(), host_words.size() * sizeof(std::uint32_t),
-                                     cudaMemcpyDeviceToHost, work));
-          CUDA_CHECK(cudaStreamSynchronize(work));
-          count(host_words.data(), outside, table, out, false);
-        } else {
-          read_words(p.region_words * p.register_count);
-          count(host_words.data(), p.region_words, table, out, true);
-        }
-        counted_outside += outside;
-        CUDA_CHECK(cudaMemsetAsync(aside_count_.get(), 0, sizeof(std::uint32_t), work));
-      });
-  out.instances = plan.instances_per_launch * plan.launches;
-
-  // The histogram, decoded by the table it was counted by.
-  if (table) {
-    std::vector<unsigned long long> bins(table->bins + 1);
-    CUDA_CHECK(cudaMemcpyAsync(bins.data(), bins_.get(), bins.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, work));
-    CUDA_CHECK(cudaStreamSynchronize(work));
-    std::uint64_t total = 0;
-    for (unsigned b = 0; b < table->bins; ++b) {
-      total += bins[b];
-      if (bins[b]) out.counts[values_of(*table, b)] += bins[b];
-    }
-    if (bins[table->bins] != counted_outside || total + counted_outside != out.instances)
-      throw std::logic_error("the outcome tally of " + row.name + " counted " + std::to_string(total + bins[table->bins]) +
-                             " instances (" + std::to_string(bins[table->bins]) + " outside its table, " +
-                             std::to_string(counted_outside) + " of them read) of " + std::to_string(out.instances));
-  }
+      count_launch);
+  out.instances = loop.instances_per_launch * loop.launches;
+  if (table) read_histogram(row, *table, counted_outside, out);
   out.counted_on_gpu = table.has_value();
+}
+
+// The histogram, decoded by the table it was counted by; every instance must be in it exactly once.
+void RowEngine::read_histogram(const litmus::Row& row, const VmmcheckOutcomeTable& table, std::uint64_t counted_outside,
+                               RowOutcomes& out) const {
+  cudaStream_t work = s_.work();
+  std::vector<unsigned long long> bins(table.bins + 1);
+  CUDA_CHECK(cudaMemcpyAsync(bins.data(), bins_.get(), bins.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost, work));
+  CUDA_CHECK(cudaStreamSynchronize(work));
+  std::uint64_t total = 0;
+  for (unsigned b = 0; b < table.bins; ++b) {
+    total += bins[b];
+    if (bins[b]) out.counts[values_of(table, b)] += bins[b];
+  }
+  if (bins[table.bins] != counted_outside || total + counted_outside != out.instances)
+    throw std::logic_error("the outcome tally of " + row.name + " counted " + std::to_string(total + bins[table.bins]) +
+                           " instances (" + std::to_string(bins[table.bins]) + " outside its table, " +
+                           std::to_string(counted_outside) + " of them read) of " + std::to_string(out.instances));
+}
+
+const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
+  if (auto it = done_.find({row.source, ptxas_level}); it != done_.end()) return it->second;
+  const Litmus& test = row.test;
+  if (const std::string why = why_not_here(test); !why.empty()) throw NotSupportedError(why);
+  CUDA_CHECK(cudaSetDevice(s_.device()));
+  const codegen::Kernel& k = kernel_of(row);
+  RowOutcomes out;
+  out.registers = k.registers;
+  const Loaded& kernel = loaded(k, ptxas_level, out);
+  const std::optional<VmmcheckOutcomeTable> table =
+      outcome_table(model::ptx::outcome_space(test), k.registers, spinning_registers(test));
+  Launches l = plan(k, kernel, row.name);
+  const Memory m = bind(test, k, l);
+  launch_and_count(row, kernel, l, m, table, out);
   return done_[{row.source, ptxas_level}] = std::move(out);
 }
 

@@ -24,6 +24,10 @@
 
 namespace vmmcheck::run {
 
+// The stress knobs that change a generated kernel's code (run/records/stress_params.hpp) as the generator
+// takes them: a run's rows are built so, and selftest compiles their mutants so.
+codegen::Build build_of(const StressParams& s);
+
 class RowEngine {
  public:
   // Runs rows on the session's device, stream, timing events and stress.
@@ -51,8 +55,18 @@ class RowEngine {
  private:
   struct Loaded;
   struct Surface;
+  struct Launches;
+  struct Memory;
   const codegen::Kernel& kernel_of(const litmus::Row& row);
   const Loaded& loaded(const codegen::Kernel& k, int ptxas_level, RowOutcomes& out);
+  // The steps of run(), in order: the launches' geometry and stress, the row's memory, the launches
+  // with each launch's outcomes counted, and the histogram read back.
+  Launches plan(const codegen::Kernel& k, const Loaded& kernel, const std::string& row_name) const;
+  Memory bind(const patterns::litmus::Litmus& test, const codegen::Kernel& k, Launches& l);
+  void launch_and_count(const litmus::Row& row, const Loaded& kernel, Launches& l, const Memory& m,
+                        const std::optional<VmmcheckOutcomeTable>& table, RowOutcomes& out);
+  void read_histogram(const litmus::Row& row, const VmmcheckOutcomeTable& table, std::uint64_t counted_outside,
+                      RowOutcomes& out) const;
   vmm::AliasSet& memory(int views, std::size_t bytes);
   Surface& surface(std::size_t rank);
   void count(const std::uint32_t* words, std::uint64_t instances, const std::optional<VmmcheckOutcomeTable>& table,
@@ -62,7 +76,7 @@ class RowEngine {
   int arch_ = 0;
   int sms_ = 0;
   codegen::CompileAhead compiler_;
-  std::map<std::string, codegen::Kernel> kernels_;                       // by test source
+  std::map<std::string, codegen::Kernel> kernels_;                       // by test source, mutant and build
   std::map<std::pair<std::string, int>, std::unique_ptr<Loaded>> loaded_;  // by kernel name and ptxas level
   std::map<std::pair<std::string, int>, RowOutcomes> done_;               // by test source and ptxas level
   // Reused by every row: one alias set per view count (grown when a row needs more), the surfaces, and

@@ -32,6 +32,12 @@ std::string outcome_text(const std::vector<std::string>& registers, const std::v
   return s;
 }
 
+bool unwritten(const std::vector<std::uint32_t>& values) {
+  for (std::uint32_t v : values)
+    if (v == kUnwritten) return true;
+  return false;
+}
+
 bool spin_timed_out(const std::vector<std::uint32_t>& values) {
   for (std::uint32_t v : values)
     if (v == patterns::litmus::kSpinBoundReached) return true;
@@ -81,11 +87,15 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
   r.histogram.clear();
   r.instances = seen.instances;
   r.gpu_seconds = seen.gpu_seconds;
-  std::uint64_t judged = 0, unmet = 0, timed_out = 0, asked = 0, forbidden = 0, artifact_only = 0;
+  std::uint64_t judged = 0, unmet = 0, timed_out = 0, asked = 0, forbidden = 0, artifact_only = 0, never_written = 0;
   std::string forbidden_list, artifact_list;
   for (const auto& [values, count] : seen.counts) {
     const std::string text = outcome_text(seen.registers, values);
     r.histogram.emplace_back(text, count);
+    if (unwritten(values)) {  // the kernel's placement missed them: nothing the GPU did
+      never_written += count;
+      continue;
+    }
     if (spin_timed_out(values)) {  // a spin's bound: no read to judge, and no order shown
       timed_out += count;
       continue;
@@ -122,7 +132,11 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
   if (artifact_only > 0)
     o << "; outcomes only the artifact's reading forbids (the ISA's allows them: docs/litmus-model.md, \"Two readings\"): "
       << artifact_list;
-  if (forbidden > 0) {
+  if (never_written > 0) {
+    r.status = Status::Error;
+    o << "; the kernel left the registers of " << never_written
+      << " instances unwritten: its placement missed them (a harness bug, not the GPU's)";
+  } else if (forbidden > 0) {
     r.status = Status::Fail;
     o << "; outcomes the model forbids: " << forbidden_list;
   } else if (seen.instances == 0) {

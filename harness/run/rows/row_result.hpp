@@ -28,6 +28,12 @@ struct RowOutcomes {
   bool counted_on_gpu = false;      // by the tally (else on the host: the outcomes fit no table)
 };
 
+// What the engine fills every register word with before each launch (a byte pattern: memset): a word the
+// kernel never wrote still holds it, and no litmus value is this large. A row that shows it ran a
+// kernel whose placement missed instances -- the harness's fault, an Error, never an outcome.
+inline constexpr std::uint32_t kUnwritten = 0xFEFEFEFEu;
+static_assert(kUnwritten == (kUnwritten & 0xFFu) * 0x01010101u, "one byte repeated: what cudaMemset writes");
+
 // A result for the row, status Error until judged (identity, rule, axes filled in).
 CaseResult begin_row_result(const litmus::Row& row);
 

@@ -1,0 +1,183 @@
+// Which litmus tests a generated kernel can run on a GPU, and why not the others
+// (codegen/generator.hpp, why_not_generated): one check per class of test.
+#include <map>
+#include <set>
+
+#include "codegen/generator.hpp"
+#include "codegen/kernel_abi.h"
+#include "codegen/test_facts.hpp"
+#include "litmus/test_text.hpp"
+
+namespace vmmcheck::codegen {
+namespace {
+
+using namespace patterns::litmus;
+using litmus::op_text;
+
+constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
+
+std::string why_not_harness_extension(const Litmus& l) {
+  if (!l.boundaries.empty())
+    return "operation boundaries are the harness's own extension, not litmus files: not generated";
+  for (const Thread& th : l.threads)
+    if (th.resident) return "resident threads are the harness's own extension, not litmus files: not generated";
+  return {};
+}
+
+std::string why_not_placement(const Litmus& l) {
+  if (l.threads.empty()) return "the test has no threads";
+  for (const Thread& th : l.threads)
+    if (th.gpu != 0) return "needs a second GPU: generated kernels run on one GPU in this version";
+  if (l.addresses.size() > VMMCHECK_LITMUS_MAX_ADDRESSES)
+    return "declares " + std::to_string(l.addresses.size()) + " addresses; the kernel ABI has room for " +
+           std::to_string(VMMCHECK_LITMUS_MAX_ADDRESSES);
+  std::map<int, unsigned> per_cta;
+  for (const Thread& th : l.threads)
+    if (++per_cta[th.cta] > kMaxBlockThreads)
+      return "CTA b" + std::to_string(th.cta) + " has more than " + std::to_string(kMaxBlockThreads) +
+             " threads, the most one CTA can have";
+  return {};
+}
+
+// A location under a .surfref is a surface's own allocation (vmm::SurfaceAlias: one linear mapping):
+// only that address and its virtual synonyms reach it, and no texture reads it.
+std::string why_not_surface_memory(const Litmus& l) {
+  const int n = static_cast<int>(l.addresses.size());
+  for (int s = 0; s < n; ++s) {
+    if (l.addresses[static_cast<std::size_t>(s)].declared != Proxy::Surface) continue;
+    const int root = root_of(l, s);
+    for (int a = 0; a < n; ++a) {
+      const Address& addr = l.addresses[static_cast<std::size_t>(a)];
+      if (root_of(l, a) != root && addr.location == l.addresses[static_cast<std::size_t>(root)].location)
+        return "address " + address_name(l, a) + " physically aliases the memory of .surfref " + address_name(l, s) +
+               ": a second mapping of a surface's memory is not in this version";
+      if (root_of(l, a) == root && addr.declared == Proxy::Texture)
+        return "a texture over the memory of .surfref " + address_name(l, s) + " is not in this version";
+    }
+  }
+  return {};
+}
+
+std::string why_not_addresses(const Litmus& l) {
+  const int n = static_cast<int>(l.addresses.size());
+  for (int a = 0; a < n; ++a) {
+    const Address& addr = l.addresses[static_cast<std::size_t>(a)];
+    const int r = root_of(l, a);
+    if (r < 0) return "address " + address_name(l, a) + ": its virtual synonym chain (same_as) leaves the declared addresses or loops";
+    if (addr.shared != l.addresses[static_cast<std::size_t>(r)].shared)
+      return "address " + address_name(l, a) + " is a virtual synonym across state spaces (.shared and .global)";
+  }
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) {
+      const Address &x = l.addresses[static_cast<std::size_t>(a)], &y = l.addresses[static_cast<std::size_t>(b)];
+      if (x.shared && !y.shared && x.location == y.location)
+        return "addresses " + address_name(l, a) + " (.shared) and " + address_name(l, b) +
+               " (.global) share a physical location: shared memory cannot alias global memory";
+    }
+  for (const Thread& th : l.threads)
+    for (const Op& op : th.ops)
+      if (is_access(op) && (op.address < 0 || op.address >= n))
+        return one_line(th.name) + ": its operation " + std::to_string(&op - th.ops.data() + 1) + " names no declared address (" +
+               address_name(l, op.address) + ")";
+  return {};
+}
+
+// The proxies a generated kernel cannot take: surface, constant, and fences PTX does not have.
+std::string why_not_proxy(const Litmus& l, const Op& op) {
+  if (is_access(op) && op.proxy == Proxy::Surface) {
+    const Address& addr = l.addresses[static_cast<std::size_t>(op.address)];
+    if (addr.declared != Proxy::Surface)
+      return op_text(l, op) + ": surface objects are made for .surfref addresses only";
+    if (op.kind == OpKind::AtomAdd) return "surface atomics and reductions (suatom, sured) are not generated in this version";
+    if (op.sem != Sem::Weak) return op_text(l, op) + ": suld and sust are weak; PTX has no ." + name_of(op.sem) + " surface access";
+    if (addr.shared) return "a .surfref of .shared memory: surface objects view global memory only";
+  }
+  if (is_access(op) && op.proxy == Proxy::Constant)
+    return "ldc: the constant state space cannot view global (VMM) memory";
+  if (op.kind == OpKind::ProxyFence)
+    // PTX ISA 9.0, fence: .proxykind = { .alias, .async, .async.global, .async.shared::{cta,cluster} }, and
+    // the one-way fence.proxy.tensormap::generic; no texture, surface, constant or generic kind.
+    return std::string("PTX has no fence.proxy.") + name_of(op.proxy) + " instruction";
+  if (is_access(op) && op.proxy == Proxy::Texture) {
+    if (op.kind != OpKind::Load) return "PTX has no texture-proxy write (tex/tld only reads)";
+    if (op.sem != Sem::Weak) return "tld is a weak read: PTX has no ." + std::string(name_of(op.sem)) + " texture fetch";
+    if (l.addresses[static_cast<std::size_t>(op.address)].shared)
+      return "tld of .shared address " + address_name(l, op.address) + ": texture objects view global memory only";
+    if (l.addresses[static_cast<std::size_t>(op.address)].declared != Proxy::Texture)
+      return "tld of " + address_name(l, op.address) + ", which is not a .texref: texture objects are made for .texref addresses only";
+  }
+  return {};
+}
+
+// The sems and scopes PTX has for each instruction.
+std::string why_not_semantics(const Litmus& l, const Op& op) {
+  const std::string text = op_text(l, op);
+  if ((op.kind == OpKind::FenceSc || op.kind == OpKind::FenceAcqRel) && op.scope == Level::Thread)
+    return text + ": a fence needs a scope (.cta, .gpu or .sys)";
+  if (!is_access(op) || is_tld(op)) return {};
+  if (op.kind == OpKind::AtomAdd && op.scope == Level::Thread) return text + ": an atom or red needs a scope";
+  if (op.sem != Sem::Weak && op.scope == Level::Thread) return text + ": a strong access needs a scope";
+  if (op.kind == OpKind::Load && (op.sem == Sem::Release || op.sem == Sem::AcqRel))
+    return text + ": PTX ld has no ." + name_of(op.sem);
+  if (op.kind == OpKind::Store && (op.sem == Sem::Acquire || op.sem == Sem::AcqRel))
+    return text + ": PTX st has no ." + name_of(op.sem);
+  if (is_red(op) && (op.sem == Sem::Acquire || op.sem == Sem::AcqRel))
+    return text + ": PTX red takes .relaxed or .release only, not ." + name_of(op.sem);
+  return {};
+}
+
+// Registers live in one thread: an operand register is set earlier by the same thread, and no register
+// is set by two threads (the result has one word per register).
+std::string why_not_registers(const Litmus& l) {
+  std::map<std::string, std::size_t> setter;
+  for (std::size_t t = 0; t < l.threads.size(); ++t) {
+    const Thread& th = l.threads[t];
+    std::set<std::string> set_here;
+    for (const Op& op : th.ops) {
+      if ((op.kind == OpKind::Store || op.kind == OpKind::AtomAdd) && !op.value_reg.empty() && !set_here.count(op.value_reg))
+        return one_line(th.name) + ": " + op_text(l, op) + " uses register " + one_line(op.value_reg) +
+               ", which no earlier operation of the thread sets";
+      if ((op.kind == OpKind::Load || op.kind == OpKind::AtomAdd) && !op.reg.empty()) {
+        const auto [it, fresh] = setter.emplace(op.reg, t);
+        if (!fresh && it->second != t)
+          return "register " + one_line(op.reg) + " is set by two threads (" + one_line(l.threads[it->second].name) +
+                 " and " + one_line(th.name) + ")";
+        set_here.insert(op.reg);
+      }
+    }
+  }
+  return {};
+}
+
+// A .shared word is one CTA's: threads of two file CTAs cannot share it.
+std::string why_not_shared(const Litmus& l) {
+  std::map<int, int> cta_of;  // shared location -> Thread::cta of its first user
+  for (const Thread& th : l.threads)
+    for (const Op& op : th.ops) {
+      if (!is_access(op) || !l.addresses[static_cast<std::size_t>(op.address)].shared) continue;
+      const int location = l.addresses[static_cast<std::size_t>(op.address)].location;
+      const auto [it, fresh] = cta_of.emplace(location, th.cta);
+      if (!fresh && it->second != th.cta)
+        return ".shared address " + address_name(l, op.address) + " is touched by threads of two CTAs (b" +
+               std::to_string(it->second) + " and b" + std::to_string(th.cta) + "): shared memory is one CTA's";
+    }
+  return {};
+}
+
+}  // namespace
+
+std::string why_not_generated(const Litmus& test) {
+  for (const std::string& reason :
+       {why_not_harness_extension(test), why_not_placement(test), why_not_addresses(test), why_not_surface_memory(test)})
+    if (!reason.empty()) return reason;
+  for (const Thread& th : test.threads)
+    for (const Op& op : th.ops)
+      for (const std::string& reason : {why_not_proxy(test, op), why_not_semantics(test, op)})
+        if (!reason.empty()) return reason;
+  for (const std::string& reason : {why_not_registers(test), why_not_shared(test)})
+    if (!reason.empty()) return reason;
+  return {};
+}
+
+
+}  // namespace vmmcheck::codegen
