@@ -2,7 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <iomanip>
+#include <set>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -14,12 +18,15 @@
 #include "cli/command_line.hpp"
 #include "cli/console.hpp"
 #include "cli/version.hpp"
+#include "codegen/compile_ahead.hpp"
+#include "codegen/generator.hpp"
 #include "common/error.hpp"
 #include "common/scratch_dir.hpp"
 #include "device/machine.hpp"
 #include "model/select.hpp"
 #include "ipc/child_process.hpp"
 #include "run/kit/mutants.hpp"
+#include "run/rows/engine.hpp"
 #include "run/rows/generator_mutants.hpp"
 #include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
@@ -156,6 +163,40 @@ Json cell_record(const Cell& cell) {
   return record;
 }
 
+// The generated rows a generator mutant changes: those whose kernel under it is not the kernel as built
+// (built as the run's stress knobs say). The others ran the very same kernel in the as-built pass: their
+// result there stands for the mutant too, and they cannot catch it.
+std::vector<std::string> rows_changed_by(Mutant m, const std::vector<litmus::Row>& rows, const std::set<std::string>& passed,
+                                         const codegen::Build& build, std::vector<codegen::Kernel>& kernels) {
+  std::vector<std::string> out;
+  for (const litmus::Row& row : rows) {
+    const std::string name = litmus::case_name_of(row);
+    if (!passed.count(name) || !codegen::why_not_generated(row.test).empty()) continue;
+    codegen::Kernel mutated = codegen::generate(run::as_generated(row.test, m), build);
+    if (mutated.name == codegen::generate(row.test, build).name) continue;
+    out.push_back(name);
+    kernels.push_back(std::move(mutated));
+  }
+  return out;
+}
+
+// How much of a mutant's work a round tries first: a cell is caught by one case going wrong, and on the
+// H200 almost every case of a pattern catches its mutants, so the first few usually settle every cell;
+// a cell they leave open gets the rest of its cases in the next round.
+constexpr std::size_t kFirstCasesPerPattern = 8;
+constexpr std::size_t kFirstRows = 24;
+
+// One mutant's cell of one home (a pattern, or "litmus" for the generated rows): the cases it may try.
+struct Home {
+  Cell cell;
+  const patterns::Lives* lives = nullptr;  // nullptr: the generated rows
+  std::vector<std::string> untried;        // cases that passed as built, in the order they are tried
+  std::set<std::string> members;           // all of them
+  std::size_t selected = 0;                // cases of the pattern the filter selected
+  std::string skipped_because;             // why none passed as built, where one was NotSupported
+  bool settled() const { return !cell.caught_by.empty() || untried.empty(); }
+};
+
 }  // namespace
 
 int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
@@ -163,6 +204,7 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
   // Each pass is a `run` child given this selftest's settings spelt out; none of run's environment twins an
   // outer job exported for its own `run` (VMMCHECK_BASELINE, VMMCHECK_LITMUS, VMMCHECK_SHARD, ...) may reach it.
   for (const std::string& name : twins_of("run")) unsetenv(name.c_str());
+  const auto started = std::chrono::steady_clock::now();
   const model::CaseTable table = load(o);
   const std::vector<const MutantWord*> mutants = chosen_mutants(o);
   const Selected chosen = select(o, table);
@@ -184,9 +226,10 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
   // model warning) cannot catch a mutant and is left out of the mutant passes; a harness failure
   // (Crash, Error, Timeout) stops the self-test.
   std::size_t built_passed = 0;
+  std::set<std::string> passed;
   std::vector<std::string> not_passing, harness_failures;
   for (const auto& [name, r] : built.results) {
-    if (r.status == run::Status::Pass) ++built_passed;
+    if (r.status == run::Status::Pass) ++built_passed, passed.insert(name);
     else if (r.status == run::Status::Crash || r.status == run::Status::Error || r.status == run::Status::Timeout)
       harness_failures.push_back(name + " (" + run::to_string(r.status) + ")");
     else if (r.status != run::Status::NotSupported) not_passing.push_back(name + " (" + run::to_string(r.status) + ")");
@@ -200,61 +243,111 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
     return kExitFailure;
   }
 
+  // The rows each generator mutant changes, their kernels compiled ahead on every core of this process
+  // (the passes find them in NVRTC's disk cache) while the first passes run.
+  const codegen::Build build = run::build_of(o.budget.stress);
+  const auto& in_generator = run::generator_mutants();
+  std::map<Mutant, std::vector<std::string>> changed;
+  std::map<Mutant, std::vector<codegen::Kernel>> mutated;
+  for (const MutantWord* m : mutants)
+    if (std::find(in_generator.begin(), in_generator.end(), m->mutant) != in_generator.end())
+      changed[m->mutant] = rows_changed_by(m->mutant, chosen.rows, passed, build, mutated[m->mutant]);
+  const std::string& cc = machine.devices.at(static_cast<std::size_t>(std::max(0, o.device))).compute_capability;
+  const int arch = std::stoi(cc.substr(0, cc.find('.'))) * 10 + std::stoi(cc.substr(cc.find('.') + 1));
+  codegen::CompileAhead compiler(arch);
+  for (auto& [m, kernels] : mutated)
+    for (const codegen::Kernel& k : kernels) compiler.start(k);
+
   // The matrix: each mutant against each pattern it lives in (the patterns' kMutants). A cell is caught
   // when a case of that very pattern went wrong under the mutant.
   Json mutant_records = Json::array();
   std::size_t uncaught = 0, cells = 0;
   for (const MutantWord* m : mutants) {
-    std::vector<const model::PatternInfo*> homes;
-    for (const model::PatternInfo& p : model::all_patterns())
-      if (p.lives(m->mutant)) homes.push_back(&p);
-    std::vector<std::string> names;
-    for (const model::Case* c : selected)
-      if (c->pattern().lives(m->mutant) && built.results.at(c->name).status == run::Status::Pass) names.push_back(c->name);
-    const auto& in_generator = run::generator_mutants();
-    const bool generated = std::find(in_generator.begin(), in_generator.end(), m->mutant) != in_generator.end();
-    std::vector<std::string> rows_here;  // the generated rows that passed as built
-    if (generated)
-      for (const std::string& name : row_names)
-        if (built.results.count(name) && built.results.at(name).status == run::Status::Pass) rows_here.push_back(name);
-    names.insert(names.end(), rows_here.begin(), rows_here.end());
-    Pass p;
-    if (!names.empty()) p = passes.run(m->mutant, names);
-
-    out << m->name << " (removes " << m->removes << ")" << (names.empty() ? "" : ", " + std::to_string(names.size()) + " cases") << ":\n";
-    Json cell_records = Json::array();
-    for (const model::PatternInfo* home : homes) {
-      Cell cell;
-      cell.pattern = std::string(home->name);
-      std::string skipped_because;
-      std::size_t selected_here = 0;
+    std::vector<Home> homes;
+    for (const model::PatternInfo& p : model::all_patterns()) {
+      const patterns::Lives* lives = p.lives(m->mutant);
+      if (!lives) continue;
+      Home h;
+      h.cell.pattern = std::string(p.name);
+      h.lives = lives;
       for (const model::Case* c : selected) {
-        if (&c->pattern() != home) continue;
-        ++selected_here;
-        const auto under = p.results.find(c->name);
-        if (under == p.results.end()) {
-          const run::CaseResult& as_built = built.results.at(c->name);
-          if (as_built.status == run::Status::NotSupported && skipped_because.empty()) skipped_because = as_built.reason;
-          continue;
-        }
-        const run::CaseResult& r = under->second;
-        if (r.status == run::Status::NotSupported) continue;
-        ++cell.cases_run;
-        cell.instances += r.instances;
-        if (went_wrong(r))
-          cell.caught_by.push_back({{"case", c->name}, {"status", run::to_string(r.status)},
-                                    {"histogram", histogram_text(r.histogram)}, {"reason", r.reason}});
+        if (&c->pattern() != &p) continue;
+        ++h.selected;
+        const run::CaseResult& as_built = built.results.at(c->name);
+        if (as_built.status == run::Status::Pass) h.untried.push_back(c->name);
+        else if (as_built.status == run::Status::NotSupported && h.skipped_because.empty()) h.skipped_because = as_built.reason;
       }
-      const patterns::Lives* lives = home->lives(m->mutant);
+      h.members.insert(h.untried.begin(), h.untried.end());
+      homes.push_back(std::move(h));
+    }
+    const bool generated = changed.count(m->mutant) > 0;
+    std::size_t rows_as_built = 0;  // rows that passed as built whose kernel the mutant leaves alone
+    if (generated) {
+      Home h;
+      h.cell.pattern = "litmus";
+      h.untried = changed.at(m->mutant);
+      h.selected = row_names.size();
+      for (const std::string& name : row_names) rows_as_built += passed.count(name);
+      rows_as_built -= h.untried.size();
+      h.members.insert(h.untried.begin(), h.untried.end());
+      homes.push_back(std::move(h));
+    }
+    if (generated)  // the pass loads its mutated kernels from the disk cache
+      for (const codegen::Kernel& k : mutated.at(m->mutant)) (void)compiler.get(k);
+
+    // Rounds: the first few cases of every home, then the rest of those no case caught yet.
+    double seconds = 0;
+    std::size_t passes_run = 0, cases_run = 0;
+    for (bool first = true;; first = false) {
+      std::vector<std::string> names;
+      for (Home& h : homes) {
+        if (!first && h.settled()) continue;
+        const std::size_t take = first ? (h.lives ? kFirstCasesPerPattern : kFirstRows) : h.untried.size();
+        const std::size_t n = std::min(take, h.untried.size());
+        names.insert(names.end(), h.untried.begin(), h.untried.begin() + static_cast<std::ptrdiff_t>(n));
+        h.untried.erase(h.untried.begin(), h.untried.begin() + static_cast<std::ptrdiff_t>(n));
+      }
+      if (names.empty()) break;
+      const Pass p = passes.run(m->mutant, names);
+      seconds += p.seconds;
+      ++passes_run;
+      cases_run += names.size();
+      for (Home& h : homes)
+        for (const std::string& name : names) {
+          const auto under = p.results.find(name);
+          if (under == p.results.end() || under->second.status == run::Status::NotSupported) continue;
+          if (!h.members.count(name)) continue;
+          ++h.cell.cases_run;
+          h.cell.instances += under->second.instances;
+          if (went_wrong(under->second))
+            h.cell.caught_by.push_back({{"case", name}, {"status", run::to_string(under->second.status)},
+                                        {"histogram", histogram_text(under->second.histogram)}, {"reason", under->second.reason}});
+        }
+      if (std::all_of(homes.begin(), homes.end(), [](const Home& h) { return h.settled(); })) break;
+    }
+
+    out << m->name << " (removes " << m->removes << ")"
+        << (cases_run ? ", " + std::to_string(cases_run) + " cases in " + std::to_string(passes_run) + " pass" +
+                            (passes_run == 1 ? "" : "es")
+                      : std::string())
+        << (generated ? ", " + std::to_string(rows_as_built) + " rows it leaves as built not rerun" : std::string()) << ":\n";
+    Json cell_records = Json::array();
+    for (Home& h : homes) {
+      Cell& cell = h.cell;
       if (!cell.caught_by.empty()) {
         cell.verdict = Cell::Verdict::Caught;
       } else if (cell.cases_run == 0) {
         cell.verdict = Cell::Verdict::NotRunHere;
-        cell.because = selected_here == 0 ? "no case of the pattern selected"
-                       : skipped_because.empty() ? "no case of the pattern passed as built" : skipped_because;
-      } else if (!lives->unobservable.empty()) {
+        if (h.lives)
+          cell.because = h.selected == 0 ? "no case of the pattern selected"
+                         : h.skipped_because.empty() ? "no case of the pattern passed as built" : h.skipped_because;
+        else
+          cell.because = row_names.empty() ? "no litmus row selected"
+                         : rows_as_built > 0 ? "it changes no generated kernel of a row that passed as built"
+                                             : "no litmus row passed as built";
+      } else if (h.lives && !h.lives->unobservable.empty()) {
         cell.verdict = Cell::Verdict::Unobservable;
-        cell.because = std::string(lives->unobservable);
+        cell.because = std::string(h.lives->unobservable);
       } else {
         cell.verdict = Cell::Verdict::NotCaught;
         ++uncaught;
@@ -263,44 +356,24 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
       print_cell(out, cell, o.verbose);
       cell_records.push_back(cell_record(cell));
     }
-    if (generated) {  // the generated rows, one cell: some row must Fail (or otherwise go wrong) under it
-      Cell cell;
-      cell.pattern = "litmus";
-      for (const std::string& name : rows_here) {
-        const auto under = p.results.find(name);
-        if (under == p.results.end() || under->second.status == run::Status::NotSupported) continue;
-        ++cell.cases_run;
-        cell.instances += under->second.instances;
-        if (went_wrong(under->second))
-          cell.caught_by.push_back({{"case", name}, {"status", run::to_string(under->second.status)},
-                                    {"histogram", histogram_text(under->second.histogram)}, {"reason", under->second.reason}});
-      }
-      if (!cell.caught_by.empty()) {
-        cell.verdict = Cell::Verdict::Caught;
-      } else if (cell.cases_run == 0) {
-        cell.verdict = Cell::Verdict::NotRunHere;
-        cell.because = row_names.empty() ? "no litmus row selected" : "no litmus row passed as built";
-      } else {
-        ++uncaught;
-      }
-      ++cells;
-      print_cell(out, cell, o.verbose);
-      cell_records.push_back(cell_record(cell));
-    }
     out << std::flush;
-    mutant_records.push_back({{"mutant", m->name}, {"removes", m->removes}, {"cases_run", names.size()},
-                              {"seconds", p.seconds}, {"patterns", cell_records}});
+    Json record{{"mutant", m->name}, {"removes", m->removes}, {"cases_run", cases_run}, {"passes", passes_run},
+                {"seconds", seconds}, {"patterns", cell_records}};
+    if (generated) record["rows_left_as_built"] = rows_as_built;
+    mutant_records.push_back(std::move(record));
   }
+  const double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   out << (cells - uncaught) << " of " << cells << " (mutant, pattern) pairs caught, unobservable as declared, or not run here"
       << (uncaught ? "; a pair no case of its pattern catches is a finding: that pattern cannot tell the mechanism works here" : "")
-      << "\n";
+      << " (" << std::fixed << std::setprecision(1) << total << " s)\n";
   if (o.json_given && !o.json.empty() && o.json != "-")
-    run::write_results(o.json, Json{{"schema", "vmmcheck-selftest/2"},
+    run::write_results(o.json, Json{{"schema", "vmmcheck-selftest/3"},
                                     {"tool_version", VMMCHECK_VERSION},
                                     {"git_sha", VMMCHECK_GIT_SHA},
                                     {"written", run::utc_now_iso8601()},
                                     {"budget", run::to_json(o.budget)},
                                     {"filter", o.filter},
+                                    {"seconds", total},
                                     {"as_built", {{"cases", all.size()}, {"passed", built_passed}, {"not_passing", not_passing},
                                                   {"seconds", built.seconds}}},
                                     {"mutants", mutant_records}});
