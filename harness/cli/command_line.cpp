@@ -149,6 +149,9 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   tune_cmd->add_option("--trials", o.tune_trials, "random draws (the first is no stress)")->check(CLI::Range(1u, 100000u));
   tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")->check(CLI::Range(1.0, 86400.0));
   tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)");
+  tune_cmd->add_option("--litmus", o.litmus,
+                       "tune on these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus: "
+                       "their assert rows' controls and their permit rows are measured");
 
   CLI::App* selftest_cmd = app.add_subcommand(
       "selftest", "mutation self-test: run the suite with each ordering mechanism removed; every mutant must be caught");
