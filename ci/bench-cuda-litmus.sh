@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Side by side with reeselevine/cuda-litmus, every test of it that has an allowed weak outcome, on one
+# GPU (docs/litmus.md, "Beside cuda-litmus"): each of its kernels built as its tuning file
+# (tuning-files/<test>.txt) lists the build -- one thread a CTA, device scope, relaxed (mp: the block-scope
+# release/acquire, its own orders) -- and run with its shipped stress params (default) and with the best
+# of a short random search drawn the way its tune.sh draws (tuned); beside it the same test written as a
+# litmus file (ci/cuda-litmus/<test>.test) run by vmmcheck at its default budget, and with the params
+# `vmmcheck tune --litmus` found for it.
+#
+#   ci/bench-cuda-litmus.sh --litmus DIR --vmmcheck PATH --out OUTDIR [--draws N] [--tests "mp iriw ..."]
+#
+# DIR is a checkout of cuda-litmus (fetched, never committed; .bench/ is ignored). Writes OUTDIR/build,
+# OUTDIR/logs (each run's command, stdout, stderr, exit status, start and end), OUTDIR/vmmcheck/*.json,
+# and, by ci/bench_cuda_litmus.py, OUTDIR/bench-cuda-litmus.{json,md}. Exit status: 0 when every run
+# worked, 1 when the report lists a problem, 2 on bad arguments.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+helper="$here/bench_cuda_litmus.py"
+die() { echo "bench-cuda-litmus: $*" >&2; exit 2; }
+
+litmus="" vmm="" out="" draws=6 arch=sm_90
+tests="mp iriw isa2 rwc wrc 2+2w 3.2w wrw+2w wwc z6-1 z6-3 paper-example1 paper-example2"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --litmus) litmus=${2:?}; shift 2 ;;
+    --vmmcheck) vmm=${2:?}; shift 2 ;;
+    --out) out=${2:?}; shift 2 ;;
+    --draws) draws=${2:?}; shift 2 ;;
+    --tests) tests=${2:?}; shift 2 ;;
+    --arch) arch=${2:?}; shift 2 ;;
+    *) die "unknown argument '$1' (see the head of $0)" ;;
+  esac
+done
+[ -n "$litmus" ] && [ -n "$vmm" ] && [ -n "$out" ] || die "--litmus DIR, --vmmcheck PATH and --out OUTDIR are needed"
+[ -f "$litmus/runner.cu" ] && [ -f "$litmus/params/stress_params.txt" ] || die "$litmus is not a cuda-litmus checkout"
+[ -x "$vmm" ] || die "--vmmcheck $vmm: not an executable"
+litmus=$(cd "$litmus" && pwd)
+vmm=$(cd "$(dirname "$vmm")" && pwd)/$(basename "$vmm")
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+mkdir -p "$out/build" "$out/logs" "$out/vmmcheck" "$out/params"
+out=$(cd "$out" && pwd)
+cases=$(cd "$here/../cases" && pwd)
+export VMMCHECK_CASES=$cases
+
+# The build of each test (its tuning file's first thread placement, device scope, relaxed) and its
+# locations file.
+flags() {
+  case "$1" in
+    mp) echo "-DTB_0_1 -DSCOPE_BLOCK 2-loc.txt" ;;
+    2+2w) echo "-DTB_0_1 -DSCOPE_DEVICE -DRELAXED 2-loc.txt" ;;
+    iriw) echo "-DTB_0_1_2_3 -DSCOPE_DEVICE -DRELAXED 2-loc.txt" ;;
+    rwc|wrc|wrw+2w|wwc) echo "-DTB_0_1_2 -DSCOPE_DEVICE -DRELAXED 2-loc.txt" ;;
+    isa2|3.2w|z6-1|z6-3) echo "-DTB_0_1_2 -DSCOPE_DEVICE -DRELAXED 3-loc.txt" ;;
+    paper-example1|paper-example2) echo "-DTB_0_1_2_3 -DSCOPE_DEVICE -DRELAXED 4-loc.txt" ;;
+    *) return 1 ;;
+  esac
+}
+
+run() {  # run ID CMD...: one run, its output and wall time under logs/
+  local id=$1; shift
+  printf '%q ' "$@" >"$out/logs/$id.cmd"
+  local rc=0
+  date +%s.%N >"$out/logs/$id.start"
+  timeout -k 10 "${BENCH_TIMEOUT:-180}" "$@" >"$out/logs/$id.stdout" 2>"$out/logs/$id.stderr" || rc=$?
+  date +%s.%N >"$out/logs/$id.end"
+  echo "$rc" >"$out/logs/$id.rc"
+  [ "$rc" -eq 0 ] || echo "   $id: exit status $rc (see logs/$id.stderr)"
+}
+
+git -C "$litmus" rev-parse HEAD >"$out/logs/cuda-litmus.commit" 2>/dev/null || cat "$litmus/COMMIT" >"$out/logs/cuda-litmus.commit" 2>/dev/null || echo unknown >"$out/logs/cuda-litmus.commit"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/logs/gpu.txt" 2>&1 || true
+"$vmm" --version >"$out/logs/vmmcheck.version" 2>&1 || true
+
+# Builds, in parallel (as its tune.sh builds a test: runner.cu + kernels/<test>.cu, -rdc=true).
+for t in $tests; do
+  read -r -a f <<<"$(flags "$t")" || die "no build known for test '$t'"
+  ( "$nvcc" "${f[@]:0:${#f[@]}-1}" -I"$litmus" -rdc=true -arch="$arch" "$litmus/runner.cu" "$litmus/kernels/$t.cu" \
+      -o "$out/build/$t-runner" >"$out/logs/build-$t.log" 2>&1 || echo "   build of $t failed (logs/build-$t.log)" ) &
+done
+wait
+
+for t in $tests; do
+  read -r -a f <<<"$(flags "$t")"
+  loc="$litmus/params/${f[-1]}"
+  echo "== $t"
+  # cuda-litmus, default: its shipped stress params.
+  echo "$litmus/params/stress_params.txt" >"$out/logs/$t.litmus-default.params"
+  run "$t.litmus-default" "$out/build/$t-runner" -s "$litmus/params/stress_params.txt" -t "$loc"
+  # cuda-litmus, tuned: draws as tune.sh draws them (testIterations 100 each), the best by weak
+  # behaviours per second of its own clock, then that one at tune.sh's 1000 iterations.
+  for d in $(seq 1 "$draws"); do
+    python3 "$helper" draw --seed "$t-$d" --iterations 100 --write "$out/params/$t.draw-$d.txt"
+    echo "$out/params/$t.draw-$d.txt" >"$out/logs/$t.litmus-draw-$d.params"
+    run "$t.litmus-draw-$d" "$out/build/$t-runner" -s "$out/params/$t.draw-$d.txt" -t "$loc"
+  done
+  best=$(python3 "$helper" best --out "$out" --test "$t" --draws "$draws")
+  python3 "$helper" draw --from "$out/params/$t.draw-$best.txt" --iterations 1000 --write "$out/params/$t.tuned.txt"
+  echo "$out/params/$t.tuned.txt" >"$out/logs/$t.litmus-tuned.params"
+  run "$t.litmus-tuned" "$out/build/$t-runner" -s "$out/params/$t.tuned.txt" -t "$loc"
+  # vmmcheck: the litmus file at the default budget, then tuned on it and run with what tune found.
+  file="$here/cuda-litmus/$t.test"
+  run "$t.vmmcheck-default" "$vmm" run --litmus "$file" --no-power --json "$out/vmmcheck/$t.default.json"
+  run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --out "$out/params/$t.vmmcheck-params.json"
+  run "$t.vmmcheck-tuned" "$vmm" run --litmus "$file" --no-power --stress-params "$out/params/$t.vmmcheck-params.json" \
+    --json "$out/vmmcheck/$t.tuned.json"
+done
+
+python3 "$helper" report --out "$out" --tests "$tests" --draws "$draws"

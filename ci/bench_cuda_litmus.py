@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Helper of ci/bench-cuda-litmus.sh: cuda-litmus's tests beside the same tests as litmus files.
+
+Standard library only (the runner's output and params files are read by ci/bench_litmus.py's parsers).
+
+  draw --seed S --iterations N --write DST     a stress params file drawn as cuda-litmus's tune.sh draws one
+  draw --from SRC --iterations N --write DST   SRC with testIterations set to N
+  best --out OUTDIR --test T --draws N         the draw (1..N) with the most weak behaviours per second of
+                                               the runner's own clock (its "Weak behavior rate")
+  report --out OUTDIR --tests "..." --draws N  OUTDIR/bench-cuda-litmus.{json,md}; exit 1 when a run failed
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import pathlib
+import random
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import bench_litmus  # noqa: E402  (the runner's params and output parsers)
+
+
+def draw(seed: str, iterations: int) -> dict:
+    """tune.sh's random_config, with its own ranges (workgroups up to 1024, workgroup size up to 256)."""
+    rng = random.Random(seed)
+    between = rng.randint
+    p = {"testIterations": iterations}
+    p["testingWorkgroups"] = between(4, 1024)
+    p["maxWorkgroups"] = between(p["testingWorkgroups"], 1024)
+    size = between(1, 256)
+    p["workgroupSize"] = size + size % 2
+    p["shufflePct"] = between(0, 100)
+    p["barrierPct"] = between(0, 100)
+    p["stressLineSize"] = between(2, 10) ** 2
+    p["stressTargetLines"] = between(1, 16)
+    p["scratchMemorySize"] = 32 * p["stressLineSize"] * p["stressTargetLines"]
+    p["memStride"] = between(1, 7)
+    p["memStressPct"] = between(0, 100)
+    p["memStressIterations"] = between(0, 1024)
+    p["memStressPattern"] = between(0, 3)
+    p["preStressPct"] = between(0, 100)
+    p["preStressIterations"] = between(0, 128)
+    p["preStressPattern"] = between(0, 3)
+    p["stressAssignmentStrategy"] = between(0, 1)
+    p["permuteThread"] = 419
+    return p
+
+
+def write(p: dict, dst: str) -> None:
+    pathlib.Path(dst).write_text("".join(f"{k}={v}\n" for k, v in p.items()))
+
+
+def litmus_run(out: pathlib.Path, rid: str) -> dict:
+    """One cuda-litmus run's numbers: weak, instances, the runner's seconds, the process's wall seconds."""
+    logs = out / "logs"
+    rc = int((logs / f"{rid}.rc").read_text())
+    wall = float((logs / f"{rid}.end").read_text()) - float((logs / f"{rid}.start").read_text())
+    if rc != 0:
+        return {"ok": False, "rc": rc, "wall_seconds": wall}
+    parsed = bench_litmus.parse_litmus_stdout((logs / f"{rid}.stdout").read_text(), rid)
+    # The runner checks no CUDA call: a run whose counts do not add up to its params' behaviours is broken
+    # (no GPU, a failed launch), whatever its exit status.
+    params = bench_litmus.read_stress_params((logs / f"{rid}.params").read_text().strip())
+    problems = bench_litmus.check_litmus(parsed, None, rid)
+    expected = bench_litmus.expected_behaviours(params)  # less where the runner skips ids that collide ("na")
+    if not 0 < parsed["total"] <= expected:
+        problems.append(f"{rid}: {parsed['total']} behaviours counted of at most {expected}: kernels that did not run, "
+                        "or results never read back")
+    if problems:
+        return {"ok": False, "rc": rc, "wall_seconds": wall, "why": "; ".join(problems)}
+    return {"ok": True, "weak": parsed["weak"], "instances": parsed["total"], "tool_seconds": parsed["time_taken"],
+            "wall_seconds": wall, "params": params}
+
+
+def vmmcheck_run(out: pathlib.Path, test: str, variant: str) -> dict:
+    """The litmus file's row: weak outcomes, instances judged, GPU seconds, and the process's wall seconds."""
+    logs = out / "logs"
+    rid = f"{test}.vmmcheck-{variant}"
+    rc = int((logs / f"{rid}.rc").read_text())
+    wall = float((logs / f"{rid}.end").read_text()) - float((logs / f"{rid}.start").read_text())
+    path = out / "vmmcheck" / f"{test}.{variant}.json"
+    if rc != 0 or not path.exists():
+        return {"ok": False, "rc": rc, "wall_seconds": wall}
+    rows = [r for r in json.loads(path.read_text())["results"] if r["name"].startswith("litmus.")]
+    if len(rows) != 1:
+        return {"ok": False, "rc": rc, "wall_seconds": wall, "why": f"{len(rows)} rows in {path.name}"}
+    r = rows[0]
+    run = {"ok": r["status"] == "Pass", "status": r["status"], "row": r["name"], "weak": r.get("weak", 0),
+           "instances": r.get("instances", 0), "judged": r.get("judged", r.get("instances", 0)),
+           "gpu_seconds": r.get("gpu_seconds", 0.0), "wall_seconds": wall}
+    if variant == "tuned":
+        params = out / "params" / f"{test}.vmmcheck-params.json"
+        if params.exists():
+            run["params"] = json.loads(params.read_text()).get("params")
+    return run
+
+
+def rates(run: dict) -> dict:
+    if not run.get("ok"):
+        return run
+    n = run.get("judged", run.get("instances", 0))
+    run["weak_per_instance"] = run["weak"] / n if n else 0.0
+    run["weak_per_wall_second"] = run["weak"] / run["wall_seconds"] if run["wall_seconds"] > 0 else 0.0
+    return run
+
+
+def cmd_best(a) -> int:
+    out = pathlib.Path(a.out)
+    best, best_rate = 1, -1.0
+    for d in range(1, a.draws + 1):
+        try:
+            r = litmus_run(out, f"{a.test}.litmus-draw-{d}")
+        except (OSError, bench_litmus.BenchError):
+            continue
+        rate = r["weak"] / r["tool_seconds"] if r.get("ok") and r["tool_seconds"] > 0 else -1.0
+        if rate > best_rate:
+            best, best_rate = d, rate
+    print(best)
+    return 0
+
+
+def ratio(a: dict, b: dict, key: str):
+    if not (a.get("ok") and b.get("ok")) or not b.get(key):
+        return None
+    return a[key] / b[key]
+
+
+def cmd_report(a) -> int:
+    out = pathlib.Path(a.out)
+    tests = a.tests.split()
+    def text(name: str) -> str:
+        f = out / "logs" / name
+        return f.read_text().strip() if f.exists() else ""
+    doc = {"schema": "vmmcheck-bench-cuda-litmus/1",
+           "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+           "gpu": text("gpu.txt"), "cuda_litmus_commit": text("cuda-litmus.commit"), "vmmcheck": text("vmmcheck.version"),
+           "draws": a.draws, "tests": []}
+    problems = []
+    for t in tests:
+        entry = {"test": t}
+        for variant in ("default", "tuned"):
+            try:
+                entry[f"cuda_litmus_{variant}"] = rates(litmus_run(out, f"{t}.litmus-{variant}"))
+            except (OSError, ValueError, bench_litmus.BenchError) as e:
+                entry[f"cuda_litmus_{variant}"] = {"ok": False, "why": str(e)}
+            try:
+                entry[f"vmmcheck_{variant}"] = rates(vmmcheck_run(out, t, variant))
+            except (OSError, ValueError, KeyError) as e:
+                entry[f"vmmcheck_{variant}"] = {"ok": False, "why": str(e)}
+        for variant in ("default", "tuned"):
+            vm, cl = entry[f"vmmcheck_{variant}"], entry[f"cuda_litmus_{variant}"]
+            entry[f"per_instance_ratio_{variant}"] = ratio(vm, cl, "weak_per_instance")
+            entry[f"per_wall_second_ratio_{variant}"] = ratio(vm, cl, "weak_per_wall_second")
+            for side, run in (("vmmcheck", vm), ("cuda-litmus", cl)):
+                if not run.get("ok"):
+                    problems.append(f"{t} {side} {variant}: {run.get('why') or run.get('status') or 'exit ' + str(run.get('rc'))}")
+        doc["tests"].append(entry)
+    doc["problems"] = problems
+    (out / "bench-cuda-litmus.json").write_text(json.dumps(doc, indent=1) + "\n")
+    (out / "bench-cuda-litmus.md").write_text(markdown(doc))
+    print(markdown(doc))
+    return 1 if problems else 0
+
+
+def _cell(run: dict) -> str:
+    if not run.get("ok"):
+        return "failed"
+    return f"{run['weak']:,} of {run.get('judged', run['instances']):,} ({100 * run['weak_per_instance']:.3g}%), {run['weak_per_wall_second']:,.0f}/s"
+
+
+def _x(v) -> str:
+    return "-" if v is None else f"{v:,.3g}x"
+
+
+def markdown(doc: dict) -> str:
+    lines = ["| test | cuda-litmus default | vmmcheck default | cuda-litmus tuned | vmmcheck tuned | per instance, tuned | per wall second, tuned |",
+             "|---|---|---|---|---|---|---|"]
+    for e in doc["tests"]:
+        lines.append(f"| {e['test']} | {_cell(e['cuda_litmus_default'])} | {_cell(e['vmmcheck_default'])} | "
+                     f"{_cell(e['cuda_litmus_tuned'])} | {_cell(e['vmmcheck_tuned'])} | {_x(e['per_instance_ratio_tuned'])} | "
+                     f"{_x(e['per_wall_second_ratio_tuned'])} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("draw")
+    d.add_argument("--seed")
+    d.add_argument("--from", dest="src")
+    d.add_argument("--iterations", type=int, required=True)
+    d.add_argument("--write", required=True)
+    b = sub.add_parser("best")
+    b.add_argument("--out", required=True)
+    b.add_argument("--test", required=True)
+    b.add_argument("--draws", type=int, required=True)
+    r = sub.add_parser("report")
+    r.add_argument("--out", required=True)
+    r.add_argument("--tests", required=True)
+    r.add_argument("--draws", type=int, required=True)
+    a = ap.parse_args(argv)
+    if a.cmd == "draw":
+        if a.src:
+            p = bench_litmus.read_stress_params(a.src)
+            p["testIterations"] = a.iterations
+        else:
+            p = draw(a.seed or "0", a.iterations)
+        write(p, a.write)
+        return 0
+    return cmd_best(a) if a.cmd == "best" else cmd_report(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

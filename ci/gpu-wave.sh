@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The GPU evidence of issues 44 and 45 in one call, each step bounded and packed as it ends (a call cut
+# short still brings back what ran): the default suite cold (the reference run: ci/results/README.md),
+# the mutation self-test, how the spin bound bears on the spinning rows and the hand-written
+# message-passing cases, and the side-by-side with cuda-litmus (ci/bench-cuda-litmus.sh).
+#   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin; default all)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+vmm=${1:?usage: ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]}
+litmus=${2:?usage: ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]}
+shift 2
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(suite selftest bench spin)
+OUT=${OUT:-$PWD/gpu-out}
+work=$(mktemp -d)
+mkdir -p "$OUT" "$work/wave"
+export VMMCHECK_CASES=$PWD/cases NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}
+# A cold NVRTC cache of the run's own, so that "cold" means it.
+export XDG_CACHE_HOME=$work/cache
+pack() { tar -C "$work" -czf "$OUT/wave.tar.gz" wave; cp "$work/wave/steps.txt" "$OUT/steps.txt" 2>/dev/null || true; }
+step() {  # step NAME SECONDS CMD...: timed and bounded, its output in wave/NAME.console
+  local name=$1 limit=$2 start=$SECONDS rc=0
+  shift 2
+  timeout -k 10 "$limit" "$@" >"$work/wave/$name.console" 2>&1 || rc=$?
+  echo "$name: exit $rc in $((SECONDS - start)) s" | tee -a "$work/wave/steps.txt"
+  pack
+}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$work/wave/gpu.txt" 2>&1
+"$vmm" --version >"$work/wave/version.txt" 2>&1
+for s in "${steps[@]}"; do
+  case "$s" in
+    suite) step suite "${SUITE_SECONDS:-200}" "$vmm" run --json "$work/wave/suite.json" ;;
+    selftest) step selftest "${SELFTEST_SECONDS:-200}" "$vmm" selftest --json "$work/wave/selftest.json" ;;
+    spin)
+      for us in ${SPIN_US:-20000 1000}; do
+        printf '{"params": {"spin_timeout_us": %s}}\n' "$us" >"$work/wave/spin-$us.params.json"
+        step "spin-$us" 90 "$vmm" run --litmus cases/litmus/MP.test --litmus cases/litmus/alias_mp.test \
+          --litmus cases/litmus/alias_mp_cta.test --litmus cases/litmus/WRC.test --no-power \
+          --stress-params "$work/wave/spin-$us.params.json" --json "$work/wave/spin-$us.json"
+        step "spin-$us-hand" 60 "$vmm" run --filter 'alias.mp.*' --no-power \
+          --stress-params "$work/wave/spin-$us.params.json" --json "$work/wave/spin-$us-hand.json"
+      done ;;
+    bench)
+      step bench "${BENCH_SECONDS:-300}" ci/bench-cuda-litmus.sh --litmus "$litmus" --vmmcheck "$vmm" --out "$work/wave/bench" \
+        --draws "${BENCH_DRAWS:-4}"
+      rm -rf "$work/wave/bench/build"; pack ;;
+    *) echo "gpu-wave: no step '$s'" >&2 ;;
+  esac
+done
+rm -rf "$work"
