@@ -27,6 +27,14 @@ declare -A variants=(
   [default+pre-stress]='"all_roles": true, "warm_loads": "all", "reuse_words": true, "pre_accesses": 8'
   [default+stress-ctas]='"all_roles": true, "warm_loads": "all", "reuse_words": true, "stress_blocks_percent": 25, "stress_accesses": 16'
   [default+no-shuffle]='"all_roles": true, "warm_loads": "all", "reuse_words": true, "shuffle": false'
+  [grid-barrier]='"grid_barrier": true'
+  [grid-barrier+pre-stress]='"grid_barrier": true, "pre_accesses": 8'
+  [grid-barrier+one-role]='"grid_barrier": true, "all_roles": false'
+  [grid-barrier+stress-ctas]='"grid_barrier": true, "stress_blocks_percent": 25, "stress_accesses": 16'
+  [grid-barrier+cta-barrier]='"grid_barrier": true, "barrier": true'
+  [grid-barrier+64-threads]='"grid_barrier": true, "threads_per_block": 64'
+  [warm-none]='"warm_loads": "none"'
+  [64-threads]='"threads_per_block": 64'
 )
 order=(default one-role all-roles all-roles+warm-all all-roles+reuse one-role+reuse default+barrier default+pre-stress
        default+stress-ctas default+no-shuffle)
@@ -42,12 +50,16 @@ for v in "${order[@]}"; do
   [ -n "${variants[$v]:-}" ] || { echo "gpu-knobs: no variant '$v'" >&2; exit 2; }
   printf '{"schema": "vmmcheck-stress-params/1", "params": {%s}}\n' "${variants[$v]}" >"$work/knobs/$v.params.json"
   start=$SECONDS
-  timeout -k 10 "$step_seconds" "$vmm" run --litmus cases/litmus --litmus ci/cuda-litmus \
+  read -r -a paths <<<"${KNOBS_LITMUS:-cases/litmus ci/cuda-litmus}"
+  litmus_args=()
+  for p in "${paths[@]}"; do litmus_args+=(--litmus "$p"); done
+  timeout -k 10 "$step_seconds" "$vmm" run "${litmus_args[@]}" \
     --stress-params "$work/knobs/$v.params.json" --json "$work/knobs/$v.json" >"$work/knobs/$v.console" 2>&1
   echo "$v: exit $? in $((SECONDS - start)) s" | tee -a "$work/knobs/steps.txt"
   pack
 done
-# The hand-written in-kernel families at the same budget, for the mirror table.
+# The hand-written in-kernel families at the same budget, for the mirror table (KNOBS_HAND=0: not).
+[ "${KNOBS_HAND:-1}" = 1 ] || { rm -rf "$work"; exit 0; }
 start=$SECONDS
 timeout -k 10 "$step_seconds" "$vmm" run --filter 'alias.same_thread.*,alias.mp.*,alias.mp_cta.*,alias.rmw.*' \
   --json "$work/knobs/hand-written.json" >"$work/knobs/hand-written.console" 2>&1

@@ -438,6 +438,19 @@ static __device__ unsigned int vmmcheck_inverse(unsigned int a, unsigned int n) 
 }
 
 )";
+  o << R"(// Stress grid_barrier (litmus_abi.h): every testing CTA meets the others before round r, within the spin bound.
+static __device__ void vmmcheck_grid_barrier(const VmmcheckLitmusLaunch* p, unsigned int r) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned int target = (r + 1u) * p->ctas;
+    unsigned int seen = atomicAdd(p->grid_counter, 1u) + 1u;  // relaxed, device scope
+    const unsigned long long started = vmmcheck_now_ns();
+    while (seen < target && vmmcheck_now_ns() - started < p->spin_timeout_ns) seen = *(volatile unsigned int*)p->grid_counter;
+  }
+  __syncthreads();
+}
+
+)";
   if (body.find("vmmcheck_warm(") != std::string::npos)
     o << R"(// A warming read: a weak load of a word a later load will read, so that its line is in this SM's cache.
 static __device__ __forceinline__ unsigned int vmmcheck_warm(const unsigned int* word) {
@@ -533,7 +546,8 @@ void emit_round_start(const Layout& lay, unsigned shared_slots, std::ostringstre
          "    for (unsigned int i = threadIdx.x; i < "
       << shared_slots * lay.shared_locations << "u; i += blockDim.x) vmmcheck_shared[i] = 0u;\n";
   // The stress every in-kernel test has (kernels/stress_ops.h): the barrier and the pre-stress accesses.
-  o << "    vmmcheck_stress_round(&p.stress, blockIdx.x * blockDim.x + threadIdx.x, r, &vmmcheck_keep);\n";
+  o << "    vmmcheck_stress_round(&p.stress, blockIdx.x * blockDim.x + threadIdx.x, r, &vmmcheck_keep);\n"
+       "    if (p.grid_barrier) vmmcheck_grid_barrier(&p, r);\n";
   if (shared) o << "    __syncthreads();\n";
   if (std::find(lay.reused.begin(), lay.reused.end(), true) != lay.reused.end())
     o << "    const unsigned int tag = (r + 1u) << VMMCHECK_LITMUS_VALUE_BITS;  // values by round\n";

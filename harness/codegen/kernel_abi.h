@@ -76,6 +76,11 @@ struct VmmcheckLitmusLaunch {
   /* A spin-until load ("ld.acquire.gpu r0, [flag] until 1") polls for at most this much globaltimer time,
    * then leaves 0xFFFFFFFF (patterns::litmus::kSpinBoundReached) in its register. */
   unsigned long long spin_timeout_ns;
+  /* Nonzero (stress grid_barrier): before each round every testing CTA meets the others -- its thread 0
+   * adds one to *grid_counter, zeroed before each launch, and polls it until all `ctas` have, for at most
+   * spin_timeout_ns -- so that the roles of every instance start together, as cuda-litmus's barrier does. */
+  unsigned int grid_barrier;
+  unsigned int* grid_counter;
 };
 
 #endif

@@ -63,7 +63,8 @@ Json to_json(const StressParams& p) {
               {"spin_timeout_us", p.spin_timeout_us},
               {"warm_loads", token(p.warm_loads)},
               {"all_roles", p.all_roles},
-              {"reuse_words", p.reuse_words}};
+              {"reuse_words", p.reuse_words},
+              {"grid_barrier", p.grid_barrier}};
 }
 
 StressParams stress_params_from_json(const Json& j, const std::string& source) {
@@ -80,6 +81,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "warm_loads") p.warm_loads = warm_of(v, where);
     else if (key == "all_roles") p.all_roles = boolean(v, where);
     else if (key == "reuse_words") p.reuse_words = boolean(v, where);
+    else if (key == "grid_barrier") p.grid_barrier = boolean(v, where);
     else if (key == "spin_timeout_us") p.spin_timeout_us = bounded(v, where, 1, 10'000'000);
     else if (key == "threads_per_block") {
       p.threads_per_block = bounded(v, where, 64, 1024);
@@ -94,7 +96,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
       if (!found) throw InputError(where + " must be one of store-store, store-load, load-store, load-load (" + v.dump() + ")");
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
-                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, warm_loads, all_roles, reuse_words)");
+                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, warm_loads, all_roles, reuse_words, grid_barrier)");
     }
   }
   return p;
@@ -120,6 +122,7 @@ std::string describe(const StressParams& p) {
   if (p.warm_loads != d.warm_loads) item(std::string("warm loads ") + token(p.warm_loads));
   if (p.all_roles != d.all_roles) item(p.all_roles ? "every role a thread" : "one role a thread");
   if (p.reuse_words != d.reuse_words) item(p.reuse_words ? "values by round" : "a fresh word every round");
+  if (p.grid_barrier != d.grid_barrier) item(p.grid_barrier ? "grid barrier" : "no grid barrier");
   const std::string text = o.str();
   return text.empty() ? "off" : text;
 }
@@ -157,6 +160,7 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   p.warm_loads = static_cast<StressParams::Warm>(pick(0, 2));
   p.all_roles = coin(70);
   p.reuse_words = coin(70);
+  p.grid_barrier = coin(50);
   return p;
 }
 

@@ -50,6 +50,9 @@ struct StressParams {
   // A location one litmus thread writes keeps its word across rounds, values tagged by round (as the
   // hand-written kernels' values grow by round), so a reader's line still holds an earlier round's value.
   bool reuse_words = true;
+  // Generated litmus kernels: before each round every testing CTA meets the others (a bounded spin on a
+  // counter), so that every instance's roles start together, as cuda-litmus's barrier does.
+  bool grid_barrier = false;
 
   // Any stress at all (the default is none).
   bool any() const { return pre_accesses > 0 || stress_blocks_percent > 0 || barrier; }

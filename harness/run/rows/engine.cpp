@@ -85,6 +85,7 @@ RowEngine::RowEngine(GpuSession& session) : s_(session), arch_(arch_of(session.d
   aside_count_ = DeviceBuffer<std::uint32_t>(1);
   CUDA_CHECK(cudaMemset(aside_count_.get(), 0, aside_count_.bytes()));
   aside_seen_ = MappedHostBuffer<std::uint32_t>(1);
+  grid_counter_ = DeviceBuffer<std::uint32_t>(1);
 }
 
 RowEngine::~RowEngine() = default;
@@ -227,6 +228,8 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
   p.stress = kernels::abi_of(stress);
   p.stress.stress_blocks = stress.scratch && stress.stress_blocks ? std::max(grid, p.ctas) - p.ctas : 0;
   p.spin_timeout_ns = static_cast<unsigned long long>(budget.stress.spin_timeout_us) * 1000ull;
+  p.grid_barrier = budget.stress.grid_barrier ? 1u : 0u;
+  p.grid_counter = grid_counter_.get();
   l.launches = std::max<std::uint32_t>(1, budget.row_launches);
   p.rounds = rounds_for(budget, p.instances, l.launches);
   // Values by round: a round's tag must fit beside the value (kernel_abi.h); more launches instead.
@@ -341,6 +344,7 @@ void RowEngine::launch_and_count(const litmus::Row& row, const Loaded& kernel, L
           CUDA_CHECK(cudaMemsetAsync(reinterpret_cast<void*>(sm->alias->linear()), 0, sm->alias->bytes(), work));
         // The memory-stress CTAs run until the testing CTAs have counted themselves done.
         if (p.stress.done) CUDA_CHECK(cudaMemsetAsync(p.stress.done, 0, sizeof(std::uint32_t), work));
+        if (p.grid_barrier) CUDA_CHECK(cudaMemsetAsync(p.grid_counter, 0, sizeof(std::uint32_t), work));
       },
       [&] {
         void* args[] = {&p};

@@ -87,6 +87,7 @@ class RowEngine {
   DeviceBuffer<unsigned long long> bins_;
   DeviceBuffer<std::uint32_t> aside_, aside_count_;
   MappedHostBuffer<std::uint32_t> aside_seen_;
+  DeviceBuffer<std::uint32_t> grid_counter_;  // stress grid_barrier's meeting point (kernel_abi.h)
 };
 
 }  // namespace vmmcheck::run
