@@ -79,11 +79,19 @@ TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
   Json j = to_json(Budget{});
   j["stress_params"].erase("all_roles");
   j["stress_params"].erase("reuse_words");
+  j["stress_params"].erase("row_spin_timeout_us");
   j["stress_params"]["warm_loads"] = true;
   const Budget old = budget_from_json(j, "old");
   EXPECT_FALSE(old.stress.all_roles);
   EXPECT_FALSE(old.stress.reuse_words);
   EXPECT_EQ(old.stress.warm_loads, StressParams::Warm::Weak);
+  // Before row_spin_timeout_us, a row's spins took the hand-written readers' bound.
+  EXPECT_EQ(old.stress.row_spin_timeout_us, old.stress.spin_timeout_us);
+  StressParams short_rows;
+  short_rows.row_spin_timeout_us = 100;
+  Budget b;
+  b.stress = short_rows;
+  EXPECT_FALSE(b.certifying()) << "a row's spin bound below the default";
 }
 
 TEST(StressParams, BadFilesNameTheProblem) {
@@ -122,11 +130,11 @@ TEST(StressParams, RandomDrawsStayInRangeAndVary) {
 TEST(StressParams, BudgetJsonCarriesThemAndOldResultsStillRead) {
   Budget b;
   b.stress.pre_accesses = 5;
-  b.stress.spin_timeout_us = 500;
+  b.stress.spin_timeout_us = 1000;
   const Json j = to_json(b);
   EXPECT_EQ(j["stress"], true);
   EXPECT_EQ(j["stress_accesses"], 5);
-  EXPECT_EQ(j["spin_timeout_ms"], 0.5);
+  EXPECT_EQ(j["spin_timeout_ms"], 1.0);
   EXPECT_EQ(budget_from_json(j, "test"), b);
   // A shorter spin than the default may turn a slow flag into a timeout: not certifying.
   EXPECT_FALSE(b.certifying());

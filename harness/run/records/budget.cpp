@@ -5,7 +5,8 @@ namespace vmmcheck::run {
 bool Budget::certifying() const {
   const Budget d;
   return instances >= d.instances && iterations >= d.iterations && row_launches >= d.row_launches && op_words >= d.op_words &&
-         stress.spin_timeout_us >= d.stress.spin_timeout_us && resident_timeout_ms >= d.resident_timeout_ms;
+         stress.spin_timeout_us >= d.stress.spin_timeout_us &&
+         stress.row_spin_timeout_us >= d.stress.row_spin_timeout_us && resident_timeout_ms >= d.resident_timeout_ms;
 }
 
 bool operator==(const Budget& a, const Budget& b) {

@@ -258,10 +258,13 @@ Budget budget_from_json(const json& j, const std::string& source) {
     if (!given.contains("warm_loads")) b.stress.warm_loads = StressParams::Warm::None;
     if (!given.contains("all_roles")) b.stress.all_roles = false;
     if (!given.contains("reuse_words")) b.stress.reuse_words = false;
+    // Before row_spin_timeout_us, the rows' spins took the hand-written readers' bound.
+    if (!given.contains("row_spin_timeout_us")) b.stress.row_spin_timeout_us = b.stress.spin_timeout_us;
   } else {  // results from before stress params: a flag, its access count and the block size
     if (field<bool>(j, "stress", source)) b.stress.pre_accesses = field<std::uint32_t>(j, "stress_accesses", source);
     b.stress.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
     b.stress.spin_timeout_us = static_cast<std::uint32_t>(field<double>(j, "spin_timeout_ms", source) * 1000.0 + 0.5);
+    b.stress.row_spin_timeout_us = b.stress.spin_timeout_us;
     b.stress.warm_loads = StressParams::Warm::None;
     b.stress.all_roles = false;
     b.stress.reuse_words = false;

@@ -61,6 +61,7 @@ Json to_json(const StressParams& p) {
               {"shuffle", p.shuffle},
               {"threads_per_block", p.threads_per_block},
               {"spin_timeout_us", p.spin_timeout_us},
+              {"row_spin_timeout_us", p.row_spin_timeout_us},
               {"warm_loads", token(p.warm_loads)},
               {"all_roles", p.all_roles},
               {"reuse_words", p.reuse_words},
@@ -83,6 +84,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "reuse_words") p.reuse_words = boolean(v, where);
     else if (key == "grid_barrier") p.grid_barrier = boolean(v, where);
     else if (key == "spin_timeout_us") p.spin_timeout_us = bounded(v, where, 1, 10'000'000);
+    else if (key == "row_spin_timeout_us") p.row_spin_timeout_us = bounded(v, where, 1, 10'000'000);
     else if (key == "threads_per_block") {
       p.threads_per_block = bounded(v, where, 64, 1024);
       if (p.threads_per_block % 32 != 0) throw InputError(where + " must be a multiple of 32");
@@ -96,7 +98,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
       if (!found) throw InputError(where + " must be one of store-store, store-load, load-store, load-load (" + v.dump() + ")");
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
-                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, warm_loads, all_roles, reuse_words, grid_barrier)");
+                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, grid_barrier)");
     }
   }
   return p;
@@ -119,6 +121,7 @@ std::string describe(const StressParams& p) {
   if (!p.shuffle) item("no shuffle");
   if (p.threads_per_block != d.threads_per_block) item(std::to_string(p.threads_per_block) + " threads/CTA");
   if (p.spin_timeout_us != d.spin_timeout_us) item("spin " + std::to_string(p.spin_timeout_us) + " us");
+  if (p.row_spin_timeout_us != d.row_spin_timeout_us) item("row spin " + std::to_string(p.row_spin_timeout_us) + " us");
   if (p.warm_loads != d.warm_loads) item(std::string("warm loads ") + token(p.warm_loads));
   if (p.all_roles != d.all_roles) item(p.all_roles ? "every role a thread" : "one role a thread");
   if (p.reuse_words != d.reuse_words) item(p.reuse_words ? "values by round" : "a fresh word every round");
@@ -157,6 +160,7 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   p.threads_per_block = 64u << pick(0, 4);
   constexpr std::array<std::uint32_t, 10> kSpinsUs = {1, 5, 10, 20, 50, 100, 200, 500, 1000, 5000};
   if (coin(50)) p.spin_timeout_us = kSpinsUs[pick(0, kSpinsUs.size() - 1)];
+  if (coin(50)) p.row_spin_timeout_us = kSpinsUs[pick(0, kSpinsUs.size() - 1)];
   p.warm_loads = static_cast<StressParams::Warm>(pick(0, 2));
   p.all_roles = coin(70);
   p.reuse_words = coin(70);

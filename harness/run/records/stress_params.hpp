@@ -29,13 +29,17 @@ struct StressParams {
   bool shuffle = true;
   // Threads per block of the in-kernel launches.
   std::uint32_t threads_per_block = 256;
-  // How long a spinning reader (a message-passing case's, a litmus row's `until`) polls for its flag
-  // before the instance counts as a timeout -- never a verdict, only an instance not judged. A flag read
-  // at a scope that does not look past the SM's cache can find a stale line and never see the store:
-  // the bound is what such a spin costs. Every CTA is resident and writers run first, so a flag that
-  // comes at all comes within microseconds; 1 ms (it was 20 ms) is measured in docs/litmus.md, "How a
-  // generated kernel is built". A run with less than the default is not certifying.
-  std::uint32_t spin_timeout_us = 1'000;
+  // How long a hand-written message-passing reader spins for its flag before the instance counts as a
+  // timeout (which a required case's verdict does not allow). A shorter spin wastes less GPU time on a
+  // flag stuck in a stale line, but may turn a slow flag into a timeout -- host NUMA memory's flags need
+  // more than 1 ms now and then on the H200: a run with less than the default is not certifying.
+  std::uint32_t spin_timeout_us = 20'000;
+  // The same for a generated litmus row's spins (`ld ... until v`) and its grid barrier. A row's timeout is
+  // never a verdict, only an instance not judged; every CTA is resident and a spin's writers run first, so
+  // a flag that comes at all comes within microseconds. Measured on the H200 (docs/litmus.md, "How a
+  // generated kernel is built"): at 1 ms the spinning rows show the same timeouts and weak outcomes as at
+  // 20 ms, in a seventeenth of the GPU time.
+  std::uint32_t row_spin_timeout_us = 1'000;
   // Generated litmus kernels (harness/codegen/generator.hpp, Build), each measured on the H200
   // (docs/litmus.md, "How a generated kernel is built"):
   // every GPU thread runs every litmus thread's program, each for an instance of its own, as cuda-litmus

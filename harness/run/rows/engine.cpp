@@ -227,7 +227,7 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
   }
   p.stress = kernels::abi_of(stress);
   p.stress.stress_blocks = stress.scratch && stress.stress_blocks ? std::max(grid, p.ctas) - p.ctas : 0;
-  p.spin_timeout_ns = static_cast<unsigned long long>(budget.stress.spin_timeout_us) * 1000ull;
+  p.spin_timeout_ns = static_cast<unsigned long long>(budget.stress.row_spin_timeout_us) * 1000ull;
   p.grid_barrier = budget.stress.grid_barrier ? 1u : 0u;
   p.grid_counter = grid_counter_.get();
   l.launches = std::max<std::uint32_t>(1, budget.row_launches);

@@ -128,7 +128,7 @@ void judge_row(const litmus::Row& row, const RowOutcomes& seen, CaseResult& r) {
     << (v.matches ? " as the file says" : ", AGAINST the file's " + std::string(litmus::name_of(row.expect))) << "; seen "
     << rate_text(asked, judged) << " of the instances meeting the preconditions";
   if (unmet > 0) o << "; " << unmet << " instances did not meet them";
-  if (timed_out > 0) o << "; " << timed_out << " instances reached a spin's bound (stress spin_timeout_us)";
+  if (timed_out > 0) o << "; " << timed_out << " instances reached a spin's bound (stress row_spin_timeout_us)";
   if (artifact_only > 0)
     o << "; outcomes only the artifact's reading forbids (the ISA's allows them: docs/litmus-model.md, \"Two readings\"): "
       << artifact_list;
