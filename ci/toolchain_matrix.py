@@ -4,7 +4,8 @@
                                       per version and -O level, each row whose machine code did not keep
                                       an operation, with the problem and the operation
   table matrix.json                   the table: version x level -> rows that broke the model / elided
-  check --vmmcheck BIN --matrix F     runs `toolchain` with the toolkit's ptxas at the matrix's levels and
+  check --vmmcheck BIN --matrix F     runs `toolchain` with the toolkit's ptxas at the matrix's levels (or
+        [--levels 3,0]                  those of them --levels names: CI checks -O3, the full run all) and
                                       compares: exactly the rows (problem, operation) the matrix names for
                                       that version, or exit 1 naming the differences; 77 (skip) when the
                                       version is not in the matrix or nothing can disassemble here
@@ -61,6 +62,13 @@ def table(args):
 def check(args):
     matrix = json.loads(Path(args.matrix).read_text())
     levels = toolchain.levels(matrix)
+    if args.levels:
+        asked = [lvl.strip() for lvl in args.levels.split(",")]
+        unknown = [lvl for lvl in asked if lvl not in levels]
+        if unknown:
+            print(f"toolchain-matrix check: {args.matrix} has no -O level {', '.join(unknown)} (it has {', '.join(levels)})")
+            return 2
+        levels = asked
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "toolchain.json"
         run = subprocess.run([args.vmmcheck, "toolchain", args.litmus, "--no-nvrtc", "-O", ",".join(levels), "--json", str(out)],
@@ -112,6 +120,7 @@ def main(argv=None):
     k.add_argument("--vmmcheck", required=True)
     k.add_argument("--matrix", required=True)
     k.add_argument("--litmus", default=str(Path(__file__).resolve().parent.parent / "cases" / "litmus"))
+    k.add_argument("--levels", help="check only these of the matrix's -O levels (comma-separated)")
     args = p.parse_args(argv)
     return {"collect": collect, "table": table, "check": check}[args.command](args) or 0
 

@@ -11,6 +11,7 @@ file is held to exactly the same contract as the run it came from.
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 from pathlib import Path
 from typing import Optional
@@ -114,6 +115,17 @@ def strip_extensions(doc: dict) -> dict:
     return base
 
 
+# The texts (with the schema they were held to) that passed the schema checks in this process. Checking a
+# results file of 750 cases against the schema is most of the time a command takes, and one command
+# (figures, a report of several sections) loads the same file many times: the same text passes again.
+_VALIDATED: set = set()
+
+
+def _validation_key(text: str, schema: dict) -> tuple:
+    return (hashlib.sha256(text.encode("utf-8")).digest(),
+            hashlib.sha256(json.dumps(schema, sort_keys=True).encode("utf-8")).digest())
+
+
 def parse(text: str, where: str, schema: dict) -> dict:
     """Check a document's text; `where` names it in messages."""
     if not text.strip():
@@ -126,8 +138,11 @@ def parse(text: str, where: str, schema: dict) -> dict:
         end = text.rstrip()
         hint = " (truncated?)" if e.pos >= len(end) - 1 or not end.endswith("}") else ""
         raise LoadError(f"{where}: not JSON: {e}{hint}") from None
-    check_schema(EXTENSION_SCHEMA, doc, where)
-    check_schema(schema, strip_extensions(doc), where)
+    key = _validation_key(text, schema)
+    if key not in _VALIDATED:
+        check_schema(EXTENSION_SCHEMA, doc, where)
+        check_schema(schema, strip_extensions(doc), where)
+        _VALIDATED.add(key)
     seen = {}
     for i, r in enumerate(doc["results"]):
         if r["name"] in seen:
