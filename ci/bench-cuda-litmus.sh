@@ -67,7 +67,13 @@ run() {  # run ID CMD...: one run, its output and wall time under logs/
   [ "$rc" -eq 0 ] || echo "   $id: exit status $rc (see logs/$id.stderr)"
 }
 
-git -C "$litmus" rev-parse HEAD >"$out/logs/cuda-litmus.commit" 2>/dev/null || cat "$litmus/COMMIT" >"$out/logs/cuda-litmus.commit" 2>/dev/null || echo unknown >"$out/logs/cuda-litmus.commit"
+# The checkout's own commit: without DIR/.git, git would walk up to the repository around .bench/ and
+# name its commit; a copy without .git carries it in DIR/COMMIT.
+if [ -e "$litmus/.git" ]; then
+  git -c safe.directory="$litmus" -C "$litmus" rev-parse HEAD >"$out/logs/cuda-litmus.commit" 2>/dev/null || echo unknown >"$out/logs/cuda-litmus.commit"
+else
+  cat "$litmus/COMMIT" >"$out/logs/cuda-litmus.commit" 2>/dev/null || echo unknown >"$out/logs/cuda-litmus.commit"
+fi
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/logs/gpu.txt" 2>&1 || true
 "$vmm" --version >"$out/logs/vmmcheck.version" 2>&1 || true
 
@@ -98,7 +104,7 @@ for t in $tests; do
   echo "$out/params/$t.tuned.txt" >"$out/logs/$t.litmus-tuned.params"
   run "$t.litmus-tuned" "$out/build/$t-runner" -s "$out/params/$t.tuned.txt" -t "$loc"
   # vmmcheck: the litmus file at the default budget, then tuned on it and run with what tune found.
-  file="$here/cuda-litmus/$t.test"
+  file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's
   run "$t.vmmcheck-default" "$vmm" run --litmus "$file" --no-power --json "$out/vmmcheck/$t.default.json"
   run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --out "$out/params/$t.vmmcheck-params.json"
   run "$t.vmmcheck-tuned" "$vmm" run --litmus "$file" --no-power --stress-params "$out/params/$t.vmmcheck-params.json" \
