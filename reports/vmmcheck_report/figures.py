@@ -224,14 +224,18 @@ def power_details(src: Source) -> List[str]:
 
 
 def selftest(src: Source) -> List[str]:
-    """The mutant x pattern matrix of a `vmmcheck selftest --json` file (schema vmmcheck-selftest/2)."""
+    """The mutant x pattern matrix of a `vmmcheck selftest --json` file (schema vmmcheck-selftest/2, or /3:
+    its time, and each mutant's passes and the generated rows it left as built)."""
     doc = plain_json(src)
-    if doc.get("schema") != "vmmcheck-selftest/2":
-        raise FiguresError(f"{src.shown}: not a vmmcheck-selftest/2 file (schema {doc.get('schema')!r})")
+    if doc.get("schema") not in ("vmmcheck-selftest/2", "vmmcheck-selftest/3"):
+        raise FiguresError(f"{src.shown}: not a vmmcheck-selftest/2 or /3 file (schema {doc.get('schema')!r})")
     built = doc["as_built"]
+    took = (f" It took {doc['seconds']:.1f} s, {built['seconds']:.1f} s of them the as-built pass." if "seconds" in doc else "")
     out = [f"From `{src.shown}` (git {doc['git_sha']}): as built {built['passed']} of {built['cases']} cases passed "
            f"({len(built['not_passing'])} with another verdict left out); then each mutant over the cases of the "
-           "patterns it lives in.", ""]
+           "patterns it lives in" + (", in rounds: the first few cases of each pattern, then the rest of a pattern "
+                                     "none caught yet; a generated row whose kernel the mutant leaves as built is not rerun"
+                                     if "seconds" in doc else "") + "." + took, ""]
     rows, verdicts = [], {}
     for m in doc["mutants"]:
         for c in m["patterns"]:
@@ -760,6 +764,86 @@ def toolchain_matrix(src: Source) -> List[str]:
     return toolchain.table_lines(plain_json(src), src.shown)
 
 
+def knobs(src: Source) -> List[str]:
+    """How each way of building a generated kernel bore on its power (ci/gpu-knobs.sh, ci/knobs_table.py;
+    schema vmmcheck-knobs/1): the kernel knobs over every shipped row, the stress knobs over cuda-litmus's
+    tests as litmus files, and the spin bound."""
+    doc = plain_json(src)
+    if doc.get("schema") != "vmmcheck-knobs/1":
+        raise FiguresError(f"{src.shown}: not a vmmcheck-knobs/1 file (schema {doc.get('schema')!r})")
+    out = [f"From `{src.shown}` ({doc['gpu']}).", ""]
+    kernel = doc["kernel"]
+    out += [f"The kernel knobs over every row of `cases/litmus` and `ci/cuda-litmus` (git {kernel['git_sha']}; "
+            f"`{kernel['command']}`): assert rows with a control that showed the forbidden outcome, permit rows "
+            "that showed their weak outcome, the rows' GPU seconds, and the weak outcomes (of the instances judged) "
+            "of cuda-litmus's message passing and of the mirror of the hand-written racy message-passing case:", ""]
+    rows = []
+    for name, v in kernel["variants"].items():
+        mp = v["rows"].get("litmus.mp.tb_0_1_scope_block") or v["rows"].get("litmus.mp.0.block") or {}
+        mirror = v["rows"].get("litmus.alias_mp.0.same_flagsame_nofence_cta", {})
+        rows.append([code(name), ", ".join(f"{k} {json.dumps(x)}" for k, x in v["params"].items()),
+                     f"{v['discriminating']} of {v['asserts']}", f"{v['showing']} of {v['permits']}", f"{v['gpu_seconds']:.1f}",
+                     pct(mp.get("weak", 0), mp.get("judged", 0)), pct(mirror.get("weak", 0), mirror.get("judged", 0))])
+    out += table(["variant", "knobs", "assert rows discriminating", "permit rows showing it", "rows' GPU s",
+                  "cuda-litmus mp", "`alias_mp.0` (racy mp mirror)"], rows)
+    stress = doc["stress"]
+    names = list(stress["variants"])
+    tests = sorted(next(iter(stress["variants"].values()))["rows"])
+    out += ["", f"The stress knobs over cuda-litmus's tests as litmus files (git {stress['git_sha']}; `{stress['command']}`): "
+            "each row's weak outcomes per instance judged:", ""]
+    trows = []
+    for t in tests:
+        cells = []
+        for n in names:
+            r = stress["variants"][n]["rows"].get(t, {})
+            cells.append(pct(r.get("weak", 0), r.get("judged", 0)))
+        trows.append([code(t)] + cells)
+    out += table(["row"] + [code(n) for n in names], trows)
+    spin = doc["spin"]
+    out += ["", f"The spin bound (`{spin['command']}`): the same rows and cases at each bound:", ""]
+    srows = []
+    for us, kinds in spin["bounds_us"].items():
+        for kind, v in kinds.items():
+            srows.append([f"{int(us) / 1000:g} ms", kind, str(v["cases"]), ", ".join(f"{k} {n}" for k, n in sorted(v["statuses"].items())),
+                          pct(v["timeouts"], v["instances"]), exact(v["weak"]), f"{v['gpu_seconds']:.2f}"])
+    out += table(["bound", "of", "cases", "statuses", "instances at the bound", "weak outcomes", "GPU s"], srows)
+    return out
+
+
+def cuda_litmus(src: Source) -> List[str]:
+    """cuda-litmus's tests beside the same tests as litmus files (ci/bench-cuda-litmus.sh; schema
+    vmmcheck-bench-cuda-litmus/1): weak outcomes per instance and per wall second, default and tuned."""
+    doc = plain_json(src)
+    if doc.get("schema") != "vmmcheck-bench-cuda-litmus/1":
+        raise FiguresError(f"{src.shown}: not a vmmcheck-bench-cuda-litmus/1 file (schema {doc.get('schema')!r})")
+
+    def cell(run: Mapping) -> str:
+        if not run.get("ok"):
+            return "did not run"
+        n = run.get("judged", run["instances"])
+        return f"{exact(run['weak'])} of {short(n)} ({pct(run['weak'], n)}), {short(round(run['weak_per_wall_second']))}/s"
+
+    def ratio(v) -> str:
+        return "-" if v is None else (f"{v:.3g}x")
+
+    out = [f"From `{src.shown}` ({doc['gpu']}; cuda-litmus {doc['cuda_litmus_commit'][:7]}; vmmcheck {doc['vmmcheck']}; "
+           f"tuned: the best of {doc['draws']} draws each, cuda-litmus's drawn as its tune.sh draws and run at 1000 "
+           "iterations, vmmcheck's by `tune --litmus`). Each cell: weak outcomes of the instances (judged), and per "
+           "second of the process's wall time; the ratios are vmmcheck's over cuda-litmus's, tuned:", ""]
+    rows = []
+    ahead = 0
+    for e in doc["tests"]:
+        ahead += (e["per_instance_ratio_tuned"] or 0) >= 1
+        rows.append([code(e["test"]), cell(e["cuda_litmus_default"]), cell(e["vmmcheck_default"]), cell(e["cuda_litmus_tuned"]),
+                     cell(e["vmmcheck_tuned"]), ratio(e["per_instance_ratio_tuned"]), ratio(e["per_wall_second_ratio_tuned"])])
+    out += table(["test", "cuda-litmus, default", "vmmcheck, default", "cuda-litmus, tuned", "vmmcheck, tuned",
+                  "per instance", "per wall second"], rows)
+    out += ["", f"vmmcheck is at least as strong per instance on {ahead} of {len(doc['tests'])} tests, tuned."]
+    if doc.get("problems"):
+        out += ["", "Problems: " + "; ".join(doc["problems"])]
+    return out
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
     "cases": cases,
     "run-summary": run_summary,
@@ -778,6 +862,8 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "shards": shards,
     "engine": engine,
     "toolchain": toolchain_matrix,
+    "knobs": knobs,
+    "cuda-litmus": cuda_litmus,
 }
 
 
