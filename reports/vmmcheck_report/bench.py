@@ -204,6 +204,12 @@ def _resampled_medians(values: Sequence[float], rounds: Optional[Sequence[int]],
     return np.median(v[offsets[pick] + within].reshape(resamples, count * widest), axis=1)
 
 
+# bootstrap_ratio's answers in this process, by everything they depend on: a comparison, a report and its
+# page resample the same rows again and again (the interval is a pure function of its arguments: the
+# resampling is seeded by the row's id).
+_INTERVALS: dict = {}
+
+
 def bootstrap_ratio(base_values: Sequence[float], new_values: Sequence[float], better: str, key: str,
                     resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
                     seed: int = SEED, base_rounds: Optional[Sequence[int]] = None,
@@ -211,6 +217,17 @@ def bootstrap_ratio(base_values: Sequence[float], new_values: Sequence[float], b
     """The percentile-bootstrap interval of the slowdown ratio of the medians (NEW/BASE for better=lower,
     BASE/NEW for better=higher); None where a resampled median to divide by is not positive. A row of
     several rounds is resampled round by round (_resampled_medians)."""
+    memo = (tuple(base_values), tuple(new_values), better, key, resamples, confidence, seed,
+            tuple(base_rounds or ()), tuple(new_rounds or ()))
+    if memo not in _INTERVALS:
+        if len(_INTERVALS) > 100_000:
+            _INTERVALS.clear()
+        _INTERVALS[memo] = _bootstrap_ratio(base_values, new_values, better, key, resamples, confidence, seed,
+                                            base_rounds, new_rounds)
+    return _INTERVALS[memo]
+
+
+def _bootstrap_ratio(base_values, new_values, better, key, resamples, confidence, seed, base_rounds, new_rounds):
     import numpy as np
 
     rng = np.random.default_rng([seed, zlib.crc32(key.encode("utf-8"))])
