@@ -89,9 +89,10 @@ class NvrtcProgram {
 std::vector<std::string> options_for(int arch, int ptxas_level) {
   // Line information does not change the machine code (docs/toolchain.md); it lets vmmcheck toolchain
   // find each operation's instructions.
-  std::vector<std::string> o{"--gpu-architecture=sm_" + std::to_string(arch), "-std=c++17", "--generate-line-info"};
+  const std::string target = (ptxas_level == kPtxOnly ? "compute_" : "sm_") + std::to_string(arch);
+  std::vector<std::string> o{"--gpu-architecture=" + target, "-std=c++17", "--generate-line-info"};
   if (const char* env = std::getenv("VMMCHECK_LITMUS_PTXAS_O");
-      ptxas_level < 0 && env && std::strlen(env) == 1 && env[0] >= '0' && env[0] <= '3')
+      ptxas_level == -1 && env && std::strlen(env) == 1 && env[0] >= '0' && env[0] <= '3')
     ptxas_level = env[0] - '0';
   if (ptxas_level >= 0 && ptxas_level <= 3) o.push_back("--ptxas-options=-O" + std::to_string(ptxas_level));
   return o;
@@ -127,7 +128,7 @@ Compiled compile_now(const std::string& name, const std::string& source, int arc
     throw CompileError(std::string("NVRTC: ") + nvrtcGetErrorString(status) + " compiling " + name + " for sm_" +
                            std::to_string(arch),
                        out.log);
-  out.cubin = program.cubin();
+  if (ptxas_level != kPtxOnly) out.cubin = program.cubin();
   out.ptx = program.ptx();
   return out;
 }

@@ -35,6 +35,10 @@ struct Compiled {
 // NVRTC's version, e.g. "13.0": its ptxas is the one run uses.
 std::string nvrtc_version();
 
+// A ptxas_level that asks for the PTX alone (compute_<arch>: no ptxas, no CUBIN): what vmmcheck toolchain
+// gives another ptxas, without the work of NVRTC's own.
+inline constexpr int kPtxOnly = -2;
+
 // Compiles `kernel` for sm_<arch> (e.g. 90). Needs no GPU. Throws CompileError. `ptxas_level` 0-3 sets
 // ptxas's optimisation level (-O<n>); -1, ptxas's own default (-O3). run --litmus compiles at the
 // default, and again at 0 to tell a compiler's transformation from the GPU's (docs/litmus.md).

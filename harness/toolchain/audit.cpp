@@ -33,7 +33,8 @@ void Auditor::prepare(const std::vector<const codegen::Kernel*>& kernels) {
   const std::size_t per = std::max<std::size_t>(1, std::min(kMostPerProgram, (kernels.size() + cores - 1) / cores));
   per_program_ = per;
   std::vector<int> levels = settings_.nvrtc ? settings_.levels : std::vector<int>{};
-  if (compilers_.size() > (settings_.nvrtc ? 1u : 0u)) levels.push_back(-1);  // the PTX other ptxas binaries are given
+  // The PTX other ptxas binaries are given: NVRTC's alone, without its own ptxas's CUBIN.
+  if (compilers_.size() > (settings_.nvrtc ? 1u : 0u)) levels.push_back(codegen::kPtxOnly);
   struct Job {
     std::vector<const codegen::Kernel*> kernels;
     int level;
@@ -84,7 +85,7 @@ KernelAudit Auditor::audit(const codegen::Kernel& k, const Compiler& c, int leve
   a.level = level;
   try {
     // NVRTC's own ptxas at this level; another ptxas is given NVRTC's PTX (the same at every level).
-    const auto [program, offset] = nvrtc(k, c.ptxas.empty() ? level : -1);
+    const auto [program, offset] = nvrtc(k, c.ptxas.empty() ? level : codegen::kPtxOnly);
     a.ptx_text = program->compiled.ptx;
     a.line_offset = offset;
     a.cubin = c.ptxas.empty() ? program->compiled.cubin : assembled(c, level, program->compiled.ptx, a.lowered_to);

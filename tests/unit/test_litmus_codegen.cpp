@@ -590,6 +590,17 @@ TEST(LitmusCodegenNvrtc, AbiTextIsTheHeader) {
   EXPECT_NE(std::string(vmmcheck::codegen::kernel_headers()[1].text).find("vmmcheck_memory_stress"), std::string::npos);
 }
 
+// The PTX alone (what vmmcheck toolchain gives another ptxas) is the PTX of a full compile, with no CUBIN.
+TEST(LitmusCodegenNvrtc, ThePtxAloneIsTheFullCompilesPtx) {
+  const ScopedEnv env("VMMCHECK_NVRTC_CACHE", std::string("off"));
+  const Kernel k = generate(message_passing());
+  const Compiled full = compile(k, kArch);
+  const Compiled ptx_only = compile(k, kArch, vmmcheck::codegen::kPtxOnly);
+  EXPECT_TRUE(ptx_only.cubin.empty());
+  EXPECT_FALSE(full.cubin.empty());
+  EXPECT_EQ(ptx_only.ptx, full.ptx);
+}
+
 TEST(LitmusCodegenNvrtc, SecondCompileComesFromTheCache) {
   TempDir dir;
   const ScopedEnv env("VMMCHECK_NVRTC_CACHE", dir.path().string());
