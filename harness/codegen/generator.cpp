@@ -23,8 +23,6 @@ namespace {
 
 using namespace patterns::litmus;
 
-constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
-
 // The litmus text of an operation, for the comment above its PTX, its Site and reasons: as the file
 // writes it, by the one printer of instructions (litmus/test_text.hpp, the model's instruction_text).
 using litmus::op_text;

@@ -10,6 +10,8 @@ namespace vmmcheck::codegen {
 
 namespace lt = patterns::litmus;
 
+inline constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
+
 inline bool is_red(const lt::Op& op) { return op.kind == lt::OpKind::AtomAdd && op.reg.empty(); }
 inline bool is_tld(const lt::Op& op) { return op.kind == lt::OpKind::Load && op.proxy == lt::Proxy::Texture; }
 

@@ -14,8 +14,6 @@ namespace {
 using namespace patterns::litmus;
 using litmus::op_text;
 
-constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
-
 std::string why_not_harness_extension(const Litmus& l) {
   if (!l.boundaries.empty())
     return "operation boundaries are the harness's own extension, not litmus files: not generated";

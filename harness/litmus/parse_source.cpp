@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <numeric>
 
+#include "litmus/ascii.hpp"
 #include "litmus/file.hpp"
 
 namespace vmmcheck::litmus::syntax {
 namespace {
 
 // ASCII classes by hand: <cctype> depends on the locale and is undefined for negative chars.
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_word_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool is_word_char(char c) { return is_word_start(c) || is_digit(c); }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "litmus/ascii.hpp"
+
 namespace vmmcheck::litmus::syntax {
 namespace {
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
 // The first and one-past-last non-blank offsets of file[start, end) (equal when it is all blank).

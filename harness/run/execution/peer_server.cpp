@@ -19,7 +19,8 @@
 namespace vmmcheck::run {
 namespace {
 
-using nlohmann::json;
+// A request or an answer on the wire (plain JSON: the peers read it by key).
+using WireJson = nlohmann::json;
 
 // Whether a request's handler takes no session state (it needs no GPU: fd_identity).
 template <typename Q, typename = void>
@@ -28,7 +29,7 @@ template <typename Q>
 struct Stateless<Q, std::void_t<decltype(handle(std::declval<const Q&>(), std::declval<UniqueFd>()))>> : std::true_type {};
 
 template <typename Q>
-json answer_as(const json& message, UniqueFd fd, int device, std::optional<PeerState>& state) {
+WireJson answer_as(const WireJson& message, UniqueFd fd, int device, std::optional<PeerState>& state) {
   const Q q = peer::decode<Q>(message);
   if constexpr (Stateless<Q>::value) {
     return handle(q, std::move(fd));
@@ -40,8 +41,8 @@ json answer_as(const json& message, UniqueFd fd, int device, std::optional<PeerS
 
 // One request to the handler of the type that names its operation (patterns/peer_registry.hpp). The
 // reply's body; a failure is {"error": ...}.
-json answer(const std::string& op, const json& message, UniqueFd fd, int device, std::optional<PeerState>& state) {
-  std::optional<json> reply;
+WireJson answer(const std::string& op, const WireJson& message, UniqueFd fd, int device, std::optional<PeerState>& state) {
+  std::optional<WireJson> reply;
   std::apply(
       [&](auto... request) {
         ((!reply && decltype(request)::kOp == op ? (reply = answer_as<decltype(request)>(message, std::move(fd), device, state), true)
@@ -65,9 +66,9 @@ SessionEnd serve_session(int socket, int device) {
     } catch (const std::exception&) {
       return SessionEnd::Gone;  // the other side has gone: the session is over
     }
-    json reply;
+    WireJson reply;
     try {
-      const json message = PeerChannel::parse(m.text);
+      const WireJson message = PeerChannel::parse(m.text);
       const std::string op = peer::op_of(message);
       if (op == peer::Exit::kOp) return SessionEnd::Exit;
       if (op == peer::Shutdown::kOp) return SessionEnd::Shutdown;
