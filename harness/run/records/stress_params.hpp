@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "codegen/generator.hpp"
 #include "kernels/in_kernel.hpp"
 
 namespace vmmcheck::run {
@@ -49,7 +50,7 @@ struct StressParams {
   // (as the hand-written message-passing readers warm their data line): none, the words the weak loads
   // read, or those every load but a spin's reads. A read added to a thread only removes executions, so
   // an outcome the row's shape forbids stays forbidden (docs/litmus.md, "Power").
-  enum class Warm : std::uint8_t { None, Weak, All };
+  using Warm = codegen::Build::Warm;  // the generator's own choice, as the kernel is built by it
   Warm warm_loads = Warm::All;
   // A location one litmus thread writes keeps its word across rounds, values tagged by round (as the
   // hand-written kernels' values grow by round), so a reader's line still holds an earlier round's value.

@@ -95,9 +95,7 @@ std::string RowEngine::why_not_here(const Litmus& test) const { return codegen::
 codegen::Build build_of(const StressParams& s) {
   codegen::Build b;
   b.all_roles = s.all_roles;
-  b.warm = s.warm_loads == StressParams::Warm::None   ? codegen::Build::Warm::None
-           : s.warm_loads == StressParams::Warm::Weak ? codegen::Build::Warm::Weak
-                                                     : codegen::Build::Warm::All;
+  b.warm = s.warm_loads;
   b.reuse_words = s.reuse_words;
   return b;
 }
