@@ -144,7 +144,14 @@ struct Litmus {
   std::vector<std::pair<int, int>> boundaries;
   // The weak outcome the case asks about: a conjunction.
   std::vector<Condition> weak;
+  // Addresses whose final value an outcome holds, as a register named final_register(name) ("[x]"): the
+  // value of the last write to its location in coherence order, or the initial 0 (docs/litmus.md,
+  // "Final values"). A litmus file lists those its conditions name.
+  std::vector<int> finals;
 };
+
+// The register an outcome holds the final value of address `name` in: "[x]", as a condition writes it.
+inline std::string final_register(const std::string& name) { return "[" + name + "]"; }
 
 // What a memory-model pattern gives the oracle for one case (structure_of in its header): the litmus
 // shape the model decides and the outcomes the case allows when the model forbids the weak one; or,

@@ -413,6 +413,8 @@ void emit_header(const Litmus& l, const Layout& lay, std::ostringstream& o) {
   o << "// Registers (p.registers, in this order):";
   for (const std::string& r : lay.registers) o << " " << one_line(r);
   if (lay.registers.empty()) o << " none";
+  if (!lay.finals.empty()) o << "\n// Final values (the host reads them back after the launch):";
+  for (int a : lay.finals) o << " " << one_line(final_register(l.addresses[static_cast<std::size_t>(a)].name));
   o << "\n\n#include \"litmus_abi.h\"\n\n";
 }
 
@@ -667,6 +669,9 @@ Kernel generate(const Litmus& test, const Build& build) {
   k.all_roles = all_roles;
   k.role_order = lay.role_order;
   k.reused_locations = lay.reused;
+  for (int a : lay.finals)
+    k.finals.push_back({static_cast<unsigned>(lay.register_index.at(final_register(test.addresses[static_cast<std::size_t>(a)].name))),
+                        lay.root[static_cast<std::size_t>(a)], lay.global_index[static_cast<std::size_t>(a)]});
   return k;
 }
 

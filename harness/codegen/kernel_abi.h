@@ -36,7 +36,11 @@
  * The words are zeroed before each launch; rounds < 2^(32 - VMMCHECK_LITMUS_VALUE_BITS) - 1.
  *
  * Results: register k of instance m in round r goes to  registers[(r * instances + m) * register_count
- * + k]  (register order: harness/codegen/generator.hpp, Kernel::registers). */
+ * + k]  (register order: harness/codegen/generator.hpp, Kernel::registers).
+ *
+ * Final values (Kernel::finals, "[x]" registers after the loads' own): the kernel leaves them alone;
+ * after each launch the host has location L's word of instance m in round r (the memory formula above:
+ * such a location keeps a word per round) copied into them (kernels/final_values.hpp). */
 #ifndef VMMCHECK_LITMUS_KERNEL_ABI_H
 #define VMMCHECK_LITMUS_KERNEL_ABI_H
 

@@ -69,6 +69,9 @@ std::vector<int> role_order_of(const Litmus& l) {
 
 std::string why_not_reused(const Litmus& l, const Layout& lay, int L) {
   if (lay.surface_backed[static_cast<std::size_t>(L)]) return "a surface's memory: its words are texels";
+  for (int a : lay.finals)
+    if (lay.global_index[static_cast<std::size_t>(a)] == L)
+      return "an outcome holds its final value: each round's must stay in a word of its own until read back";
   std::set<std::size_t> writers;
   std::pair<bool, int> place{false, -1};
   for (std::size_t a = 0; a < l.addresses.size(); ++a)
@@ -149,6 +152,12 @@ Layout layout_of(const Litmus& l, const Build& build) {
       if ((op.kind == OpKind::Load || op.kind == OpKind::AtomAdd) && !op.reg.empty() &&
           lay.register_index.emplace(op.reg, static_cast<int>(lay.registers.size())).second)
         lay.registers.push_back(op.reg);
+  // Final values after them (the model's order): what the host reads back after each launch.
+  for (int a : l.finals)
+    if (lay.register_index.emplace(final_register(l.addresses[static_cast<std::size_t>(a)].name), static_cast<int>(lay.registers.size())).second) {
+      lay.registers.push_back(final_register(l.addresses[static_cast<std::size_t>(a)].name));
+      lay.finals.push_back(a);
+    }
 
   if (build.all_roles) lay.role_order = role_order_of(l);
   lay.reused.assign(lay.global_locations, false);

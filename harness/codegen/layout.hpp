@@ -22,8 +22,9 @@ struct Layout {
   unsigned global_locations = 0;
   unsigned shared_locations = 0;
   std::vector<bool> surface_backed;    // per L: a .surfref aliases it (its words are texels, kernel_abi.h)
-  std::vector<std::string> registers;  // Kernel::registers
+  std::vector<std::string> registers;  // Kernel::registers: the loads' registers, then the final values'
   std::map<std::string, int> register_index;
+  std::vector<int> finals;             // per final value (Litmus::finals, once each): its address
   // Every role in one GPU thread (Build::all_roles, and possible): the litmus threads in the order a GPU
   // thread runs them, each spinning role after the roles that write what it waits for. Empty: one role
   // per GPU thread.

@@ -162,6 +162,21 @@ std::string why_not_shared(const Litmus& l) {
   return {};
 }
 
+// A final value (Litmus::finals) is read after the launch from the instance's word of its location:
+// a global word of its own, not a surface's texel or a CTA's shared word.
+std::string why_not_finals(const Litmus& l) {
+  for (int a : l.finals) {
+    if (a < 0 || a >= static_cast<int>(l.addresses.size())) return "a final value of no declared address";
+    const int root = root_of(l, a);
+    if (l.addresses[static_cast<std::size_t>(a)].shared) return "the final value of .shared " + address_name(l, a) + ": each CTA has its own";
+    for (std::size_t s = 0; s < l.addresses.size(); ++s)
+      if (l.addresses[s].declared == Proxy::Surface && root >= 0 &&
+          l.addresses[static_cast<std::size_t>(root_of(l, static_cast<int>(s)))].location == l.addresses[static_cast<std::size_t>(root)].location)
+        return "the final value of " + address_name(l, a) + ", a surface's memory: final values of texels are not in this version";
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string why_not_generated(const Litmus& test) {
@@ -172,7 +187,7 @@ std::string why_not_generated(const Litmus& test) {
     for (const Op& op : th.ops)
       for (const std::string& reason : {why_not_proxy(test, op), why_not_semantics(test, op)})
         if (!reason.empty()) return reason;
-  for (const std::string& reason : {why_not_registers(test), why_not_shared(test)})
+  for (const std::string& reason : {why_not_registers(test), why_not_shared(test), why_not_finals(test)})
     if (!reason.empty()) return reason;
   return {};
 }

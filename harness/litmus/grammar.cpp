@@ -627,7 +627,8 @@ lt::Expr Parser::comparison() {
   return e;
 }
 
-// An integer, or a register some load or atom of the test sets (all threads precede the commands).
+// An integer, a register some load or atom of the test sets (all threads precede the commands), or
+// [x]: the final value of global address x (Litmus::finals), which the test then observes.
 lt::Term Parser::term() {
   const Token t = peek();
   lt::Term term;
@@ -635,7 +636,16 @@ lt::Term Parser::term() {
     term.value = integer(take());
     return term;
   }
-  if (!numbered(t, 'r')) fail_expected(t, "a register r<N> or an integer");
+  if (at_symbol("[")) {
+    const int a = address();
+    const lt::Address& addr = test_.litmus.addresses[static_cast<std::size_t>(a)];
+    if (addr.shared) src_.fail(t.at, "[" + addr.name + "]: a .shared address has no one final value (each CTA has its own)");
+    term.reg = lt::final_register(addr.name);
+    std::vector<int>& finals = test_.litmus.finals;
+    if (std::find(finals.begin(), finals.end(), a) == finals.end()) finals.push_back(a);
+    return term;
+  }
+  if (!numbered(t, 'r')) fail_expected(t, "a register r<N>, a final value [x] or an integer");
   take();
   term.reg = register_name(t);
   if (!registers_.count(term.reg)) src_.fail(t.at, "register " + term.reg + " is read but no load or atom sets it");

@@ -144,7 +144,8 @@ struct Shape {
   std::vector<std::vector<int>> writes_at;  // per location
   std::vector<Instance> instances;
   std::vector<std::string> registers;  // each register a load sets ...
-  std::vector<int> register_reads;     // ... and the read whose value it ends with
+  std::vector<int> register_reads;     // ... and the read whose value it ends with,
+  std::vector<int> final_locations;    // then each final value's (Litmus::finals) location
 
   int n() const { return static_cast<int>(events.size()); }
   const Thread& thread_of(const Event& e) const { return litmus->threads[static_cast<std::size_t>(e.thread)]; }

@@ -323,6 +323,17 @@ Shape build(const Litmus& l) {
     collect_registers(s, set_by);
   }
   if (s.n() > kMaxEvents) throw std::invalid_argument(l.name + ": more than 64 events");
+  // Final values (Litmus::finals): registers after the loads' own, each its global address's location.
+  for (int a : l.finals) {
+    if (a < 0 || a >= static_cast<int>(l.addresses.size())) throw std::invalid_argument(l.name + ": a final value of no address");
+    const Address& addr = l.addresses[static_cast<std::size_t>(a)];
+    if (addr.shared)
+      throw std::invalid_argument(l.name + ": the final value of .shared " + addr.name + " (each CTA has its own)");
+    const std::string reg = final_register(addr.name);
+    if (std::find(s.registers.begin(), s.registers.end(), reg) != s.registers.end()) continue;
+    s.registers.push_back(reg);
+    s.final_locations.push_back(places.of(a, l.threads.empty() ? Thread{} : l.threads.front()).second);
+  }
   classify(s);
   // A boundary stands for an alias fence only; what it does for the other proxies is not modelled.
   if (!l.boundaries.empty() && ((s.reads | s.writes) & ~s.generic))
@@ -495,9 +506,18 @@ bool evaluate(const Shape& s, Execution& x) {
   return true;
 }
 
+// The value location `loc` ends with: its last write in coherence order's, or the initial 0.
+std::uint32_t final_value(const Shape& s, const Execution& x, int loc) {
+  const std::vector<int>& writes = s.writes_at[static_cast<std::size_t>(loc)];
+  for (int w : writes)
+    if (std::none_of(writes.begin(), writes.end(), [&](int later) { return x.co.has(w, later); })) return x.value[w];
+  return 0;
+}
+
 std::vector<std::uint32_t> register_values(const Shape& s, const Execution& x) {
   std::vector<std::uint32_t> values;
   for (int e : s.register_reads) values.push_back(x.value[e]);
+  for (int loc : s.final_locations) values.push_back(final_value(s, x, loc));
   return values;
 }
 
@@ -592,6 +612,7 @@ std::string key_of(const Litmus& l) {
     o << '}';
   }
   for (const auto& [a, b] : l.boundaries) o << 'B' << a << ',' << b << ';';
+  for (int a : l.finals) o << 'F' << a << ';';
   return o.str();
 }
 
@@ -603,6 +624,16 @@ std::vector<std::string> describe(const Shape& s, const Execution& x) {
     const int src = x.source[e];
     lines.push_back(ev.text + " reads " + std::to_string(x.value[e]) + " from " +
                     (src < 0 ? std::string("the initial value") : "`" + s.events[static_cast<std::size_t>(src)].text + "`"));
+  }
+  const std::size_t loads = s.register_reads.size();
+  for (std::size_t k = 0; k < s.final_locations.size(); ++k) {
+    const int loc = s.final_locations[k];
+    const std::vector<int>& writes = s.writes_at[static_cast<std::size_t>(loc)];
+    std::string last = "no write: the initial value";
+    for (int w : writes)
+      if (std::none_of(writes.begin(), writes.end(), [&](int later) { return x.co.has(w, later); }))
+        last = "the last write in coherence order, `" + s.events[static_cast<std::size_t>(w)].text + "`";
+    lines.push_back("final " + s.registers[loads + k] + " = " + std::to_string(final_value(s, x, loc)) + ": " + last);
   }
   return lines;
 }

@@ -329,6 +329,33 @@ TEST(LitmusCodegen, ValuesByRoundOnlyForOneWritersPlainStores) {
   EXPECT_EQ(generate(l, Build{true, Build::Warm::All, false}).reused_locations, (std::vector<bool>(4, false)));
 }
 
+// Final values are registers the kernel leaves for the host (Kernel::finals), after the loads' own; their
+// location keeps a word per round; a final value of a surface's memory is not generated.
+TEST(LitmusCodegen, FinalValuesAreReadBackByTheHost) {
+  Litmus l;
+  l.name = "finals";
+  l.addresses = {global("x", 0), global("y", 1)};
+  l.threads = {thread("t0", 0, 0, {store(0, 1), store(1, 2)}), thread("t1", 1, 0, {store(1, 1), load("r0", 0)})};
+  l.finals = {1};
+  const Kernel k = generate(l);
+  EXPECT_EQ(k.registers, (std::vector<std::string>{"r0", "[y]"}));
+  ASSERT_EQ(k.finals.size(), 1u);
+  EXPECT_EQ(k.finals[0].reg, 1u);
+  EXPECT_EQ(k.finals[0].view, 1);
+  EXPECT_EQ(k.finals[0].location, 1);
+  EXPECT_EQ(k.reused_locations, (std::vector<bool>{true, false}));  // x: one writer; y: read back per round
+  expect_contains(k.source, "// Final values (the host reads them back after the launch): [y]");
+  EXPECT_EQ(k.source.find("v1"), std::string::npos);  // no code writes the final's register
+  expect_compiles(k);
+
+  Litmus surface = l;
+  Address s = global("s", 1);
+  s.same_as = 1;
+  s.declared = Proxy::Surface;
+  surface.addresses.push_back(s);
+  EXPECT_NE(why_not_generated(surface).find("final values of texels"), std::string::npos) << why_not_generated(surface);
+}
+
 TEST(LitmusCodegen, StoreBufferingFenceSc) {
   const Kernel k = generate(store_buffering());
   expect_contains(k.source, "\"st.relaxed.gpu.u32 [%0], %1;\"");

@@ -325,6 +325,19 @@ TEST(LitmusParser, ComparisonsTakeRegistersOrIntegersOnEitherSide) {
   EXPECT_EQ(e.operands[1].rhs.value, 2u);
 }
 
+// [x] in a condition is the final value of x: a register named "[x]", and x among the test's finals,
+// once each, in the order the file's conditions first name them.
+TEST(LitmusParser, FinalValuesAreRegistersNamedByTheirAddress) {
+  const std::vector<Row> rows = rows_of(".global x;\n.global y;\nd0.b0.t0 { st [x], 1; st [y], 2; ld r0, [x]; }\n"
+                                        "permit ([y] == 2 && r0 == 1) as a;\npermit (1 == [x] || [y] != 2) as b;\n");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].test.finals, (std::vector<int>{1, 0}));
+  EXPECT_EQ(rows[1].test.finals, (std::vector<int>{1, 0}));  // one shape for every row of the file
+  EXPECT_EQ(rows[0].condition.operands[0].lhs.reg, "[y]");
+  EXPECT_EQ(rows[1].condition.operands[0].rhs.reg, "[x]");
+  EXPECT_EQ(rows[1].condition.operands[0].lhs.value, 1u);
+}
+
 // --- Commands and rows ---
 
 TEST(LitmusParser, EachCommandIsARow) {
@@ -666,6 +679,12 @@ $$
      3, 1, {"expected an instruction", "found the end of the template", "(template row 0)"}},
     {"SecondDollarLine", ".global x;\nd0.b0.t0 { st [x], $0; }\npermit (1 == 1) as a;\n$$\n1\n  $$\n2\n", 6, 3,
      {"a second $$ line"}},
+    {"FinalValueOfAnUnknownAddress", ".global x;\nd0.b0.t0 { st [x], 1; }\npermit ([z] == 1) as a;", 3, 10,
+     {"unknown address 'z'"}},
+    {"FinalValueOfSharedMemory", ".shared s;\nd0.b0.t0 { st [s], 1; }\npermit ([s] == 1) as a;", 3, 9,
+     {"[s]: a .shared address has no one final value"}},
+    {"FinalValueWithoutBracket", ".global x;\nd0.b0.t0 { st [x], 1; }\npermit ([x == 1) as a;", 3, 12,
+     {"expected ']'", "found '=='"}},
     {"TemplateWithoutRows", ".global x;\nd0.b0.t0 { st [x], $0; }\npermit (1 == 1) as a;\n$$\n# only a comment\n\n", 4, 1,
      {"expected rows", "after $$"}},
 };

@@ -166,3 +166,68 @@ TEST(PtxModel, BadShapesAreRefused) {
 
 }  // namespace
 }  // namespace vmmcheck::model::ptx
+
+namespace vmmcheck::model::ptx {
+namespace {
+
+// Final values (Litmus::finals): 2+2W with [x] and [y] as outcome registers. Coherence contradicting
+// both program orders ([x] == 1 && [y] == 1: each thread's first store is the last) is allowed with
+// relaxed stores and forbidden by fence.sc between them; each final is some write's value or 0.
+Litmus two_plus_two_w(bool fenced) {
+  Litmus l;
+  l.name = fenced ? "2+2W_sc" : "2+2W";
+  l.addresses = {{"x", 0}, {"y", 1}};
+  const auto side = [&](int first, int second) {
+    std::vector<Op> ops{store(first, 1, Sem::Relaxed, Level::Gpu)};
+    if (fenced) ops.push_back(fence(OpKind::FenceSc, Level::Gpu));
+    ops.push_back(store(second, 2, Sem::Relaxed, Level::Gpu));
+    return ops;
+  };
+  l.threads = {thread("t0", 0, side(0, 1)), thread("t1", 1, side(1, 0))};
+  l.finals = {0, 1};
+  return l;
+}
+
+Expr final_is(const std::string& name, std::uint32_t v) {
+  Expr e;
+  e.lhs.reg = final_register(name);
+  e.rhs.value = v;
+  return e;
+}
+
+Expr both(Expr a, Expr b) {
+  Expr e;
+  e.kind = Expr::Kind::And;
+  e.operands = {std::move(a), std::move(b)};
+  return e;
+}
+
+TEST(PtxModelFinals, TwoPlusTwoWAllowedRelaxedForbiddenWithFenceSc) {
+  const Expr weak = both(final_is("x", 1), final_is("y", 1));
+  const Decision relaxed = decide(two_plus_two_w(false), weak);
+  EXPECT_TRUE(relaxed.allowed);
+  ASSERT_FALSE(relaxed.witness.empty());
+  EXPECT_NE(relaxed.witness.back().find("final [y] = 1: the last write in coherence order"), std::string::npos) << relaxed.witness.back();
+  const Decision fenced = decide(two_plus_two_w(true), weak);
+  EXPECT_FALSE(fenced.allowed);
+  EXPECT_GT(fenced.ruled_out.count(Axiom::Causality), 0u);
+}
+
+TEST(PtxModelFinals, TheSpaceHoldsEveryFinalValueAfterTheLoadsRegisters) {
+  Litmus l = two_plus_two_w(false);
+  l.threads[0].ops.push_back(load("r0", 1, Sem::Relaxed, Level::Gpu));
+  const OutcomeSpace& space = outcome_space(l);
+  EXPECT_EQ(space.registers, (std::vector<std::string>{"r0", "[x]", "[y]"}));
+  EXPECT_EQ(space.values[1], (std::vector<std::uint32_t>{1, 2}));  // never 0: x is written
+  EXPECT_TRUE(space.allowed({"r0", "[x]", "[y]"}, {2, 1, 1}));
+  // r0 reads y after t0's own y 2: it cannot read the initial 0, whatever the finals.
+  EXPECT_FALSE(space.allowed({"r0", "[x]", "[y]"}, {0, 1, 1}));
+  // A location nobody writes ends with its initial value.
+  Litmus unwritten = two_plus_two_w(false);
+  unwritten.addresses.push_back({"z", 2});
+  unwritten.finals = {2};
+  EXPECT_EQ(outcome_space(unwritten).values, (std::vector<std::vector<std::uint32_t>>{{0}}));
+}
+
+}  // namespace
+}  // namespace vmmcheck::model::ptx

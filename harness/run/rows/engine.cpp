@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "codegen/kernel_abi.h"
+#include "kernels/final_values.hpp"
 #include "common/error.hpp"
 #include "run/kit/in_kernel.hpp"
 #include "run/kit/surface_layout.hpp"
@@ -281,7 +282,28 @@ RowEngine::Memory RowEngine::bind(const Litmus& test, const codegen::Kernel& k, 
   return m;
 }
 
-void RowEngine::launch_and_count(const litmus::Row& row, const Loaded& kernel, Launches& l, const Memory& m,
+namespace {
+
+// The final values of a launch (codegen::Kernel::finals), as kernels/final_values.hpp copies them.
+kernels::FinalValues finals_of(const codegen::Kernel& k, const VmmcheckLitmusLaunch& p) {
+  kernels::FinalValues f;
+  if (k.finals.size() > kernels::FinalValues::kMost) throw std::logic_error("more final values than a launch copies");
+  for (const codegen::Kernel::Final& v : k.finals) {
+    f.region[f.count] = p.view[v.view] + static_cast<std::uint64_t>(v.location) * p.region_words;
+    f.reg[f.count++] = v.reg;
+  }
+  f.registers = p.registers;
+  f.register_count = p.register_count;
+  f.instances = p.instances;
+  f.rounds = p.rounds;
+  f.memory_stride = p.memory_stride;
+  f.memory_offset = p.memory_offset;
+  return f;
+}
+
+}  // namespace
+
+void RowEngine::launch_and_count(const litmus::Row& row, const codegen::Kernel& k, const Loaded& kernel, Launches& l, const Memory& m,
                                  const std::optional<VmmcheckOutcomeTable>& table, RowOutcomes& out) {
   VmmcheckLitmusLaunch& p = l.p;
   cudaStream_t work = s_.work();
@@ -348,6 +370,7 @@ void RowEngine::launch_and_count(const litmus::Row& row, const Loaded& kernel, L
         void* args[] = {&p};
         CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernel.function), dim3(p.ctas + p.stress.stress_blocks),
                                     dim3(p.block_threads), args, 0, work));
+        if (!k.finals.empty()) kernels::launch_final_values(finals_of(k, p), work);
       },
       count_launch);
   out.instances = loop.instances_per_launch * loop.launches;
@@ -386,7 +409,7 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
       outcome_table(model::ptx::outcome_space(test), k.registers, spinning_registers(test));
   Launches l = plan(k, kernel, row.name);
   const Memory m = bind(test, k, l);
-  launch_and_count(row, kernel, l, m, table, out);
+  launch_and_count(row, k, kernel, l, m, table, out);
   return done_[{row.source, ptxas_level}] = std::move(out);
 }
 

@@ -63,7 +63,7 @@ class RowEngine {
   // with each launch's outcomes counted, and the histogram read back.
   Launches plan(const codegen::Kernel& k, const Loaded& kernel, const std::string& row_name) const;
   Memory bind(const patterns::litmus::Litmus& test, const codegen::Kernel& k, Launches& l);
-  void launch_and_count(const litmus::Row& row, const Loaded& kernel, Launches& l, const Memory& m,
+  void launch_and_count(const litmus::Row& row, const codegen::Kernel& k, const Loaded& kernel, Launches& l, const Memory& m,
                         const std::optional<VmmcheckOutcomeTable>& table, RowOutcomes& out);
   void read_histogram(const litmus::Row& row, const VmmcheckOutcomeTable& table, std::uint64_t counted_outside,
                       RowOutcomes& out) const;
