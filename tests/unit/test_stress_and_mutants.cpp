@@ -74,6 +74,16 @@ TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
   EXPECT_EQ(stress_params_from_json(Json{{"warm_loads", false}}, "old").warm_loads, StressParams::Warm::None);
   EXPECT_THROW(stress_params_from_json(Json{{"warm_loads", "some"}}, "bad"), InputError);
   EXPECT_THROW(stress_params_from_json(Json{{"all_roles", 1}}, "bad"), InputError);
+  // The rows' launch shape: two CTAs per SM of threads_per_block threads unless set; any CTA size.
+  EXPECT_EQ(d.row_ctas_per_sm, 2u);
+  EXPECT_EQ(d.row_threads_per_block, 0u);
+  StressParams shape;
+  shape.row_ctas_per_sm = 8;
+  shape.row_threads_per_block = 22;
+  EXPECT_EQ(stress_params_from_json(to_json(shape), "shape"), shape);
+  EXPECT_EQ(describe(shape), "row CTAs/SM 8, row threads/CTA 22");
+  EXPECT_THROW(stress_params_from_json(Json{{"row_ctas_per_sm", 0}}, "bad"), InputError);
+  EXPECT_THROW(stress_params_from_json(Json{{"row_threads_per_block", 2048}}, "bad"), InputError);
   // A results file from before the kernel knobs ran one role a thread, warmed the weak loads, and wrote
   // a fresh word every round.
   Json j = to_json(Budget{});

@@ -58,6 +58,12 @@ struct StressParams {
   // Generated litmus kernels: before each round every testing CTA meets the others (a bounded spin on a
   // counter), so that every instance's roles start together, as cuda-litmus's barrier does.
   bool grid_barrier = false;
+  // Generated litmus kernels' launch shape (cuda-litmus's best draws run many small CTAs: 864 of 22
+  // threads on the H200): CTAs per SM, testing and stress CTAs together, at most what the occupancy
+  // calculator says fit at once (a spin waits for a partner in another CTA: every CTA must be resident);
+  // and threads per CTA, any count (0: threads_per_block), at least the file's largest CTA.
+  std::uint32_t row_ctas_per_sm = 2;
+  std::uint32_t row_threads_per_block = 0;
 
   // Any stress at all (the default is none).
   bool any() const { return pre_accesses > 0 || stress_blocks_percent > 0 || barrier; }

@@ -198,18 +198,21 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
   Launches l;
   VmmcheckLitmusLaunch& p = l.p;
   p.file_ctas = std::max(1u, k.file_ctas);
-  // The block: --stress-params' threads per block, or as many warps as the largest file CTA needs (the
-  // generator refuses a CTA of more than 1024 threads).
-  p.block_threads = std::max(budget.stress.threads_per_block, (k.threads_per_file_cta + 31u) / 32u * 32u);
+  // The block: --stress-params' row_threads_per_block (any count), else its threads per block; at least
+  // the largest file CTA (the generator refuses a CTA of more than 1024 threads).
+  const StressParams& knobs = budget.stress;
+  p.block_threads = knobs.row_threads_per_block ? std::max(knobs.row_threads_per_block, k.threads_per_file_cta)
+                                                : std::max(knobs.threads_per_block, (k.threads_per_file_cta + 31u) / 32u * 32u);
   if (p.block_threads > 1024u) throw std::logic_error(row_name + ": a CTA of more than 1024 threads");
-  // Two CTAs per SM where both fit (a spin waits for a partner in another CTA: every CTA must be resident).
-  int per_sm = 2;
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(kernel.function),
+  // row_ctas_per_sm CTAs per SM where they fit (a spin waits for a partner in another CTA: every CTA must
+  // be resident).
+  int fit = static_cast<int>(knobs.row_ctas_per_sm);
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, reinterpret_cast<const void*>(kernel.function),
                                                     static_cast<int>(p.block_threads), 0) != cudaSuccess) {
     (void)cudaGetLastError();
-    per_sm = 2;
+    fit = 2;
   }
-  per_sm = std::max(1, std::min(2, per_sm));
+  const int per_sm = std::max(1, std::min(static_cast<int>(knobs.row_ctas_per_sm), fit));
   const unsigned grid = static_cast<unsigned>(per_sm * sms_);
   const kernels::Stress stress = s_.stress_for(kernels::LaunchShape{static_cast<int>(grid), static_cast<int>(p.block_threads)});
   if (k.all_roles) {
