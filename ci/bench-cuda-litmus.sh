@@ -5,7 +5,7 @@
 # release/acquire, its own orders) -- and run with its shipped stress params (default) and with the best
 # of a short random search drawn the way its tune.sh draws (tuned); beside it the same test written as a
 # litmus file (ci/cuda-litmus/<test>.test) run by vmmcheck at its default budget, and with the params
-# `vmmcheck tune --litmus` found for it.
+# `vmmcheck tune --litmus --per instance` found for it.
 #
 #   ci/bench-cuda-litmus.sh --litmus DIR --vmmcheck PATH --out OUTDIR [--draws N] [--tests "mp iriw ..."]
 #
@@ -106,7 +106,8 @@ for t in $tests; do
   # vmmcheck: the litmus file at the default budget, then tuned on it and run with what tune found.
   file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's
   run "$t.vmmcheck-default" "$vmm" run --litmus "$file" --no-power --json "$out/vmmcheck/$t.default.json"
-  run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --out "$out/params/$t.vmmcheck-params.json"
+  # Scored per instance: the kernel that shows the weak outcome most often, what the table compares.
+  run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --per instance --out "$out/params/$t.vmmcheck-params.json"
   run "$t.vmmcheck-tuned" "$vmm" run --litmus "$file" --no-power --stress-params "$out/params/$t.vmmcheck-params.json" \
     --json "$out/vmmcheck/$t.tuned.json"
 done

@@ -35,6 +35,14 @@ declare -A variants=(
   [grid-barrier+64-threads]='"grid_barrier": true, "threads_per_block": 64'
   [warm-none]='"warm_loads": "none"'
   [64-threads]='"threads_per_block": 64'
+  [ctas-8]='"row_ctas_per_sm": 8'
+  [ctas-16+t32]='"row_ctas_per_sm": 16, "row_threads_per_block": 32'
+  [ctas-16+t22]='"row_ctas_per_sm": 16, "row_threads_per_block": 22'
+  [ctas-8+t64]='"row_ctas_per_sm": 8, "row_threads_per_block": 64'
+  [ctas-16+t32+grid-barrier]='"row_ctas_per_sm": 16, "row_threads_per_block": 32, "grid_barrier": true'
+  [ctas-16+t32+one-role]='"row_ctas_per_sm": 16, "row_threads_per_block": 32, "all_roles": false'
+  [ctas-16+t32+stress-ctas]='"row_ctas_per_sm": 16, "row_threads_per_block": 32, "stress_blocks_percent": 25, "stress_accesses": 16'
+  [ctas-16+t32+pre-stress]='"row_ctas_per_sm": 16, "row_threads_per_block": 32, "pre_accesses": 8'
 )
 order=(default one-role all-roles all-roles+warm-all all-roles+reuse one-role+reuse default+barrier default+pre-stress
        default+stress-ctas default+no-shuffle)

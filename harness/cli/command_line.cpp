@@ -149,6 +149,11 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   tune_cmd->add_option("--trials", o.tune_trials, "random draws (the first is no stress)")->check(CLI::Range(1u, 100000u));
   tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")->check(CLI::Range(1.0, 86400.0));
   tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)");
+  tune_cmd->add_option("--per", o.tune_per,
+                       "what a draw is scored by: weak outcomes per GPU second (gpu-second, the default: the most "
+                       "evidence for the device time) or per instance (instance: the strongest kernel, as litmus "
+                       "tools compare)")
+      ->check(CLI::IsMember({"gpu-second", "instance"}));
   tune_cmd->add_option("--litmus", o.litmus,
                        "tune on these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus: "
                        "their assert rows' controls and their permit rows are measured");

@@ -42,6 +42,7 @@ struct Options {
   std::string spec;         // isolated-case: what the parent asks the child to run
   std::uint32_t tune_trials = 24;          // tune: random draws, the first being no stress
   double tune_seconds = 600;               // tune: no new trial after this many seconds
+  std::string tune_per = "gpu-second";     // tune: weak outcomes per "gpu-second" or per "instance"
   std::string tune_out = "stress-params.json";
   std::vector<std::string> mutants;        // selftest: which (default: all)
   // model: the litmus files or folders to decide; run --litmus: the ones to run instead of the shipped

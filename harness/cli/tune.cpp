@@ -78,14 +78,19 @@ struct Measured {
   std::string name;
   std::uint64_t weak = 0, instances = 0;
   double gpu_seconds = 0;
-  double rate() const { return gpu_seconds > 0 ? weak / gpu_seconds : 0; }
+  bool per_instance = false;  // tune --per instance
+  double per_gpu_second() const { return gpu_seconds > 0 ? weak / gpu_seconds : 0; }
+  // What a draw is scored by: weak outcomes per GPU second, or per million instances (so that the log
+  // below tells rates of a few per million apart, as it does rates per second).
+  double rate() const { return per_instance ? (instances > 0 ? 1e6 * static_cast<double>(weak) / static_cast<double>(instances) : 0)
+                                            : per_gpu_second(); }
 };
 
 struct Trial {
   run::StressParams params;
   std::vector<Measured> targets;
   std::string rejected;  // the required case that did not pass under the draw, if any
-  // The mean over targets of log10(1 + reorderings per GPU second).
+  // The mean over targets of log10(1 + reorderings per GPU second, or per million instances).
   double score() const {
     double sum = 0;
     for (const Measured& m : targets) sum += std::log10(1 + m.rate());
@@ -133,7 +138,7 @@ Trial measure(const Options& o, const Targets& targets, const run::StressParams&
       if (outcome.weak && model::shows_order(std::string(outcome.name)))
         for (const auto& [name, count] : r.histogram)
           if (name == outcome.name) reordered += count;
-    t.targets.push_back({c.name, reordered, r.instances, r.gpu_seconds});
+    t.targets.push_back({c.name, reordered, r.instances, r.gpu_seconds, o.tune_per == "instance"});
   }
   if (targets.guarded_rows.empty() && targets.measured_rows.empty()) return t;
   // The generated rows on the one in-kernel engine, under the same draw.
@@ -153,7 +158,7 @@ Trial measure(const Options& o, const Targets& targets, const run::StressParams&
     const run::RowOutcomes& seen = engine.run(row);
     run::CaseResult r = run::begin_row_result(row);
     run::judge_row(row, seen, r);  // weak: the instances showing what the row's question is about (no spin at its bound)
-    t.targets.push_back({row.name, r.weak, seen.instances, seen.gpu_seconds});
+    t.targets.push_back({row.name, r.weak, r.judged.value_or(seen.instances), seen.gpu_seconds, o.tune_per == "instance"});
   }
   return t;
 }
@@ -168,7 +173,7 @@ Json trial_json(const Trial& t) {
   Json targets = Json::array();
   for (const Measured& m : t.targets)
     targets.push_back({{"name", m.name}, {"weak", m.weak}, {"instances", m.instances}, {"gpu_seconds", m.gpu_seconds},
-                       {"weak_per_gpu_second", m.rate()}});
+                       {"weak_per_gpu_second", m.per_gpu_second()}});
   return Json{{"admissible", t.rejected.empty()},
               {"rejected_by", t.rejected},
               {"score", t.score()},
@@ -191,7 +196,7 @@ int cmd_tune(const Options& o, std::ostream& out) {
   out << "tune: " << o.tune_trials << " trials of " << targets.measured.size() << " cases and " << targets.measured_rows.size()
       << " litmus rows (each draw admissible only if " << targets.guarded.size() << " required cases and "
       << targets.guarded_rows.size() << " assert rows pass under it), " << o.budget.instances
-      << " instances each, at most " << o.tune_seconds << " s; writing " << o.tune_out << "\n"
+      << " instances each, at most " << o.tune_seconds << " s, scored per " << o.tune_per << "; writing " << o.tune_out << "\n"
       << std::flush;
 
   std::mt19937_64 rng(o.budget.seed);
@@ -225,7 +230,8 @@ int cmd_tune(const Options& o, std::ostream& out) {
                    {"driver_release", machine.driver_release},
                    {"written", run::utc_now_iso8601()},
                    {"search", {{"trials", tried.size()}, {"instances_per_case", o.budget.instances},
-                               {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter}}},
+                               {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
+                               {"per", o.tune_per}}},
                    {"params", run::to_json(best->params)},
                    {"best", trial_json(*best)},
                    {"baseline", trial_json(*baseline)},

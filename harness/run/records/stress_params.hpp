@@ -64,6 +64,9 @@ struct StressParams {
   // and threads per CTA, any count (0: threads_per_block), at least the file's largest CTA.
   std::uint32_t row_ctas_per_sm = 2;
   std::uint32_t row_threads_per_block = 0;
+  // At most this many rounds in one launch of a row (0: as the budget's row_launches split them); more
+  // launches instead. Every launch starts its CTAs together, as cuda-litmus runs one iteration a launch.
+  std::uint32_t row_rounds_per_launch = 0;
 
   // Any stress at all (the default is none).
   bool any() const { return pre_accesses > 0 || stress_blocks_percent > 0 || barrier; }

@@ -234,6 +234,11 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
   p.grid_counter = grid_counter_.get();
   l.launches = std::max<std::uint32_t>(1, budget.row_launches);
   p.rounds = rounds_for(budget, p.instances, l.launches);
+  if (knobs.row_rounds_per_launch && p.rounds > knobs.row_rounds_per_launch) {  // more launches of fewer rounds
+    const std::uint64_t total = static_cast<std::uint64_t>(p.rounds) * l.launches;
+    p.rounds = knobs.row_rounds_per_launch;
+    l.launches = (total + p.rounds - 1) / p.rounds;
+  }
   // Values by round: a round's tag must fit beside the value (kernel_abi.h); more launches instead.
   constexpr std::uint32_t kMostTaggedRounds = (1u << (32 - VMMCHECK_LITMUS_VALUE_BITS)) - 2u;
   if (std::find(k.reused_locations.begin(), k.reused_locations.end(), true) != k.reused_locations.end() &&
