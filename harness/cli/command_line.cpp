@@ -154,6 +154,9 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
                        "evidence for the device time) or per instance (instance: the strongest kernel, as litmus "
                        "tools compare)")
       ->check(CLI::IsMember({"gpu-second", "instance"}));
+  tune_cmd->add_flag("--each", o.tune_each,
+                     "search each --litmus file on its own and write every file's best as per-row params (its rows "
+                     "run under them with --stress-params; the file's own params stay the defaults)");
   tune_cmd->add_option("--litmus", o.litmus,
                        "tune on these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus: "
                        "their assert rows' controls and their permit rows are measured");

@@ -43,6 +43,7 @@ struct Options {
   std::uint32_t tune_trials = 24;          // tune: random draws, the first being no stress
   double tune_seconds = 600;               // tune: no new trial after this many seconds
   std::string tune_per = "gpu-second";     // tune: weak outcomes per "gpu-second" or per "instance"
+  bool tune_each = false;                  // tune: one search per litmus file, written as per-row params
   std::string tune_out = "stress-params.json";
   std::vector<std::string> mutants;        // selftest: which (default: all)
   // model: the litmus files or folders to decide; run --litmus: the ones to run instead of the shipped

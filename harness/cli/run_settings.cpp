@@ -9,7 +9,10 @@ namespace vmmcheck::cli {
 
 void resolve_stress(Options& o) {
   if (o.stress) o.budget.stress = run::stress_preset();
-  if (!o.stress_params.empty()) o.budget.stress = run::read_stress_params(o.stress_params);
+  if (!o.stress_params.empty()) {
+    o.budget.stress = run::read_stress_params(o.stress_params);
+    o.budget.row_stress = run::read_row_stress(o.stress_params);
+  }
 }
 
 run::RunSettings run_settings(const Options& o, const model::Selection& selection, std::optional<run::Baseline> baseline) {

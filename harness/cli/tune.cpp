@@ -1,6 +1,9 @@
 #include "cli/tune.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
+#include <optional>
 #include <cmath>
 #include <iomanip>
 #include <ostream>
@@ -20,6 +23,7 @@
 #include "run/rows/engine.hpp"
 #include "run/rows/row_power.hpp"
 #include "run/rows/row_result.hpp"
+#include "litmus/rows.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -183,64 +187,122 @@ Json trial_json(const Trial& t) {
               {"targets", targets}};
 }
 
+// One search: trial 0 the default (no stress), the baseline every draw is compared with, then random
+// draws; `written` is called after every trial (an interrupted search keeps what it found).
+struct Search {
+  std::optional<Trial> best, baseline;
+  Json tried = Json::array();
+};
+
+Search search(const Options& o, const Targets& targets, std::ostream& out, const std::string& title,
+              const std::function<void(const Search&)>& written) {
+  std::mt19937_64 rng(o.budget.seed);
+  const auto start = std::chrono::steady_clock::now();
+  Search found;
+  for (std::uint32_t i = 0; i < o.tune_trials; ++i) {
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (i > 0 && elapsed > o.tune_seconds) {
+      out << "tune: " << title << "stopped after " << i << " trials (" << rate_text(elapsed) << " s)\n";
+      break;
+    }
+    const run::StressParams params = i == 0 ? run::StressParams{} : run::random_stress_params(rng);
+    const Trial t = measure(o, targets, params);
+    if (i == 0) found.baseline = t;
+    const bool better = !found.best || t.better_than(*found.best);
+    if (better) found.best = t;
+    found.tried.push_back(trial_json(t));
+    out << "[" << title << i + 1 << "/" << o.tune_trials << "] score " << rate_text(t.score()) << "  " << t.racing() << "/"
+        << t.targets.size() << " racing  " << rate_text(t.weak_per_gpu_second()) << " weak/s GPU  "
+        << run::describe(t.params) << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected)
+        << (better ? "  (best)" : "") << "\n"
+        << std::flush;
+    written(found);
+  }
+  out << "tune: " << title << "best " << run::describe(found.best->params) << ": score " << rate_text(found.best->score())
+      << " against " << rate_text(found.baseline->score()) << " without stress; " << found.best->racing() << " of "
+      << found.best->targets.size() << " cases racing (" << found.baseline->racing() << " without)\n";
+  return found;
+}
+
+Json search_json(const Search& s) {
+  return Json{{"best", trial_json(*s.best)}, {"baseline", trial_json(*s.baseline)}, {"trials", s.tried}};
+}
+
 }  // namespace
 
 int cmd_tune(const Options& o, std::ostream& out) {
   run::claim_output(o.tune_out, "stress-params");
   const model::CaseTable table = load(o);
-  const Targets targets = targets_of(table, select(o, table));
+  const Selected selected = select(o, table);
   const device::Machine machine = device::describe_machine();
   if (machine.devices.empty()) throw NotSupportedError("tune needs a GPU: " + machine.no_gpu_reason);
   if (o.device >= static_cast<int>(machine.devices.size()))
     throw InputError("--device " + std::to_string(o.device) + " does not exist");
-  out << "tune: " << o.tune_trials << " trials of " << targets.measured.size() << " cases and " << targets.measured_rows.size()
-      << " litmus rows (each draw admissible only if " << targets.guarded.size() << " required cases and "
-      << targets.guarded_rows.size() << " assert rows pass under it), " << o.budget.instances
-      << " instances each, at most " << o.tune_seconds << " s, scored per " << o.tune_per << "; writing " << o.tune_out << "\n"
+  // --each: one search per litmus file, its rows alone (the file's family, litmus.<stem>).
+  std::vector<std::pair<std::string, Targets>> searches;
+  if (o.tune_each) {
+    if (selected.rows.empty()) throw InputError("tune --each: no litmus row selected (it searches each --litmus file on its own)");
+    std::vector<std::string> families;
+    for (const litmus::Row& row : selected.rows)
+      if (std::find(families.begin(), families.end(), litmus::family_of(row)) == families.end())
+        families.push_back(litmus::family_of(row));
+    for (const std::string& family : families) {
+      Selected one = selected;
+      one.cases.clear();
+      one.rows.clear();
+      for (const litmus::Row& row : selected.rows)
+        if (litmus::family_of(row) == family) one.rows.push_back(row);
+      searches.emplace_back(family, targets_of(table, one));
+    }
+  } else {
+    searches.emplace_back("", targets_of(table, selected));
+  }
+  const Targets& first = searches.front().second;
+  out << "tune: " << o.tune_trials << " trials" << (o.tune_each ? " for each of " + std::to_string(searches.size()) + " files" : "")
+      << " of " << first.measured.size() << " cases and " << first.measured_rows.size()
+      << " litmus rows (each draw admissible only if " << first.guarded.size() << " required cases and "
+      << first.guarded_rows.size() << " assert rows pass under it), " << o.budget.instances
+      << " instances each, at most " << o.tune_seconds << " s" << (o.tune_each ? " a file" : "") << ", scored per "
+      << o.tune_per << "; writing " << o.tune_out << "\n"
       << std::flush;
 
-  std::mt19937_64 rng(o.budget.seed);
-  const auto start = std::chrono::steady_clock::now();
-  std::optional<Trial> best, baseline;
-  Json tried = Json::array();
-  for (std::uint32_t i = 0; i < o.tune_trials; ++i) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (i > 0 && elapsed > o.tune_seconds) {
-      out << "tune: stopped after " << i << " trials (" << rate_text(elapsed) << " s)\n";
-      break;
+  // Written after every trial: an interrupted search keeps what it found. With --each, the file's
+  // "params" are the defaults and its "rows" each file's best (run --stress-params gives each row its own).
+  std::vector<std::pair<std::string, Search>> done;
+  const auto write = [&](const std::string& family, const Search& current) {
+    Json doc{{"schema", "vmmcheck-stress-params/1"},
+             {"tool_version", VMMCHECK_VERSION},
+             {"git_sha", VMMCHECK_GIT_SHA},
+             {"device", machine.devices.at(static_cast<std::size_t>(o.device)).name},
+             {"driver_release", machine.driver_release},
+             {"written", run::utc_now_iso8601()},
+             {"search", {{"trials", current.tried.size()}, {"instances_per_case", o.budget.instances},
+                         {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
+                         {"per", o.tune_per}, {"each", o.tune_each}}}};
+    if (!o.tune_each) {
+      doc["params"] = run::to_json(current.best->params);
+      doc["best"] = trial_json(*current.best);
+      doc["baseline"] = trial_json(*current.baseline);
+      doc["trials"] = current.tried;
+    } else {
+      std::vector<run::RowStress> rows;
+      Json each = Json::object();
+      for (const auto& [f, s] : done) {
+        rows.push_back({f + ".*", s.best->params});
+        each[f] = search_json(s);
+      }
+      rows.push_back({family + ".*", current.best->params});
+      each[family] = search_json(current);
+      doc["params"] = run::to_json(run::StressParams{});
+      doc["rows"] = run::to_json(rows);
+      doc["searches"] = each;
     }
-    // Trial 0 is the default (no stress), the baseline every draw is compared with.
-    const run::StressParams params = i == 0 ? run::StressParams{} : run::random_stress_params(rng);
-    const Trial t = measure(o, targets, params);
-    if (i == 0) baseline = t;
-    const bool better = !best || t.better_than(*best);
-    if (better) best = t;
-    tried.push_back(trial_json(t));
-    out << "[" << i + 1 << "/" << o.tune_trials << "] score " << rate_text(t.score()) << "  " << t.racing() << "/"
-        << t.targets.size() << " racing  " << rate_text(t.weak_per_gpu_second()) << " weak/s GPU  "
-        << run::describe(t.params) << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected)
-        << (better ? "  (best)" : "") << "\n"
-        << std::flush;
-
-    // Written after every trial: an interrupted search keeps what it found.
-    const Json doc{{"schema", "vmmcheck-stress-params/1"},
-                   {"tool_version", VMMCHECK_VERSION},
-                   {"git_sha", VMMCHECK_GIT_SHA},
-                   {"device", machine.devices.at(static_cast<std::size_t>(o.device)).name},
-                   {"driver_release", machine.driver_release},
-                   {"written", run::utc_now_iso8601()},
-                   {"search", {{"trials", tried.size()}, {"instances_per_case", o.budget.instances},
-                               {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
-                               {"per", o.tune_per}}},
-                   {"params", run::to_json(best->params)},
-                   {"best", trial_json(*best)},
-                   {"baseline", trial_json(*baseline)},
-                   {"trials", tried}};
     run::write_results(o.tune_out, doc);
+  };
+  for (const auto& [family, targets] : searches) {
+    const std::string title = family.empty() ? "" : family + " ";
+    done.emplace_back(family, search(o, targets, out, title, [&](const Search& s) { write(family, s); }));
   }
-  out << "tune: best " << run::describe(best->params) << ": score " << rate_text(best->score()) << " against "
-      << rate_text(baseline->score()) << " without stress; " << best->racing() << " of " << best->targets.size()
-      << " cases racing (" << baseline->racing() << " without)\n";
   return 0;
 }
 

@@ -161,6 +161,46 @@ TEST(StressParams, BudgetJsonCarriesThemAndOldResultsStillRead) {
   EXPECT_EQ(read.stress.spin_timeout_us, 20'000u);
 }
 
+// Per-row knobs (tune --each): a params file's "rows" are read in order, every key of an entry's params
+// optional, and carried by the budget into the results and back; a malformed entry names itself.
+TEST(StressParams, PerRowKnobsAreReadAndCarried) {
+  const auto file = temp_file("vmmcheck-params-rows.json", R"({"params": {"pre_accesses": 2},
+    "rows": [{"rows": "litmus.iriw.*", "params": {"row_ctas_per_sm": 1, "grid_barrier": true}},
+             {"rows": "litmus.mp.*,-litmus.mp.x", "params": {}}]})");
+  EXPECT_EQ(read_stress_params(file.string()).pre_accesses, 2u);
+  const std::vector<RowStress> rows = read_row_stress(file.string());
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].rows, "litmus.iriw.*");
+  EXPECT_EQ(rows[0].params.row_ctas_per_sm, 1u);
+  EXPECT_TRUE(rows[0].params.grid_barrier);
+  EXPECT_EQ(rows[0].params.pre_accesses, 0u);  // not the file's: the defaults under the entry's own
+  EXPECT_EQ(rows[1].params, StressParams{});
+  EXPECT_TRUE(read_row_stress(temp_file("vmmcheck-params-norows.json", R"({"params": {}})").string()).empty());
+
+  Budget b;
+  b.row_stress = rows;
+  const Json j = to_json(b);
+  EXPECT_EQ(j["row_stress_params"][0]["rows"], "litmus.iriw.*");
+  EXPECT_EQ(budget_from_json(j, "test"), b);
+  EXPECT_NE(budget_from_json(to_json(Budget{}), "test"), b);
+  EXPECT_TRUE(b.certifying());
+  b.row_stress[1].params.row_spin_timeout_us = 10;  // a row's spin bound below the default
+  EXPECT_FALSE(b.certifying());
+
+  const auto expect_error = [](const std::string& text, const std::string& needle) {
+    try {
+      read_row_stress(temp_file("vmmcheck-params-rows-bad.json", text).string());
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    }
+  };
+  expect_error(R"({"params": {}, "rows": {}})", "'rows' must be an array");
+  expect_error(R"({"params": {}, "rows": [{"params": {}}]})", "rows[0] must be");
+  expect_error(R"({"params": {}, "rows": [{"rows": "", "params": {}}]})", "rows[0] must be");
+  expect_error(R"({"params": {}, "rows": [{"rows": "a", "params": {"lines": 0}}]})", "rows[0]: 'lines'");
+}
+
 TEST(Mutants, NamesAreUniqueAndEachLivesInAPattern) {
   std::set<std::string_view> names;
   for (const patterns::MutantWord& m : patterns::kMutantWords) {

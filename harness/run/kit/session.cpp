@@ -112,8 +112,7 @@ void GpuSession::read_histogram(Histogram& h) {
   for (std::size_t i = 0; i < h.size() && i < static_cast<std::size_t>(patterns::kMaxBins); ++i) h[i].second += bins[i];
 }
 
-kernels::Stress GpuSession::stress_for(kernels::LaunchShape shape) const {
-  const StressParams& p = budget_.stress;
+kernels::Stress GpuSession::stress_for(kernels::LaunchShape shape, const StressParams& p) const {
   kernels::Stress s;
   if (!p.any()) return s;
   s.scratch = scratch_.get();

@@ -22,6 +22,8 @@ struct Budget {
   std::uint64_t op_words = 1ull << 22;
   // Memory stress of the in-kernel cases (run/records/stress_params.hpp); none by default.
   StressParams stress;
+  // Per-row knobs for litmus rows (a params file's "rows"): a matching row runs under them instead.
+  std::vector<RowStress> row_stress;
   // Seeds placement permutations, partner choice and the values written.
   std::uint64_t seed = 1;
   // The bound on a resident grid's wait for its signal (a litmus round's flag wait: stress.spin_timeout_us).

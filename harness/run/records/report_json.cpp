@@ -22,7 +22,7 @@ std::string utc_now_iso8601() {
 }
 
 json to_json(const Budget& b) {
-  return json{{"instances", b.instances},
+  json j{{"instances", b.instances},
               {"iterations", b.iterations},
               {"row_launches", b.row_launches},
               {"op_words", b.op_words},
@@ -35,6 +35,8 @@ json to_json(const Budget& b) {
               {"resident_timeout_ms", b.resident_timeout_ms},
               {"certifying", b.certifying()},
               {"stress_params", to_json(b.stress)}};
+  if (!b.row_stress.empty()) j["row_stress_params"] = to_json(b.row_stress);
+  return j;
 }
 
 void set_machine(RunContext& c, const device::Machine& m) {
@@ -269,6 +271,7 @@ Budget budget_from_json(const json& j, const std::string& source) {
     b.stress.all_roles = false;
     b.stress.reuse_words = false;
   }
+  if (j.contains("row_stress_params")) b.row_stress = row_stress_from_json(j.at("row_stress_params"), source + ": row_stress_params");
   b.seed = field<std::uint64_t>(j, "seed", source);
   b.resident_timeout_ms = field<double>(j, "resident_timeout_ms", source);
   return b;

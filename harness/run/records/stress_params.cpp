@@ -154,6 +154,39 @@ StressParams read_stress_params(const std::string& path) {
   return stress_params_from_json(j.at("params"), path);
 }
 
+nlohmann::ordered_json to_json(const std::vector<RowStress>& rows) {
+  Json out = Json::array();
+  for (const RowStress& r : rows) out.push_back(Json{{"rows", r.rows}, {"params", to_json(r.params)}});
+  return out;
+}
+
+std::vector<RowStress> row_stress_from_json(const Json& j, const std::string& source) {
+  if (!j.is_array()) throw InputError(source + ": 'rows' must be an array of {\"rows\": GLOBS, \"params\": {...}}");
+  std::vector<RowStress> out;
+  for (std::size_t i = 0; i < j.size(); ++i) {
+    const std::string where = source + ": rows[" + std::to_string(i) + "]";
+    const Json& e = j[i];
+    if (!e.is_object() || !e.contains("rows") || !e.at("rows").is_string() || e.at("rows").get<std::string>().empty() ||
+        !e.contains("params"))
+      throw InputError(where + " must be {\"rows\": GLOBS, \"params\": {...}}");
+    out.push_back({e.at("rows").get<std::string>(), stress_params_from_json(e.at("params"), where)});
+  }
+  return out;
+}
+
+std::vector<RowStress> read_row_stress(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError("cannot read stress params file '" + path + "'");
+  Json j;
+  try {
+    j = Json::parse(in);
+  } catch (const Json::parse_error& e) {
+    throw InputError(path + ": not JSON: " + e.what());
+  }
+  if (!j.is_object() || !j.contains("rows")) return {};
+  return row_stress_from_json(j.at("rows"), path);
+}
+
 StressParams random_stress_params(std::mt19937_64& rng) {
   const auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
     return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);

@@ -90,6 +90,20 @@ StressParams stress_params_from_json(const nlohmann::ordered_json& j, const std:
 // optional (missing: the default); an unknown key or a value out of range is an InputError naming it.
 StressParams read_stress_params(const std::string& path);
 
+// Per-row knobs (a params file's "rows", as `tune --each` writes them): the litmus rows they are for --
+// comma-separated globs over dotted row names, as --filter takes them -- and the knobs those rows run
+// under instead of the file's own (every key optional: a missing one is the default). The first entry
+// that matches a row is its. Tests of different shapes want different stress (docs/litmus.md, "Beside
+// cuda-litmus"): one run can give each its own.
+struct RowStress {
+  std::string rows;
+  StressParams params;
+};
+nlohmann::ordered_json to_json(const std::vector<RowStress>& rows);
+std::vector<RowStress> row_stress_from_json(const nlohmann::ordered_json& j, const std::string& source);
+// A params file's "rows" (empty: none).
+std::vector<RowStress> read_row_stress(const std::string& path);
+
 // One random draw from the ranges `vmmcheck tune` searches.
 StressParams random_stress_params(std::mt19937_64& rng);
 

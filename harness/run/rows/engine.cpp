@@ -8,8 +8,10 @@
 #include <chrono>
 
 #include "codegen/kernel_abi.h"
-#include "kernels/final_values.hpp"
 #include "common/error.hpp"
+#include "kernels/final_values.hpp"
+#include "litmus/rows.hpp"
+#include "model/select.hpp"
 #include "run/kit/in_kernel.hpp"
 #include "run/kit/surface_layout.hpp"
 #include "run/kit/texture.hpp"
@@ -101,11 +103,18 @@ codegen::Build build_of(const StressParams& s) {
   return b;
 }
 
+const StressParams& RowEngine::stress_of(const litmus::Row& row) const {
+  const std::string name = litmus::case_name_of(row);
+  for (const RowStress& r : s_.budget().row_stress)
+    if (model::filter_selects(r.rows, name)) return r.params;
+  return s_.budget().stress;
+}
+
 const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
   // Under a generator mutant (selftest), the kernel of the test with its mechanism taken out; built as the
-  // run's stress knobs say.
+  // row's stress knobs say.
   const std::optional<patterns::Mutant> mutant = active_mutant();
-  const codegen::Build build = build_of(s_.budget().stress);
+  const codegen::Build build = build_of(stress_of(row));
   const std::string key = row.source + (mutant ? "\n// mutant " + std::string(patterns::name_of(*mutant)) : std::string()) +
                           "\n// build " + std::to_string(build.all_roles) + std::to_string(static_cast<int>(build.warm)) +
                           std::to_string(build.reuse_words);
@@ -193,14 +202,15 @@ struct RowEngine::Memory {
   std::vector<Surface*> surfaces;
 };
 
-RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kernel, const std::string& row_name) const {
+RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kernel, const litmus::Row& row) const {
   const Budget& budget = s_.budget();
+  const std::string& row_name = row.name;
   Launches l;
   VmmcheckLitmusLaunch& p = l.p;
   p.file_ctas = std::max(1u, k.file_ctas);
   // The block: --stress-params' row_threads_per_block (any count), else its threads per block; at least
   // the largest file CTA (the generator refuses a CTA of more than 1024 threads).
-  const StressParams& knobs = budget.stress;
+  const StressParams& knobs = stress_of(row);
   p.block_threads = knobs.row_threads_per_block ? std::max(knobs.row_threads_per_block, k.threads_per_file_cta)
                                                 : std::max(knobs.threads_per_block, (k.threads_per_file_cta + 31u) / 32u * 32u);
   if (p.block_threads > 1024u) throw std::logic_error(row_name + ": a CTA of more than 1024 threads");
@@ -214,7 +224,8 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
   }
   const int per_sm = std::max(1, std::min(static_cast<int>(knobs.row_ctas_per_sm), fit));
   const unsigned grid = static_cast<unsigned>(per_sm * sms_);
-  const kernels::Stress stress = s_.stress_for(kernels::LaunchShape{static_cast<int>(grid), static_cast<int>(p.block_threads)});
+  const kernels::Stress stress =
+      s_.stress_for(kernels::LaunchShape{static_cast<int>(grid), static_cast<int>(p.block_threads)}, knobs);
   if (k.all_roles) {
     // Every role in every thread: every testing CTA holds block_threads instances' roles of each kind.
     p.ctas = std::max(grid - stress.stress_blocks, p.file_ctas);
@@ -229,8 +240,8 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
   }
   p.stress = kernels::abi_of(stress);
   p.stress.stress_blocks = stress.scratch && stress.stress_blocks ? std::max(grid, p.ctas) - p.ctas : 0;
-  p.spin_timeout_ns = static_cast<unsigned long long>(budget.stress.row_spin_timeout_us) * 1000ull;
-  p.grid_barrier = budget.stress.grid_barrier ? 1u : 0u;
+  p.spin_timeout_ns = static_cast<unsigned long long>(knobs.row_spin_timeout_us) * 1000ull;
+  p.grid_barrier = knobs.grid_barrier ? 1u : 0u;
   p.grid_counter = grid_counter_.get();
   l.launches = std::max<std::uint32_t>(1, budget.row_launches);
   p.rounds = rounds_for(budget, p.instances, l.launches);
@@ -415,7 +426,7 @@ const RowOutcomes& RowEngine::run(const litmus::Row& row, int ptxas_level) {
   const Loaded& kernel = loaded(k, ptxas_level, out);
   const std::optional<VmmcheckOutcomeTable> table =
       outcome_table(model::ptx::outcome_space(test), k.registers, spinning_registers(test));
-  Launches l = plan(k, kernel, row.name);
+  Launches l = plan(k, kernel, row);
   const Memory m = bind(test, k, l);
   launch_and_count(row, k, kernel, l, m, table, out);
   return done_[{row.source, ptxas_level}] = std::move(out);

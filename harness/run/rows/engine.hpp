@@ -61,7 +61,9 @@ class RowEngine {
   const Loaded& loaded(const codegen::Kernel& k, int ptxas_level, RowOutcomes& out);
   // The steps of run(), in order: the launches' geometry and stress, the row's memory, the launches
   // with each launch's outcomes counted, and the histogram read back.
-  Launches plan(const codegen::Kernel& k, const Loaded& kernel, const std::string& row_name) const;
+  Launches plan(const codegen::Kernel& k, const Loaded& kernel, const litmus::Row& row) const;
+  // The knobs `row` runs under: its Budget::row_stress entry's, or the run's.
+  const StressParams& stress_of(const litmus::Row& row) const;
   Memory bind(const patterns::litmus::Litmus& test, const codegen::Kernel& k, Launches& l);
   void launch_and_count(const litmus::Row& row, const codegen::Kernel& k, const Loaded& kernel, Launches& l, const Memory& m,
                         const std::optional<VmmcheckOutcomeTable>& table, RowOutcomes& out);
