@@ -844,6 +844,33 @@ def cuda_litmus(src: Source) -> List[str]:
     return out
 
 
+def rows_tune(src: Source) -> List[str]:
+    """`tune --litmus cases/litmus --each` (a vmmcheck-stress-params/1 file with "rows", as committed:
+    each file's best and baseline, and the default suite run with and without the rows' knobs)."""
+    doc = plain_json(src)
+    if doc.get("schema") != "vmmcheck-stress-params/1" or "rows" not in doc:
+        raise FiguresError(f"{src.shown}: not a vmmcheck-stress-params/1 file with per-row knobs")
+    out = [f"From `{src.shown}` ({doc['device']}, {doc['driver_release']}; vmmcheck {doc['tool_version']} (git "
+           f"{doc['git_sha']}); scored per {doc['search'].get('per', 'gpu-second')}): each file's best draw, and the "
+           "targets (controls and permit rows) that showed their outcome under it and under the default:", ""]
+    rows = []
+    for entry in doc["rows"]:
+        family = entry["rows"].removesuffix(".*")
+        s = doc["searches"].get(family, {})
+        best, base = s.get("best", {}), s.get("baseline", {})
+        rows.append([code(family), str(s.get("trials", "-")), f"{base.get('racing', '-')}", f"{best.get('racing', '-')}",
+                     "yes" if best.get("admissible") else "no"])
+    out += table(["file", "draws", "targets showing, default", "targets showing, best", "best admissible"], rows)
+    a, b = doc.get("suite_default"), doc.get("suite_under_rows")
+    if a and b:
+        out += ["", "The default suite (git " + str(a["git_sha"]) + ") without and with these knobs:", ""]
+        out += table(["run", "assert rows discriminating", "permit rows showing", "litmus rows' seconds", "wall s"],
+                     [[name, f"{r['assert_rows_discriminating']} of {r['assert_rows']}",
+                       f"{r['permit_rows_showing']} of {r['permit_rows']}", f"{r['litmus_row_seconds']:.1f}", str(r["wall_seconds"])]
+                      for name, r in (("default knobs", a), ("each file's best", b))])
+    return out
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
     "cases": cases,
     "run-summary": run_summary,
@@ -864,6 +891,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "toolchain": toolchain_matrix,
     "knobs": knobs,
     "cuda-litmus": cuda_litmus,
+    "rows-tune": rows_tune,
 }
 
 
