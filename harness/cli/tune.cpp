@@ -234,10 +234,6 @@ int cmd_tune(const Options& o, std::ostream& out) {
   run::claim_output(o.tune_out, "stress-params");
   const model::CaseTable table = load(o);
   const Selected selected = select(o, table);
-  const device::Machine machine = device::describe_machine();
-  if (machine.devices.empty()) throw NotSupportedError("tune needs a GPU: " + machine.no_gpu_reason);
-  if (o.device >= static_cast<int>(machine.devices.size()))
-    throw InputError("--device " + std::to_string(o.device) + " does not exist");
   // --each: one search per litmus file, its rows alone (the file's family, litmus.<stem>).
   std::vector<std::pair<std::string, Targets>> searches;
   if (o.tune_each) {
@@ -257,6 +253,11 @@ int cmd_tune(const Options& o, std::ostream& out) {
   } else {
     searches.emplace_back("", targets_of(table, selected));
   }
+  // Usage errors come first, GPU or not.
+  const device::Machine machine = device::describe_machine();
+  if (machine.devices.empty()) throw NotSupportedError("tune needs a GPU: " + machine.no_gpu_reason);
+  if (o.device >= static_cast<int>(machine.devices.size()))
+    throw InputError("--device " + std::to_string(o.device) + " does not exist");
   const Targets& first = searches.front().second;
   out << "tune: " << o.tune_trials << " trials" << (o.tune_each ? " for each of " + std::to_string(searches.size()) + " files" : "")
       << " of " << first.measured.size() << " cases and " << first.measured_rows.size()

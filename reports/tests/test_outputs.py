@@ -127,6 +127,21 @@ def test_merge_onto_another_kind(files, run_cli, tmp_path):
     refused(run_cli, files, files["bench"], "merge", shard, "-o", files["bench"])
 
 
+def test_merge_never_replaces_one_of_its_inputs(run_cli, tmp_path):
+    parts = []
+    for k in (1, 2):
+        doc = make_doc([result(f"alias.mp.a.x{k}")])
+        doc["context"]["shard"] = {"index": k, "count": 2}
+        parts.append(write_json(tmp_path / f"part{k}.json", doc))
+    before = parts[0].read_text()
+    code, out, err = run_cli("merge", parts[0], parts[1], "-o", parts[0])
+    assert code == 2 and "is also an input" in err and len(err.strip().splitlines()) == 1, err
+    assert parts[0].read_text() == before
+    # The same file by another spelling is the same input.
+    code, _, err = run_cli("merge", parts[0], parts[1], "-o", tmp_path / "." / "part2.json")
+    assert code == 2 and "is also an input" in err
+
+
 def test_writing_the_same_kind_or_no_kind_over_is_fine(files, run_cli, tmp_path):
     r = files["results"]
     html = tmp_path / "r.html"

@@ -200,6 +200,7 @@ def cmd_merge(args) -> int:
     from . import merge
 
     _claim((args.output, "results", None))
+    outputs.refuse_input_as_output(args.output, args.shards)
     _, warning = merge.merge_files(args.shards, args.output, args.schema)
     if warning:
         print(warning, file=sys.stderr)

@@ -97,3 +97,18 @@ def claim_output(path, kind: Optional[str], what: Optional[str] = None) -> None:
     if found is not None and found != kind:
         what = what or (described(kind) if kind else "a file of no document kind")
         raise OutputError(f"{path}: holds {described(found)}; not overwriting it with {what} (name another file)")
+
+
+def refuse_input_as_output(path, inputs) -> None:
+    """Raise OutputError when `path` names one of `inputs` (the same file, however spelt): a command whose
+    output replaces one of the files it reads would lose what that file held (merge -o a.json a.json b.json)."""
+    if path is None or str(path) == "-":
+        return
+    out = Path(path)
+    for given in inputs:
+        try:
+            same = out.exists() and Path(given).exists() and out.samefile(given)
+        except OSError:
+            same = False
+        if same or out.resolve() == Path(given).resolve():
+            raise OutputError(f"{path}: is also an input ({given}); not replacing an input with the output (name another file)")

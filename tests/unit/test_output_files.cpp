@@ -83,6 +83,23 @@ TEST(OutputFiles, NoCommandOverwritesADocumentOfAnotherKind) {
   EXPECT_EQ(run::document_kind_of_file(foreign), "list");
 }
 
+// A run that runs nothing here (no GPU: every case NotSupported, exit 77) writes no results: the file it
+// names keeps the results another machine wrote there.
+TEST(OutputFiles, ARunThatRanNothingLeavesTheResultsFileAlone) {
+  const auto results = std::filesystem::temp_directory_path() / "vmmcheck-out-h200.json";
+  std::filesystem::copy_file(std::filesystem::path(VMMCHECK_SOURCE_DIR) / "ci/results/nvidia-h200_driver-580.159.04.json", results,
+                             std::filesystem::copy_options::overwrite_existing);
+  const std::string before = bytes_of(results);
+  const Outcome o = cli({"run", "--filter", "alias.mp.same.*", "--json", results.string()});
+  if (o.code != cli::kExitNothingRunnable) GTEST_SKIP() << "the cases ran here (a GPU): exit " << o.code;
+  EXPECT_EQ(bytes_of(results), before);
+  // A fresh name is not created either.
+  const auto fresh = std::filesystem::temp_directory_path() / "vmmcheck-out-never-written.json";
+  std::filesystem::remove(fresh);
+  EXPECT_EQ(cli({"run", "--filter", "alias.mp.same.*", "--json", fresh.string()}).code, cli::kExitNothingRunnable);
+  EXPECT_FALSE(std::filesystem::exists(fresh));
+}
+
 // A directory named as the output is refused before anything runs, and nothing is left beside it.
 TEST(OutputFiles, ADirectoryIsNoOutputFile) {
   const auto dir = std::filesystem::temp_directory_path() / "vmmcheck-out-a-directory";

@@ -184,8 +184,17 @@ Suite::Step Suite::run(const litmus::Row& row) {
   results_.push_back(std::move(r));
   CaseResult& recorded = results_.back();
   if (options_.baseline) options_.baseline->apply(recorded);
-  if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_block_, results_, context_.expectations));
+  save(recorded);
   return {recorded, resumed};
+}
+
+// The results file is written after each case (nothing is lost on a crash), but not before some case has
+// run or was resumed: a run that runs nothing here -- no GPU, every case not supported -- leaves a file
+// that held another run's results as it was.
+void Suite::save(const CaseResult& latest) {
+  if (options_.json_file.empty()) return;
+  if (!anything_ran_) anything_ran_ = latest.status != Status::NotSupported || !options_.resume_file.empty();
+  if (anything_ran_) write_results(options_.json_file, results_document(context_block_, results_, context_.expectations));
 }
 
 void Suite::attach_row_power(const litmus::Row& row, CaseResult& r) {
@@ -260,7 +269,7 @@ Suite::Step Suite::run(const model::Case& c) {
   const bool ran = r.status == Status::Pass || r.status == Status::Fail;
   if (options_.power && ran && !r.power) power_->attach(c, r);
   if (options_.baseline) options_.baseline->apply(r);
-  if (!options_.json_file.empty()) write_results(options_.json_file, results_document(context_block_, results_, context_.expectations));
+  save(r);
   return {r, resumed};
 }
 

@@ -84,6 +84,9 @@ class Suite {
   std::unique_ptr<RowEngine> engine_;
   std::map<std::string, CaseResult> kept_;  // from the run being resumed
   std::vector<CaseResult> results_;
+  // Writes the results file (RunSettings::json_file) once some case has run (suite.cpp says why).
+  void save(const CaseResult& latest);
+  bool anything_ran_ = false;
 };
 
 }  // namespace vmmcheck::run

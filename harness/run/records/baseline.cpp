@@ -162,13 +162,24 @@ std::size_t count_end(const std::string& text, std::size_t i, std::string& probl
   return k + 1;
 }
 
+// Bounds that keep every reader's matcher small (std::regex recurses per group and unrolls counts): a
+// name pattern needs none of what they refuse.
+constexpr std::size_t kMostPatternLength = 256;
+constexpr std::size_t kMostGroupDepth = 8;
+
 // Why `text` is outside the pattern subset ("column N: ..."), or "" when it is in it.
 std::string check_pattern(const std::string& text) {
   std::vector<std::size_t> opened;  // where each group still open starts
+  std::vector<bool> counted;        // per group still open: it holds a count {n}
   bool repeatable = false;          // what was just read is an atom, which a quantifier may follow
   bool quantified = false;          // what was just read is a quantifier
+  bool group_holds_count = false;   // what was just read is a group holding a count
   std::string problem;
   auto at = [&](std::size_t where) { return "column " + std::to_string(where + 1) + ": " + problem; };
+  if (text.size() > kMostPatternLength) {
+    problem = "a pattern of more than " + std::to_string(kMostPatternLength) + " characters is not in the subset";
+    return at(kMostPatternLength);
+  }
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
     if (c == '*' || c == '+' || c == '?' || c == '{') {
@@ -177,9 +188,13 @@ std::string check_pattern(const std::string& text) {
       if (!repeatable)
         problem = quantified ? "'" + q + "' after a quantifier (possessive or repeated) is not in the subset"
                              : "'" + q + "' repeats nothing";
+      else if (c == '{' && group_holds_count)
+        problem = "a count on a group that holds a count is not in the subset";
       else if (c == '{')
         end = count_end(text, i, problem);
       if (!problem.empty()) return at(i);
+      if (c == '{' && !counted.empty()) counted.back() = true;
+      group_holds_count = false;
       i = end;
       // lazy: alike in both, and no different from greedy in a whole-name match
       if (i < text.size() && text[i] == '?') ++i;
@@ -190,6 +205,7 @@ std::string check_pattern(const std::string& text) {
     std::size_t where = i;
     repeatable = true;
     quantified = false;
+    group_holds_count = false;
     if (plain(c) || c == '.') {
       ++i;
     } else if (c == '\\') {
@@ -202,12 +218,21 @@ std::string check_pattern(const std::string& text) {
       const bool non_capturing = text.compare(i, 3, "(?:") == 0;
       if (!non_capturing && text.compare(i, 2, "(?") == 0)
         problem = "'(?' other than '(?:' (a lookaround, named group, inline flag, atomic group) is not in the subset";
+      if (problem.empty() && opened.size() == kMostGroupDepth)
+        problem = "groups nested more than " + std::to_string(kMostGroupDepth) + " deep are not in the subset";
       opened.push_back(i);
+      counted.push_back(false);
       i += non_capturing ? 3 : 1;
       repeatable = false;
     } else if (c == ')') {
-      if (opened.empty()) problem = "')' closes no group";
-      else opened.pop_back();
+      if (opened.empty()) {
+        problem = "')' closes no group";
+      } else {
+        opened.pop_back();
+        group_holds_count = counted.back();
+        counted.pop_back();
+        if (group_holds_count && !counted.empty()) counted.back() = true;
+      }
       ++i;
     } else if (c == '|' || c == '^' || c == '$') {
       repeatable = false;
@@ -237,12 +262,14 @@ std::vector<Baseline::Pattern> Baseline::read_patterns(const std::filesystem::pa
     const std::string text = trimmed(lines[i]);
     if (text.empty() || text[0] == '#') continue;
     const std::string where = path.string() + ":" + std::to_string(i + 1);
+    // The pattern as the message shows it: its start, where a long one would fill the terminal.
+    const std::string quoted = "'" + (text.size() > 60 ? text.substr(0, 60) + "..." : text) + "'";
     if (const std::string problem = check_pattern(text); !problem.empty())
-      throw InputError(where + ": bad regular expression '" + text + "': " + problem);
+      throw InputError(where + ": bad regular expression " + quoted + ": " + problem);
     try {
       out.push_back({std::regex(text, std::regex::ECMAScript), text, where});
     } catch (const std::regex_error& e) {  // not expected in the subset; still file:line
-      throw InputError(where + ": bad regular expression '" + text + "': " + e.what());
+      throw InputError(where + ": bad regular expression " + quoted + ": " + e.what());
     }
   }
   return out;
