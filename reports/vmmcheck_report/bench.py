@@ -44,7 +44,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from . import fmt
+from . import fmt, jsontext
 from . import load as loader
 from . import model
 
@@ -81,6 +81,8 @@ def parse(text: str, where: str, schema: dict) -> dict:
     """Check a bench document's text; `where` names it in messages (LoadError, one line)."""
     if not text.strip():
         raise LoadError(f"{where}: empty file")
+    if (deep := jsontext.too_deep(text)) is not None:
+        raise LoadError(f"{where}: not a bench file: {deep}")
     try:
         doc = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:

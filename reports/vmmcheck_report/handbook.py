@@ -48,7 +48,7 @@ except ImportError:  # Python < 3.11: the snippets are optional
 
 import jinja2
 
-from . import fmt, handbook_svg, load, model, outputs, toolchain
+from . import fmt, handbook_svg, jsontext, load, model, outputs, toolchain
 from .render import new_environment
 
 PROG = "vmmcheck_report handbook"
@@ -88,6 +88,8 @@ def load_cases(path: Path) -> dict:
         raise HandbookError(f"{where}: no such file") from None
     except (OSError, UnicodeDecodeError) as e:
         raise HandbookError(f"{where}: cannot read: {e}") from None
+    if (deep := jsontext.too_deep(text)) is not None:
+        raise HandbookError(f"{where}: not a case list: {deep}")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:

@@ -18,7 +18,7 @@ from typing import Optional
 
 import jsonschema
 
-from . import model
+from . import jsontext, model
 
 # schema/ at the repository root: reports/vmmcheck_report/../../schema
 DEFAULT_SCHEMA = Path(__file__).resolve().parent.parent.parent / "schema" / "results.schema.json"
@@ -130,6 +130,8 @@ def parse(text: str, where: str, schema: dict) -> dict:
     """Check a document's text; `where` names it in messages."""
     if not text.strip():
         raise LoadError(f"{where}: empty file")
+    if (deep := jsontext.too_deep(text)) is not None:
+        raise LoadError(f"{where}: not a results file: {deep}")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:

@@ -23,6 +23,8 @@ import json
 from pathlib import Path
 from typing import Optional
 
+from . import jsontext
+
 PREFIX = "vmmcheck-"
 
 # What a person knows each kind by, in the line that refuses to overwrite one (as vmmcheck says it).
@@ -76,6 +78,8 @@ def document_kind(path) -> Optional[str]:
         text = Path(path).read_text(encoding="utf-8-sig")   # a byte-order mark is no reason to lose a file
     except (OSError, UnicodeDecodeError):
         return None
+    if jsontext.too_deep(text) is not None:
+        return None   # none of ours nests so deep
     try:
         doc = json.loads(text, parse_constant=_no_constant)
     except ValueError:

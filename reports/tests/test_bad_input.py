@@ -1,0 +1,47 @@
+"""Inputs a user can give that once ended in a traceback or replaced a file (issue 46): each is one line on
+stderr and exit 2 now, whichever command reads it."""
+
+import pytest
+
+from conftest import run_module, write_json, make_doc, result
+from vmmcheck_report import jsontext
+
+
+def test_too_deep_reads_nesting_outside_strings():
+    assert jsontext.too_deep('{"a": [[["x"]]]}', most=4) is None
+    assert jsontext.too_deep('{"a": "[[[[[[[[[[[[[[["}', most=2) is None
+    assert jsontext.too_deep('{"a": "\\"[[[[["}', most=2) is None
+    assert "nested more than 3 deep (at character 4)" in jsontext.too_deep("[[[[]]]]", most=3)
+
+
+@pytest.fixture
+def deep(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ("render", "{deep}", "-o", "{tmp}/r.html"),
+    ("compare", "{deep}", "{deep}"),
+    ("junit", "{deep}", "-o", "{tmp}/j.xml"),
+    ("merge", "{deep}", "-o", "{tmp}/m.json"),
+    ("expectations", "apply", "{deep}", "--expectations-dir", "{tmp}"),
+    ("history", "add", "{deep}", "--db", "{tmp}/h.sqlite"),
+])
+def test_a_results_file_nested_100000_deep_is_one_line(deep, tmp_path, args):
+    proc = run_module(*[a.format(deep=deep, tmp=tmp_path) for a in args])
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "nested more than 64 deep" in lines[0], proc.stderr
+
+
+def test_a_5000_deep_flakes_pattern_is_one_line(tmp_path):
+    r = write_json(tmp_path / "r.json", make_doc([result("alias.mp.a.x")]))
+    flakes = tmp_path / "flakes.txt"
+    flakes.write_text("(" * 5000 + "alias" + ")" * 5000 + "\n")
+    proc = run_module("expectations", "apply", r, "--expectations-dir", tmp_path, "--flakes", flakes)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{flakes}:1: bad regular expression" in lines[0] and len(lines[0]) < 300, proc.stderr
