@@ -153,6 +153,12 @@ struct Litmus {
 // The register an outcome holds the final value of address `name` in: "[x]", as a condition writes it.
 inline std::string final_register(const std::string& name) { return "[" + name + "]"; }
 
+// The most events a test may have (a load, store or fence one each, an atom or red two: its read and its
+// write): the model's relations are bit rows of 64. Every reader of litmus files refuses a larger test
+// before any work (harness/litmus/grammar.cpp), with the file's line.
+inline constexpr int kMostEvents = 64;
+inline int events_of(const Op& op) { return op.kind == OpKind::AtomAdd ? 2 : 1; }
+
 // What a memory-model pattern gives the oracle for one case (structure_of in its header): the litmus
 // shape the model decides and the outcomes the case allows when the model forbids the weak one; or,
 // for a case the model does not cover, why not.

@@ -11,6 +11,7 @@
 
 #include "cli/app.hpp"
 #include "codegen/generator.hpp"
+#include "codegen/nvrtc.hpp"
 #include "common/error.hpp"
 #include "litmus/folder.hpp"
 #include "litmus/rows.hpp"
@@ -89,6 +90,13 @@ int cmd_toolchain(const Options& o, std::ostream& out, std::ostream& err) {
   std::sort(settings.levels.begin(), settings.levels.end());
   settings.levels.erase(std::unique(settings.levels.begin(), settings.levels.end()), settings.levels.end());
   settings.arch = o.arch;
+  // An SM this NVRTC does not compile for is a bad input, not a kernel that cannot be checked.
+  if (const std::vector<int> archs = codegen::nvrtc_archs();
+      !archs.empty() && std::find(archs.begin(), archs.end(), o.arch) == archs.end()) {
+    std::string list;
+    for (int a : archs) list += (list.empty() ? "" : ", ") + std::to_string(a);
+    throw InputError("--arch " + std::to_string(o.arch) + ": NVRTC " + codegen::nvrtc_version() + " compiles for " + list);
+  }
   settings.disassembler = o.disassembler;
   std::unique_ptr<toolchain::Auditor> auditor;
   try {

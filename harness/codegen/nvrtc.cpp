@@ -249,6 +249,15 @@ std::string nvrtc_version() {
   return std::to_string(major) + "." + std::to_string(minor);
 }
 
+std::vector<int> nvrtc_archs() {
+  int n = 0;
+  if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0) return {};
+  std::vector<int> archs(static_cast<std::size_t>(n));
+  if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS) return {};
+  std::sort(archs.begin(), archs.end());
+  return archs;
+}
+
 Program compile_program(const std::vector<const Kernel*>& kernels, int arch, int ptxas_level) {
   if (kernels.empty()) throw std::invalid_argument("compile_program: no kernel");
   // The first kernel's text, then each other kernel's function (the text before it is the same in every

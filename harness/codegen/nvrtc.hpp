@@ -34,6 +34,8 @@ struct Compiled {
 
 // NVRTC's version, e.g. "13.0": its ptxas is the one run uses.
 std::string nvrtc_version();
+// The SM architectures this NVRTC compiles for (nvrtcGetSupportedArchs), ascending: 75, 80, ... 120.
+std::vector<int> nvrtc_archs();
 
 // A ptxas_level that asks for the PTX alone (compute_<arch>: no ptxas, no CUBIN): what vmmcheck toolchain
 // gives another ptxas, without the work of NVRTC's own.

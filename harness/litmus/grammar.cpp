@@ -173,6 +173,7 @@ class Parser {
   std::set<std::string> registers_;         // set by some load or atom so far
   std::set<std::string> thread_registers_;  // ... of the thread being read
   std::set<std::string> command_names_;
+  int events_ = 0;  // of the test so far (lt::events_of)
 };
 
 // --- Tokens ---
@@ -337,11 +338,19 @@ lt::Op Parser::instruction() {
   const Opcode* code = peek().kind == TokenKind::Word ? opcode_named(peek().text) : nullptr;
   if (!code)
     fail_expected(peek(), "an instruction (ld, tld, suld, ldc, st, sust, atom, suatom, red, sured, fence) or '}'");
-  take();
-  if (code->form == Form::Load) return load(*code);
-  if (code->form == Form::Store) return store(*code);
-  if (code->form == Form::Fence) return fence();
-  return atomic(*code);
+  const Token at = take();
+  lt::Op op = code->form == Form::Load    ? load(*code)
+              : code->form == Form::Store ? store(*code)
+              : code->form == Form::Fence ? fence()
+                                          : atomic(*code);
+  // The test's size, checked as it is read: a file of ten thousand threads is refused at the instruction
+  // past the limit, before any command does any work with it.
+  events_ += lt::events_of(op);
+  if (events_ > lt::kMostEvents)
+    src_.fail(at.at, "more than " + std::to_string(lt::kMostEvents) +
+                         " events in the test (an instruction is one, an atom or red two): the model decides at most " +
+                         std::to_string(lt::kMostEvents));
+  return op;
 }
 
 // ld|tld|suld|ldc[.sem][.scope] rN, [address] (== INT | until INT)?;

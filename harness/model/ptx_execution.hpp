@@ -15,7 +15,7 @@ namespace vmmcheck::model::ptx::detail {
 
 using namespace patterns::litmus;
 
-inline constexpr int kMaxEvents = 64;
+inline constexpr int kMaxEvents = kMostEvents;  // vocabulary/shape.hpp
 
 // A binary relation over the events of one execution, one bit row per event.
 struct Rel {

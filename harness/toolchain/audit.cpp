@@ -17,7 +17,13 @@ Auditor::Auditor(Settings settings) : settings_(std::move(settings)) {
   if (settings_.toolkit_ptxas)
     if (std::string p = find_toolkit_ptxas(); !p.empty()) binaries.push_back(p);
   for (const std::string& p : settings_.ptxas) {
-    if (run_tool({p, "--version"}).status != 0) throw std::runtime_error("--ptxas " + p + ": not a ptxas that runs");
+    // A file that is no ptxas (or one that never answers) is the user's input: refused, not "cannot check here".
+    const ToolRun version = run_tool({p, "--version"}, 10);
+    if (version.status != 0 || version.out.find("ptxas") == std::string::npos)
+      throw std::invalid_argument("--ptxas " + p + ": not a ptxas that runs (" +
+                                  (version.timed_out ? std::string("no answer to --version in 10 s")
+                                                     : std::string("--version ") + (version.status != 0 ? "failed" : "did not name ptxas")) +
+                                  ")");
     binaries.push_back(p);
   }
   for (const std::string& p : binaries) {

@@ -7,6 +7,9 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -49,7 +52,7 @@ std::string find_program(const std::string& name) {
 
 }  // namespace
 
-ToolRun run_tool(const std::vector<std::string>& argv) {
+ToolRun run_tool(const std::vector<std::string>& argv, int timeout_s) {
   const ScratchDir dir("tool");
   const std::string out_path = dir.file("out"), err_path = dir.file("err");
   ToolRun run;
@@ -64,12 +67,26 @@ ToolRun run_tool(const std::vector<std::string>& argv) {
       return run;
     }
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+    for (;;) {
+      const pid_t done = ::waitpid(pid, &status, WNOHANG);
+      if (done == pid || (done < 0 && errno != EINTR)) break;
+      if (std::chrono::steady_clock::now() > deadline) {
+        ::kill(-pid, SIGKILL);  // the tool and anything it started: its own process group
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        run.timed_out = true;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    run.status = !run.timed_out && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   }
   run.out = read_all(out_path);
   run.err = read_all(err_path);
+  if (run.timed_out)
+    run.err += (run.err.empty() || run.err.back() == '\n' ? "" : "\n") + argv.front() + " ran past " + std::to_string(timeout_s) +
+               " s and was killed\n";
   return run;
 }
 

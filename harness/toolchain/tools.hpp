@@ -12,11 +12,17 @@
 namespace vmmcheck::toolchain {
 
 struct ToolRun {
-  int status = -1;  // exit status; -1: did not start or died by a signal
+  int status = -1;  // exit status; -1: did not start, died by a signal or ran out of time
   std::string out, err;
+  bool timed_out = false;
 };
-// Runs argv (argv[0] a path) to its end, collecting stdout and stderr.
-ToolRun run_tool(const std::vector<std::string>& argv);
+// The longest an external tool (ptxas, nvdisasm, cuobjdump) may run: ptxas of the largest shipped kernel
+// at -O3 takes well under a second; a tool that runs this long is stuck (or given a program that never
+// exits as --ptxas).
+inline constexpr int kToolTimeoutSeconds = 120;
+// Runs argv (argv[0] a path) to its end, collecting stdout and stderr; past `timeout_s` seconds its whole
+// process group is killed, and the run says so (timed_out, and a line in err).
+ToolRun run_tool(const std::vector<std::string>& argv, int timeout_s = kToolTimeoutSeconds);
 
 // The disassembler to use: `given` if not empty (an error if it is not an executable), else the one
 // found at build time (VMMCHECK_NVDISASM), else nvdisasm on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin.

@@ -4,6 +4,7 @@
 // disassembler is installed.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 
@@ -40,6 +41,30 @@ TEST(ToolchainCommand, NeverWritesOverAnotherKindOfDocument) {
   EXPECT_NE(o.err.find("vmmcheck results"), std::string::npos) << o.err;
   EXPECT_EQ(std::filesystem::file_size(results), size);
   std::filesystem::remove(results);
+}
+
+// What the user names is the user's input: a --ptxas that is no ptxas -- a text file, a program that never
+// answers -- and an SM NVRTC does not compile for are exit 2 with one line, and nothing hangs.
+TEST(ToolchainCommand, AToolThatIsNoPtxasOrAnArchNvrtcLacksIsAUsageError) {
+  if (!have_disassembler()) GTEST_SKIP() << "no nvdisasm here (ci/setup-deps.sh installs one)";
+  const std::filesystem::path text = std::filesystem::temp_directory_path() / "vmmcheck-not-ptxas.txt";
+  std::ofstream(text) << "not a program\n";
+  Outcome o = cli({"toolchain", kMp, "--filter", "alias_mp_read_once.1.*", "--ptxas", text.string()});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("--ptxas " + text.string() + ": not a ptxas that runs"), std::string::npos) << o.err;
+
+  const std::filesystem::path hangs = std::filesystem::temp_directory_path() / "vmmcheck-ptxas-that-hangs";
+  std::ofstream(hangs) << "#!/bin/sh\nexec sleep 600\n";
+  std::filesystem::permissions(hangs, std::filesystem::perms::owner_all);
+  const auto started = std::chrono::steady_clock::now();
+  o = cli({"toolchain", kMp, "--filter", "alias_mp_read_once.1.*", "--ptxas", hangs.string()});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("no answer to --version in 10 s"), std::string::npos) << o.err;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(60));
+
+  o = cli({"toolchain", kMp, "--filter", "alias_mp_read_once.1.*", "--arch", "52"});
+  EXPECT_EQ(o.code, 2) << o.out << o.err;
+  EXPECT_NE(o.err.find("--arch 52: NVRTC"), std::string::npos) << o.err;
 }
 
 TEST(ToolchainCommand, NoRowIsAUsageError) {

@@ -706,6 +706,25 @@ TEST(LitmusParser, DeepNestingIsAnErrorNotACrash) {
   }
 }
 
+// A test larger than the model decides (64 events; an atom two) is refused at the instruction past the
+// limit, whatever command reads the file: one line, file:line, no work done with it.
+TEST(LitmusParser, ATestOfMoreThan64EventsIsRefusedWhereItPassesTheLimit) {
+  std::string text = ".global x;\n";
+  for (int t = 0; t < 40; ++t) text += "d0.b" + std::to_string(t) + ".t0 { st [x], 1; }\n";  // 40 events, lines 2-41
+  text += "d0.b40.t0 {\n";
+  for (int i = 0; i < 12; ++i) text += "  red.add [x], 1;\n";  // lines 43-54: 64 events in all
+  text += "}\npermit (1 == 1) as a;\n";
+  EXPECT_NO_THROW(parse_text(text, "big.test"));
+  text.insert(text.find("}\npermit"), "  ld r0, [x];\n");  // line 55: the 65th
+  try {
+    parse_text(text, "big.test");
+    FAIL() << "parsed";
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), 55) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more than 64 events in the test"), std::string::npos) << e.what();
+  }
+}
+
 TEST(LitmusParser, LongConditionsParse) {
   std::string condition = "r0 == 0";
   for (int i = 0; i < 2000; ++i) condition += " && r0 == 0";
