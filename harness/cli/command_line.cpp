@@ -1,5 +1,9 @@
 #include "cli/command_line.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <system_error>
+
 #include <CLI/CLI.hpp>
 
 #include <cctype>
@@ -40,6 +44,30 @@ const CLI::Validator kNotNegative = CLI::Validator(
     },
     "NONNEGATIVE");
 
+// A number flag that takes a finite number only: CLI::Range lets NaN through (no comparison with it holds).
+const CLI::Validator kFinite = CLI::Validator(
+    [](std::string& text) {
+      double v = 0;
+      return CLI::detail::lexical_cast(text, v) && !std::isfinite(v) ? std::string("must be a finite number, not " + text)
+                                                                     : std::string();
+    },
+    "FINITE");
+
+// An unsigned 64-bit flag whose text fits: CLI11 would clamp 99999999999999999999999999 without a word.
+const CLI::Validator kFitsUint64 = CLI::Validator(
+    [](std::string& text) {
+      const auto first = text.find_first_not_of(" \t");
+      if (first == std::string::npos) return std::string();
+      unsigned long long v = 0;
+      const char* end = text.data() + text.size();
+      const auto [at, ec] = std::from_chars(text.data() + first, end, v);
+      return ec == std::errc::result_out_of_range ? std::string("must be at most 18446744073709551615") : std::string();
+    },
+    "UINT64");
+
+// The CUDA device index: a GPU is numbered from 0, and no machine has thousands.
+const CLI::Validator kDeviceIndex = CLI::Range(0, 1023);
+
 // Adds the options every subcommand shares.
 void add_common(CLI::App& cmd, Options& o) {
   // One value per --cases: otherwise `explain --cases DIR NAME` would read NAME as a second folder.
@@ -66,8 +94,8 @@ void add_budget(CLI::App& cmd, Options& o) {
   cmd.add_option("--instances", b.instances, "litmus instances per in-kernel case and litmus row (at least)")->check(CLI::Range(1ull, 1ull << 40));
   cmd.add_option("--row-launches", b.row_launches, "launches per litmus row, each a fresh placement")->check(CLI::Range(1u, 1000000u));
   cmd.add_option("--op-words", b.op_words, "words written and read per operation-level repetition")->check(CLI::Range(1024ull, 1ull << 30));
-  cmd.add_option("--seed", b.seed, "seed for placements and values")->check(kNotNegative);
-  cmd.add_option("--device", o.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  cmd.add_option("--seed", b.seed, "seed for placements and values")->check(kNotNegative)->check(kFitsUint64);
+  cmd.add_option("--device", o.device, "CUDA device index")->check(kDeviceIndex);
 }
 
 // Stress of the in-kernel cases: a preset, or a params file written by `vmmcheck tune`.
@@ -82,7 +110,7 @@ void add_stress(CLI::App& cmd, Options& o) {
 void add_isolation(CLI::App& cmd, Options& o) {
   cmd.add_flag("--isolate", o.isolate,
                "run every case in a child process (cases that may fault or hang always are)");
-  cmd.add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed (Timeout)")->check(CLI::Range(0.1, 86400.0));
+  cmd.add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed (Timeout)")->check(kFinite)->check(CLI::Range(0.1, 86400.0));
   cmd.add_option("--resume", o.resume, "a results file of an interrupted run: its cases are kept, not run again");
 }
 
@@ -147,7 +175,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   add_common(*tune_cmd, o);
   add_budget(*tune_cmd, o);
   tune_cmd->add_option("--trials", o.tune_trials, "random draws (the first is no stress)")->check(CLI::Range(1u, 100000u));
-  tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")->check(CLI::Range(1.0, 86400.0));
+  tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")->check(kFinite)->check(CLI::Range(1.0, 86400.0));
   tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)");
   tune_cmd->add_option("--per", o.tune_per,
                        "what a draw is scored by: weak outcomes per GPU second (gpu-second, the default: the most "
@@ -167,7 +195,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   add_json(*selftest_cmd, o, "write the per-mutant findings as JSON to FILE");
   add_budget(*selftest_cmd, o);
   add_stress(*selftest_cmd, o);
-  selftest_cmd->add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed")->check(CLI::Range(0.1, 86400.0));
+  selftest_cmd->add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed")->check(kFinite)->check(CLI::Range(0.1, 86400.0));
   selftest_cmd->add_option("--mutant", o.mutants, "only these mutants (repeatable; default: all)")->allow_extra_args(false);
   selftest_cmd->add_flag("--verbose,-v", o.verbose, "list every case that caught each mutant");
 
@@ -205,7 +233,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
       "bench", "time the VMM calls, growing a buffer, and reaching memory through aliases (docs/bench.md)");
   bench_cmd->add_option("--filter", o.filter, "comma-separated globs over benchmark names (vmm.map, grow.*); -GLOB excludes");
   add_json(*bench_cmd, o, "write the rows as JSON to FILE, rewritten after every row (with rounds: every round)");
-  bench_cmd->add_option("--device", o.device, "CUDA device index")->check(CLI::NonNegativeNumber);
+  bench_cmd->add_option("--device", o.device, "CUDA device index")->check(kDeviceIndex);
   bench_cmd->add_flag("--quick", o.bench.quick, "fewer sizes and samples: a smoke run of seconds");
   bench_cmd->add_option("--warmup", o.bench.policy.warmup, "untimed samples before each point")
       ->check(CLI::Range(0u, 1000u));
@@ -214,8 +242,8 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   bench_cmd->add_option("--max-samples", o.bench.policy.max_samples, "samples per point at most")
       ->check(CLI::Range(1u, 1000000u));
   bench_cmd->add_option("--seconds", o.bench.policy.seconds, "time per point, after warm-up, once min-samples are in")
-      ->check(CLI::Range(0.0, 3600.0));
-  bench_cmd->add_option("--confidence", o.bench.confidence, "of the percentiles' intervals")->check(CLI::Range(0.5, 0.999));
+      ->check(kFinite)->check(CLI::Range(0.0, 3600.0));
+  bench_cmd->add_option("--confidence", o.bench.confidence, "of the percentiles' intervals")->check(kFinite)->check(CLI::Range(0.5, 0.999));
   bench_cmd->add_option("--rounds", o.bench.rounds, "rounds, each in a process of its own, their samples pooled (default 3, 1 with --quick)")
       ->check(CLI::Range(1u, 100u));
   bench_cmd->add_option("--round", o.bench.round, "")->group("");  // a parent's round k (internal)

@@ -19,6 +19,30 @@ using testing::has_gpu;
 using testing::Outcome;
 using testing::temp_file;
 
+// Numbers a flag takes are finite and fit: NaN and infinities (which a range check lets through), a seed past
+// 64 bits (which would be clamped) and a negative device are exit 2 with one short line, before any work.
+TEST(Cli, NumbersAreFiniteAndFit) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> bad = {
+      {{"run", "--timeout", "nan"}, "--timeout: must be a finite number, not nan"},
+      {{"run", "--timeout", "inf"}, "--timeout: must be a finite number, not inf"},
+      {{"selftest", "--timeout", "-nan"}, "must be a finite number"},
+      {{"tune", "--seconds", "nan"}, "--seconds: must be a finite number"},
+      {{"run", "--seed", "99999999999999999999999999"}, "--seed: must be at most 18446744073709551615"},
+      {{"run", "--device", "-1"}, "--device: Value -1 not in range 0 to 1023"},
+  };
+  for (const auto& [args, message] : bad) {
+    const Outcome o = cli(args);
+    EXPECT_EQ(o.code, kExitUsage) << args[1] << " " << args[2] << ": " << o.err;
+    EXPECT_NE(o.err.find(message), std::string::npos) << o.err;
+    EXPECT_LT(o.err.size(), 200u) << o.err;
+  }
+  setenv("VMMCHECK_TIMEOUT", "nan", 1);
+  const Outcome env = cli({"run", "--filter", "api.nothing"});
+  unsetenv("VMMCHECK_TIMEOUT");
+  EXPECT_EQ(env.code, kExitUsage);
+  EXPECT_NE(env.err.find("must be a finite number"), std::string::npos) << env.err;
+}
+
 TEST(Cli, ListNeedsNoGpuAndShowsAtLeastFortyCases) {
   const Outcome o = cli({"list"});
   EXPECT_EQ(o.code, kExitOk) << o.err;
