@@ -16,6 +16,7 @@
 #include "model/loader.hpp"
 #include "model/ptx_model.hpp"
 #include "model/select.hpp"
+#include "run/records/output_file.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -73,7 +74,15 @@ int cmd_list(const Options& o, std::ostream& out) {
 int cmd_explain(const Options& o, std::ostream& out) {
   const model::CaseTable table = load(o);
   std::vector<std::filesystem::path> results = shipped_results();
-  if (!o.results.empty()) results = {o.results};
+  if (!o.results.empty()) {
+    // The file named is the user's input: one that is missing, unreadable or not a complete results
+    // document is said so, not read as "no stored result".
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(o.results, ec)) throw InputError("--results " + o.results + ": no such file");
+    if (run::document_kind_of_file(o.results) != std::optional<std::string>("results"))
+      throw InputError("--results " + o.results + ": not a vmmcheck results file (run --json writes one; not JSON, truncated, or another kind)");
+    results = {o.results};
+  }
   // A name litmus.<row> is a litmus row of the shipped files (or of --litmus), the rest are cases.
   std::vector<litmus::Row> rows;
   std::vector<std::string> texts;

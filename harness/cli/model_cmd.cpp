@@ -46,7 +46,7 @@ void write_kernels(const std::vector<litmus::Row>& rows, const std::filesystem::
   std::set<std::string> written;
   for (const litmus::Row& row : rows) {
     if (const std::string why = codegen::why_not_generated(row.test); !why.empty()) {
-      out << row.name << ": no kernel: " << why << "\n";
+      out << litmus::case_name_of(row) << ": no kernel: " << why << "\n";
       continue;
     }
     const codegen::Kernel k = codegen::generate(row.test);
@@ -64,9 +64,16 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
   // The console: every row without --json; with it, the rows against their file and the summary still
   // (on stderr when the JSON goes to stdout), so a CI log says why the command exits 1.
   std::ostream& console = json_to_stdout ? err : out;
+  // --kernels names a folder: a file there is refused before any work, not found at the end.
+  std::error_code ec;
+  if (!o.kernels_dir.empty() && std::filesystem::exists(o.kernels_dir, ec) && !std::filesystem::is_directory(o.kernels_dir, ec))
+    throw InputError("--kernels " + o.kernels_dir + ": not a folder (the kernel sources go into one)");
   const std::vector<litmus::Row> rows = rows_named(o);
+  if (rows.empty()) throw InputError("no litmus row in the files named (a file needs a permit, assert or check command)");
   std::size_t width = 0, against = 0, vacuous = 0;
-  for (const litmus::Row& r : rows) width = std::max(width, r.name.size());
+  // Each row by the one name every command prints and takes (litmus.<file stem>.<command>, as run,
+  // explain and the results spell it).
+  for (const litmus::Row& r : rows) width = std::max(width, litmus::case_name_of(r).size());
   nlohmann::ordered_json doc{{"schema", "vmmcheck-model/1"}, {"rows", nlohmann::ordered_json::array()}};
   for (const litmus::Row& row : rows) {
     const litmus::RowVerdict v = litmus::verdict_of(row);
@@ -74,12 +81,13 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
     vacuous += v.vacuous;
     const std::string asked = std::string(litmus::name_of(row.expect)) + " (" + model::ptx::to_string(row.condition) + ")";
     if (!o.json_given || !v.matches) {
-      console << row.name << std::string(width + 2 - row.name.size(), ' ') << asked << ": " << litmus::answer_of(row, v)
+      const std::string name = litmus::case_name_of(row);
+      console << name << std::string(width + 2 - name.size(), ' ') << asked << ": " << litmus::answer_of(row, v)
               << (v.vacuous ? "   (vacuous: no ordering decides it)" : "")
               << (v.matches ? "" : "   AGAINST THE FILE (" + row.file + ":" + std::to_string(row.line) + ")") << "\n";
       if (o.verbose || !v.matches) console << indented(v.explanation, "    ") << "\n";
     }
-    doc["rows"].push_back({{"name", row.name},
+    doc["rows"].push_back({{"name", litmus::case_name_of(row)},
                            {"file", row.file},
                            {"line", row.line},
                            {"expect", litmus::name_of(row.expect)},

@@ -44,7 +44,9 @@ std::vector<Subject> subjects_of(const Options& o, std::ostream& out) {
   std::map<std::string, std::size_t> by_kernel;
   std::size_t not_generated = 0;
   for (const litmus::Row& row : rows) {
-    if (!o.filter.empty() && !model::filter_selects(o.filter, row.name)) continue;
+    // The filter takes a row's name as run and explain spell it (litmus.alias_mp.*), or as its file does.
+    if (!o.filter.empty() && !model::filter_selects(o.filter, litmus::case_name_of(row)) && !model::filter_selects(o.filter, row.name))
+      continue;
     if (!codegen::why_not_generated(row.test).empty()) {
       ++not_generated;
       continue;
@@ -52,7 +54,7 @@ std::vector<Subject> subjects_of(const Options& o, std::ostream& out) {
     codegen::Kernel k = codegen::generate(row.test);
     const auto [it, fresh] = by_kernel.emplace(k.name, subjects.size());
     if (fresh) subjects.push_back(Subject{std::move(k), {}});
-    subjects[it->second].rows.push_back(row.name);
+    subjects[it->second].rows.push_back(litmus::case_name_of(row));
   }
   if (subjects.empty()) throw InputError("no generated kernel among the rows of " + o.litmus.front() + (o.filter.empty() ? "" : " matching " + o.filter));
   if (not_generated > 0) out << not_generated << " rows have no generated kernel (vmmcheck model --verbose says why): not checked\n";

@@ -7,8 +7,9 @@
 
 namespace vmmcheck::litmus {
 
-// Parses every file named or found. Throws ParseError for the first malformed one, std::runtime_error
-// for a path that is neither a file nor a folder.
+// Parses every file named or found, each once however often it is named. Throws ParseError for the first
+// malformed one, std::runtime_error for a path that is neither a file nor a folder, a folder with no
+// *.test file, and two rows of one name (files of one stem in two folders).
 std::vector<File> parse_paths(const std::vector<std::filesystem::path>& paths);
 
 // The rows of all of them, in file order.

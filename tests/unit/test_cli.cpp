@@ -266,7 +266,7 @@ d0.b1.t0 { ld.acquire.gpu r0, [flag] == 1; ld r1, [x]; }
   const auto good = temp_file("vmmcheck-mp-good.test", std::string(mp) + "assert (r1 == 1) as data;\n");
   Outcome o = cli({"model", good.string()});
   EXPECT_EQ(o.code, 0) << o.out << o.err;
-  EXPECT_NE(o.out.find("vmmcheck-mp-good.data"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("litmus.vmmcheck_mp_good.data"), std::string::npos) << o.out;  // as run and explain name it
   EXPECT_NE(o.out.find("1 rows: 1 as the files say, 0 against"), std::string::npos) << o.out;
 
   const auto wrong = temp_file("vmmcheck-mp-wrong.test", std::string(mp) + "permit (r1 != 1) as data;\n");
@@ -298,9 +298,9 @@ assert (r1 == 1) as fine;
   std::filesystem::remove(json);
   Outcome o = cli({"model", wrong.string(), "--json", json.string()});
   EXPECT_EQ(o.code, kExitFailure);
-  EXPECT_NE(o.out.find("vmmcheck-mp-json-wrong.data"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("litmus.vmmcheck_mp_json_wrong.data"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("AGAINST THE FILE (" + wrong.string() + ":5)"), std::string::npos) << o.out;
-  EXPECT_EQ(o.out.find("vmmcheck-mp-json-wrong.fine"), std::string::npos) << "a row as its file says is in the JSON only";
+  EXPECT_EQ(o.out.find("litmus.vmmcheck_mp_json_wrong.fine"), std::string::npos) << "a row as its file says is in the JSON only";
   EXPECT_NE(o.out.find("2 rows: 1 as the files say, 1 against; verdicts in " + json.string()), std::string::npos) << o.out;
   EXPECT_EQ(nlohmann::json::parse(std::ifstream(json))["rows"].size(), 2u);
   // To stdout, the JSON alone is there; the summary and the row go to stderr.

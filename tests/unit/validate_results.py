@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Validates vmmcheck JSON results against schema/results.schema.json.
 
-Runs the real binary (`vmmcheck run --json`) on a few cases of every family -- without a GPU they are
-all NotSupported, with one they run -- and validates that output, then every stored run under
-ci/results/. Beyond the schema it checks what the schema cannot: totals match the records, and a
+Runs the real binary (`vmmcheck run --json`) on a few cases of every family -- with a GPU they run and
+the output is validated; without one nothing runs and nothing may be written (exit 77) -- then every
+stored run under ci/results/. Beyond the schema it checks what the schema cannot: totals match the records, and a
 finished case's histogram adds up to its instance count.
 """
 import argparse
@@ -63,7 +63,12 @@ def main() -> int:
         print(run.stdout, run.stderr, sep="\n")
         print(f"vmmcheck run exited {run.returncode}")
         return 1
-    files = [out] + sorted(p for p in pathlib.Path(args.stored).glob("*.json") if not p.name.endswith(".probe.json"))
+    # A run that ran nothing here (no GPU: 77) writes no results file; one that ran writes a whole one.
+    if run.returncode == 77 and out.exists():
+        print(f"{out}: written by a run that ran nothing (exit 77)")
+        return 1
+    fresh = [out] if run.returncode == 0 else []
+    files = fresh + sorted(p for p in pathlib.Path(args.stored).glob("*.json") if not p.name.endswith(".probe.json"))
     problems = [p for f in files for p in check(f, validator)]
     for p in problems:
         print(p)
