@@ -12,6 +12,7 @@
 #include "cli/options.hpp"
 #include "cli/run_settings.hpp"
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "litmus/rows.hpp"
 #include "model/loader.hpp"
 #include "model/ptx_model.hpp"
@@ -124,14 +125,14 @@ int run_app(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       case Command::IpcPeer: return run_gpu_command(o, out, err);
     }
     return kExitFailure;
-  } catch (const InputError& e) {
-    err << "vmmcheck: " << e.what() << "\n";
+  } catch (const InputError& e) {  // every message one printable line: input it echoes is escaped
+    err << "vmmcheck: " << one_printable_line(e.what()) << "\n";
     return kExitUsage;
   } catch (const NotSupportedError& e) {
-    err << "vmmcheck: " << e.what() << "\n";
+    err << "vmmcheck: " << one_printable_line(e.what()) << "\n";
     return kExitNothingRunnable;
   } catch (const std::exception& e) {
-    err << "vmmcheck: error: " << e.what() << "\n";
+    err << "vmmcheck: error: " << one_printable_line(e.what()) << "\n";
     return kExitFailure;
   }
 }

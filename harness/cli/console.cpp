@@ -115,7 +115,8 @@ std::string power_lines(const run::PowerTally& t) {
   return o.str();
 }
 
-std::string header(const run::RunContext& c, std::size_t selected, std::size_t total, const std::string& gpu_note) {
+std::string header(const run::RunContext& c, std::size_t selected, std::size_t total, const std::string& gpu_note,
+                   const std::vector<std::string>& litmus) {
   std::ostringstream o;
   o << "vmmcheck " << c.tool_version << " (git " << c.git_sha << ")";
   if (c.driver_version) o << "  driver " << device::format_version(c.driver_version);
@@ -126,7 +127,13 @@ std::string header(const run::RunContext& c, std::size_t selected, std::size_t t
   for (const run::DeviceSummary& d : c.devices)
     o << (d.index == c.device ? "device* " : "device  ") << d.index << ": " << d.name << " (compute capability "
       << d.compute_capability << ")\n";
-  o << "cases: " << c.cases_path << " (" << selected << " of " << total << " selected";
+  if (litmus.empty()) {
+    o << "cases: " << c.cases_path;
+  } else {
+    o << "litmus:";
+    for (const std::string& p : litmus) o << " " << p;
+  }
+  o << " (" << selected << " of " << total << (litmus.empty() ? "" : " rows") << " selected";
   if (!c.filter.empty()) o << " by '" << c.filter << "'";
   o << ")\n";
   const run::Budget& b = c.budget;

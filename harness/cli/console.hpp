@@ -12,7 +12,10 @@ namespace vmmcheck::cli {
 std::string human_count(std::uint64_t n);  // 12345678 -> "12.3M"
 std::string histogram_summary(const run::Histogram& h);
 std::string case_line(std::size_t index, std::size_t total, const run::CaseResult& r);
-std::string header(const run::RunContext& c, std::size_t selected, std::size_t total, const std::string& gpu_note);
+// `litmus`: the files run --litmus runs instead of the case tables (empty: the tables and cases/litmus);
+// the header names what it runs.
+std::string header(const run::RunContext& c, std::size_t selected, std::size_t total, const std::string& gpu_note,
+                   const std::vector<std::string>& litmus = {});
 
 struct Tally {
   std::size_t passed = 0, failed = 0, skipped = 0, warnings = 0;

@@ -66,7 +66,9 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   run::Suite suite(run_settings(o, s.selection, std::move(baseline)), table.cases);
 
   const run::RunContext& ctx = suite.context();
-  out << header(ctx, total, table.cases.size() + rows.size(), suite.no_gpu_reason()) << std::flush;
+  // Of everything there is to select: the cases and rows, or with --litmus the files' rows alone.
+  const std::size_t there = o.litmus.empty() ? s.known.size() : s.known.size() - table.cases.size();
+  out << header(ctx, total, there, suite.no_gpu_reason(), o.litmus) << std::flush;
   for (const auto& [kind, path] : ctx.expectations) out << "baseline " << kind << ": " << (path.empty() ? "(none)" : path) << "\n";
   // The rows' kernels compile on every core while the cases run.
   suite.compile_ahead(rows);

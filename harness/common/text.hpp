@@ -21,4 +21,22 @@ inline std::string indented(const std::string& text, const std::string& prefix) 
   return out;
 }
 
+// `s` as one line of printable text for a terminal: a control byte (an escape sequence's ESC, a newline
+// inside a name) or a byte outside ASCII written as \xNN, so no input can move the cursor, recolour the
+// terminal or split the line; longer than `most` bytes, cut with "...". For messages that echo input.
+inline std::string one_printable_line(const std::string& s, std::size_t most = 2000) {
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (char ch : s) {
+    const unsigned char c = static_cast<unsigned char>(ch);
+    if (out.size() >= most) {
+      out += "...";
+      break;
+    }
+    if (c >= 0x20 && c < 0x7f) out += ch;
+    else out += std::string("\\x") + hex[c >> 4] + hex[c & 15];
+  }
+  return out;
+}
+
 }  // namespace vmmcheck

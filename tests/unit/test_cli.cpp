@@ -43,6 +43,17 @@ TEST(Cli, NumbersAreFiniteAndFit) {
   EXPECT_NE(env.err.find("must be a finite number"), std::string::npos) << env.err;
 }
 
+// A message that echoes input is one line of printable text: an escape sequence in a case list is shown
+// as \x1b..., never sent to the terminal.
+TEST(Cli, ErrorsEchoInputAsOnePrintableLine) {
+  const auto list = temp_file("vmmcheck-escapes.caselist", "alias.mp.*\n\x1b[31mred\x1b[0m x\n");
+  const Outcome o = cli({"run", "--caselist", list.string()});
+  EXPECT_EQ(o.code, kExitUsage);
+  EXPECT_EQ(o.err.find('\x1b'), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("'\\x1b[31mred\\x1b[0m x'"), std::string::npos) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+}
+
 TEST(Cli, ListNeedsNoGpuAndShowsAtLeastFortyCases) {
   const Outcome o = cli({"list"});
   EXPECT_EQ(o.code, kExitOk) << o.err;
