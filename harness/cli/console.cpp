@@ -29,7 +29,9 @@ std::string histogram_summary(const run::Histogram& h) {
 }
 
 std::string case_line(std::size_t index, std::size_t total, const run::CaseResult& r) {
-  static const char* labels[] = {"PASS", "FAIL", "SKIP", "CRASH", "TIMEOUT", "ERROR", "WARN", "XFAIL", "FLAKE", "SKIP", "XPASS"};
+  // Statuses as the results spell them, shortened to seven letters: NotSupported (this machine cannot run
+  // it) is not a baseline's Skip (the baseline says not to run it).
+  static const char* labels[] = {"PASS", "FAIL", "NOT-SUP", "CRASH", "TIMEOUT", "ERROR", "WARN", "XFAIL", "FLAKE", "SKIP", "XPASS"};
   const char* label = labels[static_cast<int>(r.status)];
   std::ostringstream o;
   const int width = static_cast<int>(std::to_string(total).size());

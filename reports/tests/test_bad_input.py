@@ -45,3 +45,29 @@ def test_a_5000_deep_flakes_pattern_is_one_line(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and f"{flakes}:1: bad regular expression" in lines[0] and len(lines[0]) < 300, proc.stderr
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"weak": 101}, "results[0].weak: 101 is more than its 100 instances"),
+    ({"judged": 200}, "results[0].judged: 200 is more than its 100 instances"),
+    ({"instances": 1e30}, "results[0].instances: 1e+30 is no count"),
+    ({"instances": 2 ** 64}, "results[0].instances: 18446744073709551616 is no count"),
+])
+def test_counts_a_run_could_not_have_made_are_refused(tmp_path, change, message):
+    doc = make_doc([result("alias.mp.a.x", weak=3, instances=100, **{k: v for k, v in change.items() if k == "judged"})])
+    doc["results"][0].update(change)
+    r = write_json(tmp_path / "r.json", doc)
+    for args in (("render", r, "-o", tmp_path / "r.html"), ("compare", r, r), ("junit", r, "-o", tmp_path / "j.xml")):
+        proc = run_module(*args)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+        assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+
+
+def test_history_refuses_a_run_with_no_gpu(tmp_path):
+    doc = make_doc([result("alias.mp.a.x", status="NotSupported")])
+    doc["context"]["devices"] = []
+    r = write_json(tmp_path / "nogpu.json", doc)
+    proc = run_module("history", "add", r, "--db", tmp_path / "h.sqlite")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip() == f"{r}: a run on a machine with no GPU (nothing ran); the history keeps GPU runs"
+    assert not (tmp_path / "h.sqlite").exists()

@@ -169,8 +169,28 @@ def test_the_header_names_both_runs_and_notes_what_differs(tmp_path, h200_doc):
         "for the GPU, not the change",
         f"note: the runs differ in driver: {ctx['driver_release']} (CUDA {ctx['driver']}) in BASELINE, 590.10.01 "
         "(CUDA 13.1) in CURRENT -- a status may differ for the driver, not the change"]
+    # The tool that made them differs too (its git sha): a newer vmmcheck may judge a case otherwise.
+    assert lines[8] == (f"note: the runs are of different tools: vmmcheck {ctx['tool_version']} (git {ctx['git_sha']}) in "
+                        f"BASELINE, vmmcheck {ctx['tool_version']} (git abc1234) in CURRENT -- a status may differ for "
+                        "the tool's change")
     html = compare.format_html(cmp)
-    assert html.count('<p class="note">') == 3 and "NVIDIA H100, 2 devices, driver 590.10.01" in html
+    assert html.count('<p class="note">') == 4 and "NVIDIA H100, 2 devices, driver 590.10.01" in html
+
+
+def test_the_budget_and_stress_that_differ_are_noted(h200_doc):
+    other = copy.deepcopy(h200_doc)
+    other["context"]["budget"]["instances"] = 1000
+    other["context"]["budget"].setdefault("stress_params", {})["grid_barrier"] = True
+    before = compare._knob(h200_doc["context"]["budget"].get("stress_params", {}).get("grid_barrier"))
+    other["context"]["budget"]["row_stress_params"] = [{"rows": "litmus.mp.*", "params": {}}]
+    notes = compare.provenance_notes(h200_doc, other)
+    budget = h200_doc["context"]["budget"]
+    assert notes == [
+        f"the runs differ in budget: instances {budget['instances']} -> 1000 -- weak-outcome counts and power may differ "
+        "for it",
+        f"the runs differ in stress: grid_barrier {before} -> true; per-row knobs differ -- weak-outcome counts and "
+        "power may differ for it"]
+    assert compare.provenance_notes(h200_doc, copy.deepcopy(h200_doc)) == []
 
 
 def test_the_one_and_the_two_gpu_h200_runs():

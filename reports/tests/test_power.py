@@ -98,6 +98,22 @@ def test_the_budget_shows_every_stress_knob(doc):
     doc["context"]["budget"]["stress_params"] = {"pre_accesses": 9, "barrier": True, "pattern": "store-load",
                                                  "threads_per_block": 512, "spin_timeout_us": 200}
     html = render.render_html(doc)
-    assert re.search(r"pre_accesses <code>9</code>.*barrier <code>True</code>.*pattern <code>store-load</code>", html)
+    assert re.search(r"pre_accesses <code>9</code>.*barrier <code>true</code>.*pattern <code>store-load</code>", html)
     del doc["context"]["budget"]["stress_params"]
     assert "pre_accesses <code>" not in render.render_html(doc)
+
+
+def test_litmus_rows_power_shows_in_their_family_and_the_summary(doc):
+    """The litmus assert rows' power counts in their family's Power column and in the summary, apart from
+    the cases (as `vmmcheck run` says it): not a dash for every litmus family."""
+    rows = [result(f"litmus.mp.{i}.x", expectation="required", pattern="litmus", family="litmus.mp",
+                   power={"control": f"litmus.mp.{i}.x.ctl", "mechanism": "fence", "status": "Pass", "instances": 10,
+                          "violations": 3 if i else 0, "discriminating": bool(i), "histogram": {}})
+            for i in range(3)]
+    for r in rows:
+        r["axes"] = {"file": "mp", "instance": "none", "command": "x", "expect": "assert"}
+    doc["results"] += rows
+    html = render.render_html(doc)
+    assert re.search(r'data-family="litmus.mp">.*?data-power="2/3"', html, re.S)
+    summary = " ".join(re.search(r'<p class="power" id="power".*?</p>', html, re.S).group(0).split())
+    assert "and 2 of 3 litmus assert rows, discriminating here" in summary

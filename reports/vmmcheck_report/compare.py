@@ -33,6 +33,8 @@ missing, one ``name: Before -> After`` line each, then the other sections in the
 
 from __future__ import annotations
 
+import json
+
 from dataclasses import dataclass, field
 from typing import List, Mapping, Optional
 
@@ -132,6 +134,40 @@ def machine_notes(baseline: Mapping, current: Mapping) -> List[str]:
     if driver(baseline) != driver(current):
         notes.append(f"the runs differ in driver: {driver(baseline)} in BASELINE, {driver(current)} in CURRENT "
                      f"-- a status may differ for the driver, not the change")
+    notes += provenance_notes(baseline, current)
+    return notes
+
+
+def _knob(v) -> str:
+    """A knob's value as the results file writes it (true, not True; - for absent)."""
+    return "-" if v is None else json.dumps(v) if isinstance(v, bool) else str(v)
+
+
+def provenance_notes(baseline: Mapping, current: Mapping) -> List[str]:
+    """What differs in how the runs were made: the tool (its version and git sha: a newer vmmcheck may judge
+    or name a case differently), its budget and its stress knobs (a case may show more or fewer weak
+    outcomes for them)."""
+    notes = []
+
+    def tool(doc):
+        ctx = doc["context"]
+        return f"vmmcheck {ctx.get('tool_version', '?')} (git {ctx.get('git_sha', '?')})"
+    if tool(baseline) != tool(current):
+        notes.append(f"the runs are of different tools: {tool(baseline)} in BASELINE, {tool(current)} in CURRENT "
+                     f"-- a status may differ for the tool's change")
+    bb, bc = (d["context"].get("budget", {}) for d in (baseline, current))
+    knobs = ("stress_params", "row_stress_params")
+    budget = sorted(k for k in set(bb) | set(bc) if k not in knobs + ("certifying",) and bb.get(k) != bc.get(k))
+    if budget:
+        said = ", ".join(f"{k} {_knob(bb.get(k))} -> {_knob(bc.get(k))}" for k in budget)
+        notes.append(f"the runs differ in budget: {said} -- weak-outcome counts and power may differ for it")
+    sb, sc = (d["context"].get("budget", {}).get("stress_params", {}) or {} for d in (baseline, current))
+    stress = sorted(k for k in set(sb) | set(sc) if sb.get(k) != sc.get(k))
+    if stress or bb.get("row_stress_params") != bc.get("row_stress_params"):
+        said = ", ".join(f"{k} {_knob(sb.get(k))} -> {_knob(sc.get(k))}" for k in stress)
+        if bb.get("row_stress_params") != bc.get("row_stress_params"):
+            said += ("; " if said else "") + "per-row knobs differ"
+        notes.append(f"the runs differ in stress: {said} -- weak-outcome counts and power may differ for it")
     return notes
 
 

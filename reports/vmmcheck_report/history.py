@@ -260,6 +260,11 @@ def add(paths: Sequence, db, schema_path: Optional[Path] = None) -> List[str]:
     path = resolve(db)
     # Validate first: load.load raises LoadError naming the file, and the store has not been touched.
     docs = [(str(p), load.load(p, schema_path)) for p in paths]
+    # A run on a machine with no GPU ran nothing: filed, it would be a run of "unknown GPU" whose cases all
+    # look not supported, and every later comparison against the history would read it so.
+    for source, doc in docs:
+        if not doc["context"].get("devices"):
+            raise HistoryError(f"{source}: a run on a machine with no GPU (nothing ran); the history keeps GPU runs")
     conn = open_write(path)
     lines = []
     added_at = _now()

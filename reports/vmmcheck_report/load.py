@@ -14,7 +14,7 @@ import copy
 import hashlib
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Mapping, Optional
 
 import jsonschema
 
@@ -150,7 +150,27 @@ def parse(text: str, where: str, schema: dict) -> dict:
         if r["name"] in seen:
             raise LoadError(f"{where}: results[{i}].name: {r['name']!r} repeats results[{seen[r['name']]}]")
         seen[r["name"]] = i
+        check_counts(r, f"{where}: results[{i}]")
     return doc
+
+
+# The most instances a count can be: vmmcheck counts them in 64-bit integers.
+MOST_COUNT = 2 ** 63 - 1
+
+
+def check_counts(r: Mapping, where: str) -> None:
+    """What the schema cannot say of one result's counts: each a whole number vmmcheck could have counted
+    (1e30 is not), at most as many weak outcomes and judged instances as instances."""
+    for key in ("instances", "weak", "judged"):
+        v = r.get(key)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MOST_COUNT:
+            raise LoadError(f"{where}.{key}: {v!r} is no count (a whole number from 0 to 2^63-1)")
+    n = r.get("instances")
+    for key in ("weak", "judged"):
+        if n is not None and r.get(key) is not None and r[key] > n:
+            raise LoadError(f"{where}.{key}: {r[key]} is more than its {n} instances")
 
 
 def read_text(path, what: str = "results file") -> str:

@@ -198,20 +198,22 @@ def power(result: Mapping) -> Optional[dict]:
 
 
 def power_tally(results: Iterable[Mapping]) -> dict:
-    """How many required and fault cases have a control that showed a forbidden outcome here, and which
-    do not. Cases without a measured control are not counted, nor litmus rows (their power is counted by
-    row: the litmus-power figure), as `vmmcheck run`'s closing lines count them (run/records/power_tally.cpp)."""
-    t = {"required": 0, "required_discriminating": 0, "fault": 0, "fault_discriminating": 0, "not": []}
+    """How many required and fault cases, and litmus assert rows, have a control that showed a forbidden
+    outcome here, and which do not; the rows apart from the cases, as `vmmcheck run`'s closing lines count
+    them (run/records/power_tally.cpp). Cases without a measured control are not counted."""
+    t = {"required": 0, "required_discriminating": 0, "fault": 0, "fault_discriminating": 0, "litmus": 0,
+         "litmus_discriminating": 0, "not": [], "litmus_not": []}
     for r in results:
         p = power(r)
-        if p is None or r.get("pattern") == "litmus":
+        if p is None:
             continue
-        kind = "required" if r["expectation"] == "required" else "fault"
+        kind = ("litmus" if r.get("pattern") == "litmus" else "required" if r["expectation"] == "required"
+                else "fault")
         t[kind] += 1
         if p["discriminating"]:
             t[kind + "_discriminating"] += 1
         else:
-            t["not"].append(r["name"])
+            t["litmus_not" if kind == "litmus" else "not"].append(r["name"])
     return t
 
 
