@@ -12,6 +12,7 @@
 
 #include "cli/app.hpp"
 #include "cli/version.hpp"
+#include "common/text.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -305,6 +306,19 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   CLI::App* const ipc_peer = app.get_subcommand("ipc-peer");
 
   std::vector<std::string> argv(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+  // A first word that is no command: said by name (CLI11 would only say a subcommand is required).
+  if (args.size() > 1 && !args[1].empty() && args[1][0] != '-') {
+    std::string commands;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->get_name() == args[1];
+      if (!sub->get_group().empty()) commands += (commands.empty() ? "" : ", ") + sub->get_name();  // not internal ones
+    }
+    if (!known) {
+      err << "vmmcheck: '" << one_printable_line(args[1], 80) << "' is not a command (" << commands << "; vmmcheck --help)\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argv);
   } catch (const CLI::CallForHelp&) {
@@ -317,9 +331,10 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
     out << app.version() << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    err << "vmmcheck: " << e.what() << "\n";
-    if (!app.get_subcommands().empty()) err << "run 'vmmcheck " << app.get_subcommands().front()->get_name() << " --help' for usage\n";
-    else err << "run 'vmmcheck --help' for usage\n";
+    // One line, as every bad input gets: the problem, then where the usage is.
+    const std::string help = app.get_subcommands().empty() ? "vmmcheck --help"
+                                                           : "vmmcheck " + app.get_subcommands().front()->get_name() + " --help";
+    err << "vmmcheck: " << one_printable_line(e.what()) << " (" << help << ")\n";
     return kExitUsage;
   }
   o.json_given = false;

@@ -25,7 +25,16 @@ class CudaError : public std::runtime_error {
 // Bad input from the user: a case file, a flag, a case name. The CLI maps it to exit code 2.
 class InputError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  // A NUL byte echoed from an input would end what() there: it is written \x00 instead.
+  explicit InputError(const std::string& what) : std::runtime_error(without_nul(what)) {}
+  explicit InputError(const char* what) : std::runtime_error(what) {}
+
+ private:
+  static std::string without_nul(const std::string& s) {
+    std::string out;
+    for (char c : s) out += c == '\0' ? std::string("\\x00") : std::string(1, c);
+    return out;
+  }
 };
 
 // The feature a case needs is absent here (no GPU, attribute unset, policy). Maps to NotSupported.

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import shutil
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -176,6 +177,10 @@ def cmd_rerun(args) -> int:
     from . import rerun
 
     _claim((args.output, "results", None))
+    # The program named is the user's input: one that is not there is said so, whatever there is to rerun.
+    if not shutil.which(str(args.vmmcheck)):
+        print(f"rerun: cannot run {args.vmmcheck}: not an executable program", file=sys.stderr)
+        return EXIT_USAGE
     doc = load.load(args.results, args.schema)
     try:
         out = rerun.apply_then_rerun(doc, _expectation_files(args, doc), check=True, where=args.results,
@@ -307,9 +312,17 @@ def _positive_seconds(text: str) -> float:
 
 def _fraction(text: str) -> float:
     x = float(text)
-    if not x >= 0:
-        raise argparse.ArgumentTypeError("must be a number >= 0")
+    if not (x >= 0 and math.isfinite(x)):
+        raise argparse.ArgumentTypeError("must be a finite number >= 0")
     return x
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a bad command line said in one line (the problem, then where the usage is), as every
+    bad input is -- not the usage block and the error below it."""
+
+    def error(self, message):
+        self.exit(EXIT_USAGE, f"{self.prog}: {message} ({self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -323,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
     for kind in expectations.KINDS:
         exp_files.add_argument(f"--{kind}", metavar="FILE", help=f"this {kind} file instead of the folder's")
 
-    parser = argparse.ArgumentParser(prog="python3 -m vmmcheck_report",
+    parser = OneLineParser(prog="python3 -m vmmcheck_report",
                                      description="Render, compare and gate vmmcheck results.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")

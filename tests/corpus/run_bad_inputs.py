@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The bad-input corpus (tests/corpus/inputs/inputs.json): every input a user can give, each with the exit
+status and the message it must give. Each entry runs one command -- vmmcheck, or the report driver --
+in a fresh folder, and must:
+
+* exit with its status (2 for bad input) within its time (60 s unless it says otherwise): no hang;
+* for a bad input, say so in exactly one line on stderr, printable ASCII only, holding its message;
+  never a traceback, a sanitizer report or a signal;
+* leave every file it names under "unchanged" as it was (no results lost).
+
+Placeholders in args and env: {repo} the repository, {tmp} the entry's folder, {files} this corpus's
+files (tests/corpus/inputs/files). "make" writes files into {tmp} first: "copy" from the repo, "text"
+(with \\xNN escapes), "repeat" (strings repeated), "numbered" (a line per i), "dir", and "executable".
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+
+
+def expand(text: str, tmp: pathlib.Path) -> str:
+    return text.replace("{repo}", str(REPO)).replace("{tmp}", str(tmp)).replace("{files}", str(HERE / "inputs" / "files"))
+
+
+def make(spec: dict, tmp: pathlib.Path) -> None:
+    for name, how in spec.items():
+        path = tmp / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if "dir" in how:
+            path.mkdir(exist_ok=True)
+        elif "copy" in how:
+            shutil.copy(REPO / how["copy"], path)
+        elif "text" in how:
+            path.write_bytes(how["text"].encode("utf-8").decode("unicode_escape").encode("latin-1"))
+        elif "repeat" in how:
+            path.write_text("".join(part * count for part, count in how["repeat"]))
+        elif "numbered" in how:  # head, then the line for i = 0 .. count-1 ({i} in it), then tail
+            n = how["numbered"]
+            path.write_text(n.get("head", "") + "".join(n["line"].replace("{i}", str(i)) for i in range(n["count"])) + n.get("tail", ""))
+        if how.get("executable"):
+            path.chmod(0o755)
+
+
+def check(entry: dict, tools: dict) -> list:
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="vmmcheck-corpus-") as d:
+        tmp = pathlib.Path(d)
+        make(entry.get("make", {}), tmp)
+        argv = tools[entry.get("tool", "vmmcheck")] + [expand(a, tmp) for a in entry["args"]]
+        env = dict(os.environ, PYTHONPATH=str(REPO / "reports"))
+        for k, v in entry.get("env", {}).items():
+            env[k] = expand(v, tmp)
+        watched = {p: pathlib.Path(expand(p, tmp)).read_bytes() for p in entry.get("unchanged", [])}
+        try:
+            proc = subprocess.run(argv, capture_output=True, cwd=tmp, env=env, timeout=entry.get("seconds", 60))
+        except subprocess.TimeoutExpired:
+            return [f"did not end within {entry.get('seconds', 60)} s (a hang)"]
+        err = proc.stderr.decode("utf-8", "replace")
+        out = proc.stdout.decode("utf-8", "replace")
+        if proc.returncode != entry["exit"]:
+            problems.append(f"exit {proc.returncode}, not {entry['exit']}: {err.strip()[:300]}")
+        if proc.returncode < 0:
+            problems.append(f"killed by signal {-proc.returncode}")
+        for bad in ("Traceback", "AddressSanitizer", "runtime error:", "Segmentation fault", "terminate called"):
+            if bad in err or bad in out:
+                problems.append(f"stderr or stdout holds {bad!r}")
+        if entry["exit"] == 2:
+            lines = err.strip("\n").split("\n")
+            if len(lines) != 1:
+                problems.append(f"{len(lines)} lines on stderr, not one: {err[:300]!r}")
+            if any(not (32 <= b < 127 or b == 10) for b in proc.stderr):
+                problems.append(f"unprintable bytes on stderr: {proc.stderr[:200]!r}")
+        if "stderr" in entry and expand(entry["stderr"], tmp) not in err:
+            problems.append(f"stderr lacks {expand(entry['stderr'], tmp)!r}: {err.strip()[:300]}")
+        if "stdout" in entry and expand(entry["stdout"], tmp) not in out:
+            problems.append(f"stdout lacks {expand(entry['stdout'], tmp)!r}: {out.strip()[:300]}")
+        for p, before in watched.items():
+            path = pathlib.Path(expand(p, tmp))
+            if not path.exists() or path.read_bytes() != before:
+                problems.append(f"{p} was replaced or removed")
+    return problems
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--vmmcheck", required=True)
+    ap.add_argument("--python", help="the report driver's python (with its packages); without it, its entries are skipped")
+    ap.add_argument("--only", help="run the entries whose name holds this")
+    args = ap.parse_args()
+    entries = json.loads((HERE / "inputs" / "inputs.json").read_text())["inputs"]
+    names = [e["name"] for e in entries]
+    if len(set(names)) != len(names):
+        print("inputs.json: two entries of one name")
+        return 1
+    tools = {"vmmcheck": [os.path.abspath(args.vmmcheck)]}
+    if args.python:
+        tools["report"] = [os.path.abspath(args.python), "-m", "vmmcheck_report"]
+    chosen = [e for e in entries if (not args.only or args.only in e["name"]) and e.get("tool", "vmmcheck") in tools]
+    skipped = len(entries) - len(chosen) if not args.only else 0
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        for entry, problems in zip(chosen, pool.map(lambda e: check(e, tools), chosen)):
+            if problems:
+                failed += 1
+                print(f"FAIL {entry['name']}: " + "; ".join(problems))
+    print(f"{len(chosen)} inputs, {failed} failed" + (f", {skipped} of the report driver skipped (no --python)" if skipped else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
