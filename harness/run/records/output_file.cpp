@@ -4,6 +4,7 @@
 #include <iterator>
 
 #include "common/error.hpp"
+#include "common/json_depth.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -47,7 +48,9 @@ std::optional<std::string> document_kind_of_file(const std::filesystem::path& pa
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) return std::nullopt;
   std::ifstream in(path, std::ios::binary);
-  const Json doc = Json::parse(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>(), nullptr, false);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (json_too_deep_at(text) != std::string::npos) return std::nullopt;  // none of ours nests so deep
+  const Json doc = Json::parse(text, nullptr, false);
   if (doc.is_discarded()) return std::nullopt;
   return document_kind(doc);
 }

@@ -4,8 +4,10 @@
 #include <limits>
 #include <type_traits>
 #include <fstream>
+#include <iterator>
 
 #include "common/error.hpp"
+#include "common/json_depth.hpp"
 
 namespace vmmcheck::run {
 
@@ -322,12 +324,24 @@ StoredRun read_results(const std::filesystem::path& path) {
   const std::string source = path.string();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(source + ": cannot read the results file");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (const std::size_t at = json_too_deep_at(text); at != std::string::npos)
+    throw InputError(source + ": not a results file: arrays and objects nested more than " + std::to_string(kMostJsonDepth) +
+                     " deep (at byte " + std::to_string(at + 1) + ")");
   json doc;
   try {
-    doc = json::parse(in);
+    doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw InputError(source + ": not a JSON results file (" + e.what() + ")");
   }
+  try {
+    return stored_run_of(doc, source);
+  } catch (const json::exception& e) {  // a field of the wrong type deep inside: still the file's problem
+    throw InputError(source + ": not a results file vmmcheck reads (" + e.what() + ")");
+  }
+}
+
+StoredRun stored_run_of(const json& doc, const std::string& source) {
   StoredRun run;
   const int version = field<int>(doc, "schema_version", source);
   if (version < 1 || version > kSchemaVersion)

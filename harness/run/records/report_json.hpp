@@ -66,6 +66,8 @@ struct StoredRun {
   std::vector<CaseResult> results;
 };
 StoredRun read_results(const std::filesystem::path& path);
+// The same of a parsed document (`source` names it in messages).
+StoredRun stored_run_of(const Json& doc, const std::string& source);
 
 // Writes the document to `path` atomically (a temporary file, then rename).
 void write_results(const std::filesystem::path& path, const Json& document);
