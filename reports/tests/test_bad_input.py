@@ -71,3 +71,12 @@ def test_history_refuses_a_run_with_no_gpu(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip() == f"{r}: a run on a machine with no GPU (nothing ran); the history keeps GPU runs"
     assert not (tmp_path / "h.sqlite").exists()
+
+
+def test_a_file_larger_than_any_results_file_is_refused_unread(tmp_path, monkeypatch):
+    from vmmcheck_report import load
+    big = tmp_path / "big.json"
+    big.write_text("{}" + " " * 2048)
+    monkeypatch.setattr(load, "MOST_BYTES", 1024)
+    with pytest.raises(load.LoadError, match=r"big.json: 2050 bytes, more than a results file holds \(at most 0 MiB\)"):
+        load.read_text(big)

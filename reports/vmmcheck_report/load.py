@@ -173,9 +173,19 @@ def check_counts(r: Mapping, where: str) -> None:
             raise LoadError(f"{where}.{key}: {r[key]} is more than its {n} instances")
 
 
+# The largest file the driver reads: a results file of the whole suite is about 1 MiB, a bench file less.
+MOST_BYTES = 256 * 2 ** 20
+
+
 def read_text(path, what: str = "results file") -> str:
     """The UTF-8 text of `path`; LoadError naming the file and what is wrong (missing, a folder, not text)."""
     where = str(path)
+    try:
+        size = Path(path).stat().st_size
+    except OSError:
+        size = 0
+    if size > MOST_BYTES:   # a run of every case is about a megabyte: this is not one, and reading it would not end soon
+        raise LoadError(f"{where}: {size} bytes, more than a {what} holds (at most {MOST_BYTES // 2**20} MiB)")
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
