@@ -54,6 +54,7 @@ class Passes {
   Pass run(const std::optional<Mutant>& mutant, const std::vector<std::string>& names) {
     const std::string label = mutant ? std::string(patterns::name_of(*mutant)) : "as-built";
     const std::filesystem::path json = dir_.file(label + ".json");
+    std::filesystem::remove(json);  // a pass is a run of its own: an earlier round's file is not one it adds to
     std::string filter;
     for (const std::string& n : names) filter += (filter.empty() ? "" : ",") + n;
     std::vector<std::string> argv{self_program(), "run", "--no-power", "--json", json.string(), "--filter", filter,

@@ -6,7 +6,7 @@ in a fresh folder, and must:
 * exit with its status (2 for bad input) within its time (60 s unless it says otherwise): no hang;
 * for a bad input, say so in exactly one line on stderr, printable ASCII only, holding its message;
   never a traceback, a sanitizer report or a signal;
-* leave every file it names under "unchanged" as it was (no results lost).
+* leave every file it names under "unchanged" as it was (no results lost), and write none under "absent".
 
 Placeholders in args and env: {repo} the repository, {tmp} the entry's folder, {files} this corpus's
 files (tests/corpus/inputs/files). "make" writes files into {tmp} first: "copy" from the repo, "text"
@@ -82,6 +82,9 @@ def check(entry: dict, tools: dict) -> list:
             problems.append(f"stderr lacks {expand(entry['stderr'], tmp)!r}: {err.strip()[:300]}")
         if "stdout" in entry and expand(entry["stdout"], tmp) not in out:
             problems.append(f"stdout lacks {expand(entry['stdout'], tmp)!r}: {out.strip()[:300]}")
+        for p in entry.get("absent", []):
+            if pathlib.Path(expand(p, tmp)).exists():
+                problems.append(f"{p} was written")
         for p, before in watched.items():
             path = pathlib.Path(expand(p, tmp))
             if not path.exists() or path.read_bytes() != before:

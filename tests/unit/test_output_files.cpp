@@ -90,9 +90,12 @@ TEST(OutputFiles, ARunThatRanNothingLeavesTheResultsFileAlone) {
   std::filesystem::copy_file(std::filesystem::path(VMMCHECK_SOURCE_DIR) / "ci/results/nvidia-h200_driver-580.159.04.json", results,
                              std::filesystem::copy_options::overwrite_existing);
   const std::string before = bytes_of(results);
+  // Another run's results are never the output of a run (it would keep only what it ran): refused first.
   const Outcome o = cli({"run", "--filter", "alias.mp.same.*", "--json", results.string()});
-  if (o.code != cli::kExitNothingRunnable) GTEST_SKIP() << "the cases ran here (a GPU): exit " << o.code;
+  EXPECT_EQ(o.code, kExitUsage) << o.err;
+  EXPECT_NE(o.err.find("holds the results of another run; a run would replace them (--resume"), std::string::npos) << o.err;
   EXPECT_EQ(bytes_of(results), before);
+  if (testing::has_gpu()) GTEST_SKIP() << "the rest is about a machine where nothing runs";
   // A fresh name is not created either.
   const auto fresh = std::filesystem::temp_directory_path() / "vmmcheck-out-never-written.json";
   std::filesystem::remove(fresh);
