@@ -1,6 +1,8 @@
 """Inputs a user can give that once ended in a traceback or replaced a file (issue 46): each is one line on
 stderr and exit 2 now, whichever command reads it."""
 
+import pathlib
+
 import pytest
 
 from conftest import run_module, write_json, make_doc, result
@@ -80,3 +82,20 @@ def test_a_file_larger_than_any_results_file_is_refused_unread(tmp_path, monkeyp
     monkeypatch.setattr(load, "MOST_BYTES", 1024)
     with pytest.raises(load.LoadError, match=r"big.json: 2050 bytes, more than a results file holds \(at most 0 MiB\)"):
         load.read_text(big)
+
+
+def test_a_rerun_past_its_time_is_killed_with_everything_it_started(tmp_path):
+    import os
+    import subprocess
+    import time
+    from vmmcheck_report import rerun
+    pidfile = tmp_path / "child.pid"
+    start = time.monotonic()
+    with pytest.raises(subprocess.TimeoutExpired):
+        rerun._run_bounded(["sh", "-c", f"sleep 100 & echo $! > {pidfile}; sleep 100"], 0.5)
+    assert time.monotonic() - start < 10
+    child = int(pidfile.read_text())
+    time.sleep(0.2)
+    # The grandchild went with the group: gone, or dead and not yet reaped (a zombie, where no init reaps).
+    stat = pathlib.Path(f"/proc/{child}/stat")
+    assert not stat.exists() or stat.read_text().split(") ")[1].startswith("Z"), stat.read_text()

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import signal
 import subprocess
 import tempfile
 import time
@@ -39,15 +41,34 @@ class Refused(Exception):
         self.code = code
 
 
+# What a rerun may take at most when --attempt-timeout says nothing: a case's own isolation limit is 120 s.
+DEFAULT_TIMEOUT = 600.0
+
+
+def _run_bounded(cmd: Sequence[str], timeout: Optional[float], **kw) -> subprocess.CompletedProcess:
+    """subprocess.run in a process group of its own, under `timeout` (DEFAULT_TIMEOUT when None): past it
+    the whole group is killed -- vmmcheck and the isolated children it started -- and TimeoutExpired
+    raised, as subprocess.run raises it."""
+    limit = DEFAULT_TIMEOUT if timeout is None else timeout
+    with subprocess.Popen(cmd, start_new_session=True, **kw) as proc:
+        try:
+            out, err = proc.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise
+        return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
 def probe(vmmcheck: str, timeout: Optional[float] = None) -> dict:
     """What `vmmcheck probe --json -` says of this machine (its JSON). Refused(77) where it finds no GPU or
     driver (exit 77, or no device); Refused(2) where it cannot be run or says nothing usable."""
     cmd = [vmmcheck, *PROBE_ARGS]
     where = " ".join(cmd)
     try:
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout)
+        proc = _run_bounded(cmd, timeout, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     except subprocess.TimeoutExpired:
-        raise Refused(2, f"rerun: {where}: ran past {timeout} s") from None
+        raise Refused(2, f"rerun: {where}: ran past {timeout or DEFAULT_TIMEOUT} s") from None
     except OSError as e:
         raise Refused(2, f"rerun: cannot run {vmmcheck}: {e.strerror or e}") from None
     last = (proc.stderr.strip().splitlines() or [""])[-1].strip()
@@ -108,11 +129,10 @@ def attempt_once(vmmcheck: str, name: str, extra: Sequence[str], number: int, sc
         cmd = [vmmcheck, "run", "--filter", name, "--json", str(out), *extra]
         start = time.monotonic()
         try:
-            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                  timeout=timeout)
+            proc = _run_bounded(cmd, timeout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         except subprocess.TimeoutExpired:
             return {"attempt": number, "status": "Timeout", "exit_code": None,
-                    "seconds": time.monotonic() - start, "reason": f"vmmcheck ran past {timeout} s"}
+                    "seconds": time.monotonic() - start, "reason": f"vmmcheck ran past {timeout or DEFAULT_TIMEOUT} s"}
         except OSError as e:
             return {"attempt": number, "status": "Error", "exit_code": None, "seconds": 0.0,
                     "reason": f"cannot run {vmmcheck}: {e.strerror or e}"}
