@@ -157,6 +157,8 @@ inline std::string final_register(const std::string& name) { return "[" + name +
 // write): the model's relations are bit rows of 64. Every reader of litmus files refuses a larger test
 // before any work (harness/litmus/grammar.cpp), with the file's line.
 inline constexpr int kMostEvents = 64;
+// ... and the most addresses it may declare (a thread has at least one instruction, so at most 64 threads).
+inline constexpr int kMostAddresses = 64;
 inline int events_of(const Op& op) { return op.kind == OpKind::AtomAdd ? 2 : 1; }
 
 // What a memory-model pattern gives the oracle for one case (structure_of in its header): the litmus

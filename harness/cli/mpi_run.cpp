@@ -122,6 +122,7 @@ int run_with_mpi(const Options& o, std::ostream& out, std::ostream& err, const R
   if (rank != 0) {  // its results go to rank 0 through a file of its own; a resumed run resumes rank 0's
     mine.json = rank_file;
     mine.json_given = true;
+    mine.rank_file = true;
     mine.resume.clear();
   } else {
     out << "mpi: " << ranks << " ranks on " << hosts[0] << "; each rank's ipc.* and fabric.* cases import through the next rank\n";

@@ -39,6 +39,7 @@ struct Options {
   bool allow_unknown = false;  // run: a baseline row naming no case warns instead of failing
   double timeout_s = 120;   // run: hard limit per isolated case
   std::string resume;       // run: a results file whose cases are not run again
+  bool rank_file = false;   // run --mpi: this --json is a rank's own file for rank 0, written even when nothing ran
   std::string spec;         // isolated-case: what the parent asks the child to run
   std::uint32_t tune_trials = 24;          // tune: random draws, the first being no stress
   double tune_seconds = 600;               // tune: no new trial after this many seconds

@@ -32,6 +32,7 @@ run::RunSettings run_settings(const Options& o, const model::Selection& selectio
   s.rerun_unoptimized = o.rerun_unoptimized;
   s.json_file = o.json_given ? o.json : o.resume;  // resuming without --json continues the same file
   s.resume_file = o.resume;
+  s.write_when_nothing_ran = o.rank_file;
   s.baseline = std::move(baseline);
   s.tool_version = VMMCHECK_VERSION;
   s.git_sha = VMMCHECK_GIT_SHA;

@@ -263,6 +263,8 @@ void Parser::address_declaration() {
   take();
   const Token name = expect_word("an address name");
   if (addresses_.count(name.text)) src_.fail(name.at, "address '" + name.text + "' is declared twice");
+  if (addresses_.size() == static_cast<std::size_t>(lt::kMostAddresses))
+    src_.fail(name.at, "more than " + std::to_string(lt::kMostAddresses) + " addresses in the test");
   lt::Address a = synonym ? virtual_alias(name.text, space.text == "texref" ? Proxy::Texture : Proxy::Surface)
                           : physical(name.text, space.text == "shared");
   expect(";");

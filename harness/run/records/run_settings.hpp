@@ -38,6 +38,9 @@ struct RunSettings {
   bool rerun_unoptimized = false;
   // What is kept.
   std::string json_file;    // rewritten after every case; empty: none
+  // Write the results file even when nothing ran: an mpi rank's own file, which rank 0 reads (a user's
+  // file is written only once something ran: suite.cpp, Suite::save).
+  bool write_when_nothing_ran = false;
   std::string resume_file;  // an interrupted run's results, kept: the same run (run/records/provenance.hpp)
   std::optional<Baseline> baseline;
   std::string tool_version, git_sha;
