@@ -156,18 +156,18 @@ def provenance_notes(baseline: Mapping, current: Mapping) -> List[str]:
         notes.append(f"the runs are of different tools: {tool(baseline)} in BASELINE, {tool(current)} in CURRENT "
                      f"-- a status may differ for the tool's change")
     bb, bc = (d["context"].get("budget", {}) for d in (baseline, current))
-    knobs = ("stress_params", "row_stress_params")
-    budget = sorted(k for k in set(bb) | set(bc) if k not in knobs + ("certifying",) and bb.get(k) != bc.get(k))
+
+    def differing(a: Mapping, b: Mapping, skip=()) -> str:
+        return ", ".join(f"{k} {_knob(a.get(k))} -> {_knob(b.get(k))}"
+                         for k in sorted(set(a) | set(b)) if k not in skip and a.get(k) != b.get(k))
+    budget = differing(bb, bc, ("stress_params", "row_stress_params", "certifying"))
     if budget:
-        said = ", ".join(f"{k} {_knob(bb.get(k))} -> {_knob(bc.get(k))}" for k in budget)
-        notes.append(f"the runs differ in budget: {said} -- weak-outcome counts and power may differ for it")
-    sb, sc = (d["context"].get("budget", {}).get("stress_params", {}) or {} for d in (baseline, current))
-    stress = sorted(k for k in set(sb) | set(sc) if sb.get(k) != sc.get(k))
-    if stress or bb.get("row_stress_params") != bc.get("row_stress_params"):
-        said = ", ".join(f"{k} {_knob(sb.get(k))} -> {_knob(sc.get(k))}" for k in stress)
-        if bb.get("row_stress_params") != bc.get("row_stress_params"):
-            said += ("; " if said else "") + "per-row knobs differ"
-        notes.append(f"the runs differ in stress: {said} -- weak-outcome counts and power may differ for it")
+        notes.append(f"the runs differ in budget: {budget} -- weak-outcome counts and power may differ for it")
+    stress = differing(bb.get("stress_params") or {}, bc.get("stress_params") or {})
+    if bb.get("row_stress_params") != bc.get("row_stress_params"):
+        stress += ("; " if stress else "") + "per-row knobs differ"
+    if stress:
+        notes.append(f"the runs differ in stress: {stress} -- weak-outcome counts and power may differ for it")
     return notes
 
 

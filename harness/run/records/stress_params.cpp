@@ -140,15 +140,19 @@ std::string describe(const StressParams& p) {
   return text.empty() ? "off" : text;
 }
 
-StressParams read_stress_params(const std::string& path) {
+// A params file's JSON, read once by each of its readers below.
+static Json params_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw InputError("cannot read stress params file '" + path + "'");
-  Json j;
   try {
-    j = Json::parse(in);
+    return Json::parse(in);
   } catch (const Json::parse_error& e) {
     throw InputError(path + ": not JSON: " + e.what());
   }
+}
+
+StressParams read_stress_params(const std::string& path) {
+  const Json j = params_file(path);
   if (!j.is_object() || !j.contains("params"))
     throw InputError(path + ": a stress params file is an object with a 'params' object (written by vmmcheck tune)");
   return stress_params_from_json(j.at("params"), path);
@@ -175,14 +179,7 @@ std::vector<RowStress> row_stress_from_json(const Json& j, const std::string& so
 }
 
 std::vector<RowStress> read_row_stress(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read stress params file '" + path + "'");
-  Json j;
-  try {
-    j = Json::parse(in);
-  } catch (const Json::parse_error& e) {
-    throw InputError(path + ": not JSON: " + e.what());
-  }
+  const Json j = params_file(path);
   if (!j.is_object() || !j.contains("rows")) return {};
   return row_stress_from_json(j.at("rows"), path);
 }
