@@ -81,8 +81,10 @@ TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
   shape.row_ctas_per_sm = 8;
   shape.row_threads_per_block = 22;
   shape.row_rounds_per_launch = 1;
+  shape.row_contiguous_words = true;
   EXPECT_EQ(stress_params_from_json(to_json(shape), "shape"), shape);
-  EXPECT_EQ(describe(shape), "row CTAs/SM 8, row threads/CTA 22, row rounds/launch 1");
+  EXPECT_EQ(describe(shape), "row CTAs/SM 8, row threads/CTA 22, row rounds/launch 1, row words contiguous");
+  EXPECT_THROW(stress_params_from_json(Json{{"row_contiguous_words", 1}}, "bad"), InputError);
   EXPECT_THROW(stress_params_from_json(Json{{"row_ctas_per_sm", 0}}, "bad"), InputError);
   EXPECT_THROW(stress_params_from_json(Json{{"row_threads_per_block", 2048}}, "bad"), InputError);
   // A results file from before the kernel knobs ran one role a thread, warmed the weak loads, and wrote

@@ -67,6 +67,11 @@ struct StressParams {
   // At most this many rounds in one launch of a row (0: as the budget's row_launches split them); more
   // launches instead. Every launch starts its CTAs together, as cuda-litmus runs one iteration a launch.
   std::uint32_t row_rounds_per_launch = 0;
+  // Generated litmus kernels' words: every launch's instances in consecutive words in lane order (memory
+  // and lane strides 1, no offset), so a warp's 32 instances of a location share one 128-byte line, as
+  // cuda-litmus lays them out with its memory stride 1 and no permutation; off: a co-prime stride and
+  // offset drawn for each launch spread them (kernel_abi.h, "Memory").
+  bool row_contiguous_words = false;
 
   // Any stress at all (the default is none).
   bool any() const { return pre_accesses > 0 || stress_blocks_percent > 0 || barrier; }

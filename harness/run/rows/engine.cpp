@@ -376,6 +376,11 @@ void RowEngine::launch_and_count(const litmus::Row& row, const codegen::Kernel& 
         p.memory_stride = placement.memory_stride;
         p.memory_offset = placement.memory_offset;
         p.lane_stride = placement.lane_stride;
+        if (stress_of(row).row_contiguous_words) {  // a warp's instances in one line (StressParams)
+          p.memory_stride = 1;
+          p.memory_offset = 0;
+          p.lane_stride = 1;
+        }
         CUDA_CHECK(cudaMemsetAsync(m.base, 0, m.bytes, work));
         // Every register word marked unwritten (kUnwritten's byte): one the kernel does not write is an Error.
         CUDA_CHECK(cudaMemsetAsync(p.registers, kUnwritten & 0xFFu, result_words * sizeof(std::uint32_t), work));
