@@ -43,9 +43,10 @@ declare -A variants=(
   [ctas-16+t32+one-role]='"row_ctas_per_sm": 16, "row_threads_per_block": 32, "all_roles": false'
   [ctas-16+t32+stress-ctas]='"row_ctas_per_sm": 16, "row_threads_per_block": 32, "stress_blocks_percent": 25, "stress_accesses": 16'
   [ctas-16+t32+pre-stress]='"row_ctas_per_sm": 16, "row_threads_per_block": 32, "pre_accesses": 8'
-  [contiguous]='"row_contiguous_words": true'
-  [contiguous+ctas-8]='"row_contiguous_words": true, "row_ctas_per_sm": 8'
-  [contiguous+t1024]='"row_contiguous_words": true, "row_threads_per_block": 1024'
+  [contiguous]='"row_word_order": "contiguous"'
+  [contiguous+ctas-8]='"row_word_order": "contiguous", "row_ctas_per_sm": 8'
+  [permuted]='"row_word_order": "permuted"'
+  [contiguous+t1024]='"row_word_order": "contiguous", "row_threads_per_block": 1024'
 )
 order=(default one-role all-roles all-roles+warm-all all-roles+reuse one-role+reuse default+barrier default+pre-stress
        default+stress-ctas default+no-shuffle)

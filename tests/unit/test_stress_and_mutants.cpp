@@ -81,10 +81,18 @@ TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
   shape.row_ctas_per_sm = 8;
   shape.row_threads_per_block = 22;
   shape.row_rounds_per_launch = 1;
-  shape.row_contiguous_words = true;
+  shape.row_word_order = StressParams::WordOrder::Contiguous;
   EXPECT_EQ(stress_params_from_json(to_json(shape), "shape"), shape);
   EXPECT_EQ(describe(shape), "row CTAs/SM 8, row threads/CTA 22, row rounds/launch 1, row words contiguous");
-  EXPECT_THROW(stress_params_from_json(Json{{"row_contiguous_words", 1}}, "bad"), InputError);
+  EXPECT_THROW(stress_params_from_json(Json{{"row_word_order", true}}, "bad"), InputError);
+  EXPECT_THROW(stress_params_from_json(Json{{"row_word_order", "sorted"}}, "bad"), InputError);
+  // Mixed: the launches alternate, permuted first.
+  const StressParams mixed;
+  EXPECT_EQ(mixed.row_word_order, StressParams::WordOrder::Mixed);
+  EXPECT_FALSE(mixed.contiguous_launch(0));
+  EXPECT_TRUE(mixed.contiguous_launch(1));
+  EXPECT_FALSE(mixed.contiguous_launch(2));
+  EXPECT_TRUE(shape.contiguous_launch(0));
   EXPECT_THROW(stress_params_from_json(Json{{"row_ctas_per_sm", 0}}, "bad"), InputError);
   EXPECT_THROW(stress_params_from_json(Json{{"row_threads_per_block", 2048}}, "bad"), InputError);
   // A results file from before the kernel knobs ran one role a thread, warmed the weak loads, and wrote
@@ -93,6 +101,7 @@ TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
   j["stress_params"].erase("all_roles");
   j["stress_params"].erase("reuse_words");
   j["stress_params"].erase("row_spin_timeout_us");
+  j["stress_params"].erase("row_word_order");
   j["stress_params"]["warm_loads"] = true;
   const Budget old = budget_from_json(j, "old");
   EXPECT_FALSE(old.stress.all_roles);
@@ -100,6 +109,13 @@ TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
   EXPECT_EQ(old.stress.warm_loads, StressParams::Warm::Weak);
   // Before row_spin_timeout_us, a row's spins took the hand-written readers' bound.
   EXPECT_EQ(old.stress.row_spin_timeout_us, old.stress.spin_timeout_us);
+  // Before row_word_order, every launch permuted its words (a row's own knobs too).
+  EXPECT_EQ(old.stress.row_word_order, StressParams::WordOrder::Permuted);
+  Json rows = to_json(Budget{});
+  rows["row_stress_params"] = Json::array({Json{{"rows", "litmus.mp.*"}, {"params", Json{{"row_ctas_per_sm", 1u}}}}});
+  rows["row_stress_params"][0]["params"].erase("row_word_order");
+  EXPECT_EQ(budget_from_json(rows, "old rows").row_stress.at(0).params.row_word_order, StressParams::WordOrder::Permuted);
+  EXPECT_EQ(budget_from_json(to_json(Budget{}), "new").stress.row_word_order, StressParams::WordOrder::Mixed);
   StressParams short_rows;
   short_rows.row_spin_timeout_us = 100;
   Budget b;

@@ -264,6 +264,8 @@ Budget budget_from_json(const json& j, const std::string& source) {
     if (!given.contains("reuse_words")) b.stress.reuse_words = false;
     // Before row_spin_timeout_us, the rows' spins took the hand-written readers' bound.
     if (!given.contains("row_spin_timeout_us")) b.stress.row_spin_timeout_us = b.stress.spin_timeout_us;
+    // Before row_word_order, every launch permuted its words.
+    if (!given.contains("row_word_order")) b.stress.row_word_order = StressParams::WordOrder::Permuted;
   } else {  // results from before stress params: a flag, its access count and the block size
     if (field<bool>(j, "stress", source)) b.stress.pre_accesses = field<std::uint32_t>(j, "stress_accesses", source);
     b.stress.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
@@ -272,8 +274,14 @@ Budget budget_from_json(const json& j, const std::string& source) {
     b.stress.warm_loads = StressParams::Warm::None;
     b.stress.all_roles = false;
     b.stress.reuse_words = false;
+    b.stress.row_word_order = StressParams::WordOrder::Permuted;
   }
-  if (j.contains("row_stress_params")) b.row_stress = row_stress_from_json(j.at("row_stress_params"), source + ": row_stress_params");
+  if (j.contains("row_stress_params")) {
+    b.row_stress = row_stress_from_json(j.at("row_stress_params"), source + ": row_stress_params");
+    for (std::size_t i = 0; i < b.row_stress.size(); ++i)
+      if (!j.at("row_stress_params")[i].at("params").contains("row_word_order"))
+        b.row_stress[i].params.row_word_order = StressParams::WordOrder::Permuted;
+  }
   b.seed = field<std::uint64_t>(j, "seed", source);
   b.resident_timeout_ms = field<double>(j, "resident_timeout_ms", source);
   return b;

@@ -21,6 +21,16 @@ constexpr std::array<const char*, 3> kWarmTokens = {"none", "weak", "all"};
 
 const char* token(StressParams::Warm w) { return kWarmTokens[static_cast<std::size_t>(w)]; }
 
+constexpr std::array<const char*, 3> kWordOrderTokens = {"permuted", "contiguous", "mixed"};
+
+const char* token(StressParams::WordOrder o) { return kWordOrderTokens[static_cast<std::size_t>(o)]; }
+
+StressParams::WordOrder word_order_of(const Json& v, const std::string& where) {
+  for (std::size_t i = 0; i < kWordOrderTokens.size(); ++i)
+    if (v.is_string() && v.get<std::string>() == kWordOrderTokens[i]) return static_cast<StressParams::WordOrder>(i);
+  throw InputError(where + " must be one of permuted, contiguous, mixed (" + v.dump() + ")");
+}
+
 // "none", "weak" or "all"; true and false as results and params files before "all" wrote them ("weak", "none").
 StressParams::Warm warm_of(const Json& v, const std::string& where) {
   if (v.is_boolean()) return v.get<bool>() ? StressParams::Warm::Weak : StressParams::Warm::None;
@@ -69,7 +79,7 @@ Json to_json(const StressParams& p) {
               {"row_ctas_per_sm", p.row_ctas_per_sm},
               {"row_threads_per_block", p.row_threads_per_block},
               {"row_rounds_per_launch", p.row_rounds_per_launch},
-              {"row_contiguous_words", p.row_contiguous_words}};
+              {"row_word_order", token(p.row_word_order)}};
 }
 
 StressParams stress_params_from_json(const Json& j, const std::string& source) {
@@ -90,7 +100,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "row_ctas_per_sm") p.row_ctas_per_sm = bounded(v, where, 1, 32);
     else if (key == "row_threads_per_block") p.row_threads_per_block = bounded(v, where, 0, 1024);
     else if (key == "row_rounds_per_launch") p.row_rounds_per_launch = bounded(v, where, 0, 1'000'000);
-    else if (key == "row_contiguous_words") p.row_contiguous_words = boolean(v, where);
+    else if (key == "row_word_order") p.row_word_order = word_order_of(v, where);
     else if (key == "spin_timeout_us") p.spin_timeout_us = bounded(v, where, 1, 10'000'000);
     else if (key == "row_spin_timeout_us") p.row_spin_timeout_us = bounded(v, where, 1, 10'000'000);
     else if (key == "threads_per_block") {
@@ -107,7 +117,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
                                "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, grid_barrier, row_ctas_per_sm, "
-                               "row_threads_per_block, row_rounds_per_launch, row_contiguous_words)");
+                               "row_threads_per_block, row_rounds_per_launch, row_word_order)");
     }
   }
   return p;
@@ -138,7 +148,7 @@ std::string describe(const StressParams& p) {
   if (p.row_ctas_per_sm != d.row_ctas_per_sm) item("row CTAs/SM " + std::to_string(p.row_ctas_per_sm));
   if (p.row_threads_per_block != d.row_threads_per_block) item("row threads/CTA " + std::to_string(p.row_threads_per_block));
   if (p.row_rounds_per_launch != d.row_rounds_per_launch) item("row rounds/launch " + std::to_string(p.row_rounds_per_launch));
-  if (p.row_contiguous_words != d.row_contiguous_words) item(p.row_contiguous_words ? "row words contiguous" : "row words permuted");
+  if (p.row_word_order != d.row_word_order) item(std::string("row words ") + token(p.row_word_order));
   const std::string text = o.str();
   return text.empty() ? "off" : text;
 }
@@ -213,7 +223,7 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   constexpr std::array<std::uint32_t, 6> kRowThreads = {16, 22, 32, 48, 64, 128};
   if (coin(50)) p.row_threads_per_block = kRowThreads[pick(0, kRowThreads.size() - 1)];
   if (coin(50)) p.row_rounds_per_launch = 1u << pick(0, 3);
-  p.row_contiguous_words = coin(50);
+  p.row_word_order = static_cast<StressParams::WordOrder>(pick(0, 2));
   return p;
 }
 

@@ -67,11 +67,20 @@ struct StressParams {
   // At most this many rounds in one launch of a row (0: as the budget's row_launches split them); more
   // launches instead. Every launch starts its CTAs together, as cuda-litmus runs one iteration a launch.
   std::uint32_t row_rounds_per_launch = 0;
-  // Generated litmus kernels' words: every launch's instances in consecutive words in lane order (memory
-  // and lane strides 1, no offset), so a warp's 32 instances of a location share one 128-byte line, as
-  // cuda-litmus lays them out with its memory stride 1 and no permutation; off: a co-prime stride and
-  // offset drawn for each launch spread them (kernel_abi.h, "Memory").
-  bool row_contiguous_words = false;
+  // Generated litmus kernels' words (kernel_abi.h, "Memory"): permuted -- a co-prime memory stride, an
+  // offset and a lane stride drawn for each launch spread a warp's instances over many lines; contiguous
+  // -- every launch's instances in consecutive words in lane order (strides 1, no offset), a warp's 32
+  // instances of a location in one 128-byte line, as cuda-litmus lays them out with its memory stride 1
+  // and no permutation; mixed -- the launches alternate, permuted first. Measured on the H200
+  // (docs/litmus.md, "How a generated kernel is built"): contiguous words bring out the weak outcomes of
+  // most multi-CTA shapes by orders of magnitude, permuted ones those of one thread's aliases and of
+  // coherence; mixed keeps both at half the launches each.
+  enum class WordOrder { Permuted, Contiguous, Mixed };
+  WordOrder row_word_order = WordOrder::Mixed;
+  // Whether launch `launch` of a row lays its words out contiguously.
+  bool contiguous_launch(std::uint64_t launch) const {
+    return row_word_order == WordOrder::Contiguous || (row_word_order == WordOrder::Mixed && launch % 2 == 1);
+  }
 
   // Any stress at all (the default is none).
   bool any() const { return pre_accesses > 0 || stress_blocks_percent > 0 || barrier; }

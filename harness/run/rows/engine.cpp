@@ -370,13 +370,13 @@ void RowEngine::launch_and_count(const litmus::Row& row, const codegen::Kernel& 
   const LoopPlan loop{p.instances, l.launches, p.region_words, p.ctas, p.block_threads};
   out.gpu_seconds = launch_loop(
       s_, case_name_of(row), loop,
-      [&](std::uint64_t, const kernels::Placement& placement) {
+      [&](std::uint64_t launch, const kernels::Placement& placement) {
         p.cta_stride = placement.cta_stride;
         p.cta_offset = placement.cta_offset;
         p.memory_stride = placement.memory_stride;
         p.memory_offset = placement.memory_offset;
         p.lane_stride = placement.lane_stride;
-        if (stress_of(row).row_contiguous_words) {  // a warp's instances in one line (StressParams)
+        if (stress_of(row).contiguous_launch(launch)) {  // a warp's instances in one line (StressParams)
           p.memory_stride = 1;
           p.memory_offset = 0;
           p.lane_stride = 1;
