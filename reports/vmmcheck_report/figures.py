@@ -807,6 +807,23 @@ def knobs(src: Source) -> List[str]:
             srows.append([f"{int(us) / 1000:g} ms", kind, str(v["cases"]), ", ".join(f"{k} {n}" for k, n in sorted(v["statuses"].items())),
                           pct(v["timeouts"], v["instances"]), exact(v["weak"]), f"{v['gpu_seconds']:.2f}"])
     out += table(["bound", "of", "cases", "statuses", "instances at the bound", "weak outcomes", "GPU s"], srows)
+    words = doc.get("words")
+    if words:
+        names = list(words["variants"])
+        out += ["", f"Where the words lie, `row_word_order` (git {words['git_sha']}; `{words['command']}`): assert rows "
+                "discriminating, permit rows showing their weak outcome, the rows' GPU seconds, then each row's weak "
+                "outcomes per instance judged -- cuda-litmus's tests and the racy mirrors of hand-written cases:", ""]
+        out += table(["variant", "assert rows discriminating", "permit rows showing it", "rows' GPU s"],
+                     [[code(n), f"{v['discriminating']} of {v['asserts']}", f"{v['showing']} of {v['permits']}",
+                       f"{v['gpu_seconds']:.1f}"] for n, v in words["variants"].items()])
+        wrows = []
+        for t in sorted(next(iter(words["variants"].values()))["rows"]):
+            cells = []
+            for n in names:
+                r = words["variants"][n]["rows"].get(t, {})
+                cells.append(pct(r.get("weak", 0), r.get("judged", 0)))
+            wrows.append([code(t)] + cells)
+        out += [""] + table(["row"] + [code(n) for n in names], wrows)
     return out
 
 

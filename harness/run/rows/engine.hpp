@@ -81,9 +81,9 @@ class RowEngine {
   std::map<std::string, codegen::Kernel> kernels_;                       // by test source, mutant and build
   std::map<std::pair<std::string, int>, std::unique_ptr<Loaded>> loaded_;  // by kernel name and ptxas level
   std::map<std::pair<std::string, int>, RowOutcomes> done_;               // by test source and ptxas level
-  // Reused by every row: one alias set per view count (grown when a row needs more), the surfaces, and
-  // the results' buffers.
-  std::map<int, std::unique_ptr<vmm::AliasSet>> memory_;
+  // Reused by every row: one alias set of as many views as a test has addresses, set aside when the engine
+  // starts (grown when a row needs more), the surfaces, and the results' buffers.
+  std::unique_ptr<vmm::AliasSet> memory_;
   std::vector<std::unique_ptr<Surface>> surfaces_;
   DeviceBuffer<std::uint32_t> registers_;
   DeviceBuffer<unsigned long long> bins_;
