@@ -8,6 +8,12 @@
 # `vmmcheck tune --litmus --per instance` found for it.
 #
 #   ci/bench-cuda-litmus.sh --litmus DIR --vmmcheck PATH --out OUTDIR [--draws N] [--tests "mp iriw ..."]
+#                           [--long ITERATIONS:INSTANCES] [--params-from OLDOUT]
+#
+# --long adds a longer run of each tool with its tuned params (long): cuda-litmus at ITERATIONS
+# iterations, vmmcheck at INSTANCES instances, so that neither tool's start (its CUDA context, its
+# module loads) is most of its wall time. --params-from takes the tuned params of an earlier output
+# folder (its params/) instead of drawing and tuning again.
 #
 # DIR is a checkout of cuda-litmus (fetched, never committed; .bench/ is ignored). Writes OUTDIR/build,
 # OUTDIR/logs (each run's command, stdout, stderr, exit status, start and end), OUTDIR/vmmcheck/*.json,
@@ -18,7 +24,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 helper="$here/bench_cuda_litmus.py"
 die() { echo "bench-cuda-litmus: $*" >&2; exit 2; }
 
-litmus="" vmm="" out="" draws=6 arch=sm_90
+litmus="" vmm="" out="" draws=6 arch=sm_90 long="" params_from=""
 tests="mp iriw isa2 rwc wrc 2+2w 3.2w wrw+2w wwc z6-1 z6-3 paper-example1 paper-example2"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -28,12 +34,19 @@ while [ $# -gt 0 ]; do
     --draws) draws=${2:?}; shift 2 ;;
     --tests) tests=${2:?}; shift 2 ;;
     --arch) arch=${2:?}; shift 2 ;;
+    --long) long=${2:?}; shift 2 ;;
+    --params-from) params_from=${2:?}; shift 2 ;;
     *) die "unknown argument '$1' (see the head of $0)" ;;
   esac
 done
 [ -n "$litmus" ] && [ -n "$vmm" ] && [ -n "$out" ] || die "--litmus DIR, --vmmcheck PATH and --out OUTDIR are needed"
 [ -f "$litmus/runner.cu" ] && [ -f "$litmus/params/stress_params.txt" ] || die "$litmus is not a cuda-litmus checkout"
 [ -x "$vmm" ] || die "--vmmcheck $vmm: not an executable"
+if [ -n "$long" ]; then
+  long_iterations=${long%%:*} long_instances=${long#*:}
+  [[ "$long_iterations" =~ ^[1-9][0-9]*$ && "$long_instances" =~ ^[1-9][0-9]*$ ]] || die "--long ITERATIONS:INSTANCES, both positive integers ('$long')"
+fi
+[ -z "$params_from" ] || [ -d "$params_from/params" ] || die "--params-from $params_from: no params/ folder there"
 litmus=$(cd "$litmus" && pwd)
 vmm=$(cd "$(dirname "$vmm")" && pwd)/$(basename "$vmm")
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -92,24 +105,36 @@ for t in $tests; do
   # cuda-litmus, default: its shipped stress params.
   echo "$litmus/params/stress_params.txt" >"$out/logs/$t.litmus-default.params"
   run "$t.litmus-default" "$out/build/$t-runner" -s "$litmus/params/stress_params.txt" -t "$loc"
-  # cuda-litmus, tuned: draws as tune.sh draws them (testIterations 100 each), the best by weak
-  # behaviours per second of its own clock, then that one at tune.sh's 1000 iterations.
-  for d in $(seq 1 "$draws"); do
-    python3 "$helper" draw --seed "$t-$d" --iterations 100 --write "$out/params/$t.draw-$d.txt"
-    echo "$out/params/$t.draw-$d.txt" >"$out/logs/$t.litmus-draw-$d.params"
-    run "$t.litmus-draw-$d" "$out/build/$t-runner" -s "$out/params/$t.draw-$d.txt" -t "$loc"
-  done
-  best=$(python3 "$helper" best --out "$out" --test "$t" --draws "$draws")
-  python3 "$helper" draw --from "$out/params/$t.draw-$best.txt" --iterations 1000 --write "$out/params/$t.tuned.txt"
+  file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's
+  if [ -n "$params_from" ]; then
+    cp "$params_from/params/$t.tuned.txt" "$params_from/params/$t.vmmcheck-params.json" "$out/params/" ||
+      die "--params-from $params_from: no tuned params of $t there"
+  else
+    # cuda-litmus, tuned: draws as tune.sh draws them (testIterations 100 each), the best by weak
+    # behaviours per second of its own clock, then that one at tune.sh's 1000 iterations.
+    for d in $(seq 1 "$draws"); do
+      python3 "$helper" draw --seed "$t-$d" --iterations 100 --write "$out/params/$t.draw-$d.txt"
+      echo "$out/params/$t.draw-$d.txt" >"$out/logs/$t.litmus-draw-$d.params"
+      run "$t.litmus-draw-$d" "$out/build/$t-runner" -s "$out/params/$t.draw-$d.txt" -t "$loc"
+    done
+    best=$(python3 "$helper" best --out "$out" --test "$t" --draws "$draws")
+    python3 "$helper" draw --from "$out/params/$t.draw-$best.txt" --iterations 1000 --write "$out/params/$t.tuned.txt"
+    # vmmcheck, scored per instance: the kernel that shows the weak outcome most often, what the table compares.
+    run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --per instance --out "$out/params/$t.vmmcheck-params.json"
+  fi
   echo "$out/params/$t.tuned.txt" >"$out/logs/$t.litmus-tuned.params"
   run "$t.litmus-tuned" "$out/build/$t-runner" -s "$out/params/$t.tuned.txt" -t "$loc"
-  # vmmcheck: the litmus file at the default budget, then tuned on it and run with what tune found.
-  file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's
+  # vmmcheck: the litmus file at the default budget, then with what tune found.
   run "$t.vmmcheck-default" "$vmm" run --litmus "$file" --no-power --json "$out/vmmcheck/$t.default.json"
-  # Scored per instance: the kernel that shows the weak outcome most often, what the table compares.
-  run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --per instance --out "$out/params/$t.vmmcheck-params.json"
   run "$t.vmmcheck-tuned" "$vmm" run --litmus "$file" --no-power --stress-params "$out/params/$t.vmmcheck-params.json" \
     --json "$out/vmmcheck/$t.tuned.json"
+  if [ -n "$long" ]; then  # both tuned, each run long enough that its start is not most of its wall time
+    python3 "$helper" draw --from "$out/params/$t.tuned.txt" --iterations "$long_iterations" --write "$out/params/$t.long.txt"
+    echo "$out/params/$t.long.txt" >"$out/logs/$t.litmus-long.params"
+    run "$t.litmus-long" "$out/build/$t-runner" -s "$out/params/$t.long.txt" -t "$loc"
+    run "$t.vmmcheck-long" "$vmm" run --litmus "$file" --no-power --stress-params "$out/params/$t.vmmcheck-params.json" \
+      --instances "$long_instances" --json "$out/vmmcheck/$t.long.json"
+  fi
 done
 
-python3 "$helper" report --out "$out" --tests "$tests" --draws "$draws"
+python3 "$helper" report --out "$out" --tests "$tests" --draws "$draws" ${long:+--long "$long"} ${params_from:+--params-from "$params_from"}

@@ -7,7 +7,8 @@ Standard library only (the runner's output and params files are read by ci/bench
   draw --from SRC --iterations N --write DST   SRC with testIterations set to N
   best --out OUTDIR --test T --draws N         the draw (1..N) with the most weak behaviours per second of
                                                the runner's own clock (its "Weak behavior rate")
-  report --out OUTDIR --tests "..." --draws N  OUTDIR/bench-cuda-litmus.{json,md}; exit 1 when a run failed
+  report --out OUTDIR --tests "..." --draws N [--long I:N] [--params-from DIR]
+                                               OUTDIR/bench-cuda-litmus.{json,md}; exit 1 when a run failed
 """
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def vmmcheck_run(out: pathlib.Path, test: str, variant: str) -> dict:
     run = {"ok": r["status"] == "Pass", "status": r["status"], "row": r["name"], "weak": r.get("weak", 0),
            "instances": r.get("instances", 0), "judged": r.get("judged", r.get("instances", 0)),
            "gpu_seconds": r.get("gpu_seconds", 0.0), "wall_seconds": wall}
-    if variant == "tuned":
+    if variant in ("tuned", "long"):
         params = out / "params" / f"{test}.vmmcheck-params.json"
         if params.exists():
             run["params"] = json.loads(params.read_text()).get("params")
@@ -137,10 +138,17 @@ def cmd_report(a) -> int:
            "generated": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
            "gpu": text("gpu.txt"), "cuda_litmus_commit": text("cuda-litmus.commit"), "vmmcheck": text("vmmcheck.version"),
            "draws": a.draws, "tests": []}
+    variants = ("default", "tuned")
+    if a.long:  # ITERATIONS:INSTANCES, both tools tuned and run that long
+        iterations, _, instances = a.long.partition(":")
+        doc["long"] = {"cuda_litmus_iterations": int(iterations), "vmmcheck_instances": int(instances)}
+        variants += ("long",)
+    if a.params_from:
+        doc["params_from"] = a.params_from
     problems = []
     for t in tests:
         entry = {"test": t}
-        for variant in ("default", "tuned"):
+        for variant in variants:
             try:
                 entry[f"cuda_litmus_{variant}"] = rates(litmus_run(out, f"{t}.litmus-{variant}"))
             except (OSError, ValueError, bench_litmus.BenchError) as e:
@@ -149,7 +157,7 @@ def cmd_report(a) -> int:
                 entry[f"vmmcheck_{variant}"] = rates(vmmcheck_run(out, t, variant))
             except (OSError, ValueError, KeyError) as e:
                 entry[f"vmmcheck_{variant}"] = {"ok": False, "why": str(e)}
-        for variant in ("default", "tuned"):
+        for variant in variants:
             vm, cl = entry[f"vmmcheck_{variant}"], entry[f"cuda_litmus_{variant}"]
             entry[f"per_instance_ratio_{variant}"] = ratio(vm, cl, "weak_per_instance")
             entry[f"per_wall_second_ratio_{variant}"] = ratio(vm, cl, "weak_per_wall_second")
@@ -175,12 +183,21 @@ def _x(v) -> str:
 
 
 def markdown(doc: dict) -> str:
-    lines = ["| test | cuda-litmus default | vmmcheck default | cuda-litmus tuned | vmmcheck tuned | per instance, tuned | per wall second, tuned |",
-             "|---|---|---|---|---|---|---|"]
+    long = "long" in doc
+    head = "| test | cuda-litmus default | vmmcheck default | cuda-litmus tuned | vmmcheck tuned | per instance, tuned | per wall second, tuned |"
+    rule = "|---|---|---|---|---|---|---|"
+    if long:
+        head += " cuda-litmus long | vmmcheck long | per instance, long | per wall second, long |"
+        rule += "---|---|---|---|"
+    lines = [head, rule]
     for e in doc["tests"]:
-        lines.append(f"| {e['test']} | {_cell(e['cuda_litmus_default'])} | {_cell(e['vmmcheck_default'])} | "
-                     f"{_cell(e['cuda_litmus_tuned'])} | {_cell(e['vmmcheck_tuned'])} | {_x(e['per_instance_ratio_tuned'])} | "
-                     f"{_x(e['per_wall_second_ratio_tuned'])} |")
+        line = (f"| {e['test']} | {_cell(e['cuda_litmus_default'])} | {_cell(e['vmmcheck_default'])} | "
+                f"{_cell(e['cuda_litmus_tuned'])} | {_cell(e['vmmcheck_tuned'])} | {_x(e['per_instance_ratio_tuned'])} | "
+                f"{_x(e['per_wall_second_ratio_tuned'])} |")
+        if long:
+            line += (f" {_cell(e['cuda_litmus_long'])} | {_cell(e['vmmcheck_long'])} | {_x(e['per_instance_ratio_long'])} | "
+                     f"{_x(e['per_wall_second_ratio_long'])} |")
+        lines.append(line)
     return "\n".join(lines) + "\n"
 
 
@@ -198,6 +215,8 @@ def main(argv=None) -> int:
     b.add_argument("--draws", type=int, required=True)
     r = sub.add_parser("report")
     r.add_argument("--out", required=True)
+    r.add_argument("--long", default="", help="ITERATIONS:INSTANCES of the long runs, when they ran")
+    r.add_argument("--params-from", default="", help="the output folder whose tuned params were taken")
     r.add_argument("--tests", required=True)
     r.add_argument("--draws", type=int, required=True)
     a = ap.parse_args(argv)

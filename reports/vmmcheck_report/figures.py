@@ -856,6 +856,19 @@ def cuda_litmus(src: Source) -> List[str]:
     out += table(["test", "cuda-litmus, default", "vmmcheck, default", "cuda-litmus, tuned", "vmmcheck, tuned",
                   "per instance", "per wall second"], rows)
     out += ["", f"vmmcheck is at least as strong per instance on {ahead} of {len(doc['tests'])} tests, tuned."]
+    long = doc.get("long")
+    if long:
+        out += ["", f"Long runs, both tuned as above: cuda-litmus at {exact(long['cuda_litmus_iterations'])} iterations, "
+                f"vmmcheck at {short(long['vmmcheck_instances'])} instances (`--long`), so that neither tool's start is most "
+                "of its wall time:", ""]
+        lrows, fast = [], 0
+        for e in doc["tests"]:
+            fast += (e.get("per_wall_second_ratio_long") or 0) >= 10
+            lrows.append([code(e["test"]), cell(e["cuda_litmus_long"]), cell(e["vmmcheck_long"]),
+                          ratio(e.get("per_instance_ratio_long")), ratio(e.get("per_wall_second_ratio_long"))])
+        out += table(["test", "cuda-litmus, long", "vmmcheck, long", "per instance", "per wall second"], lrows)
+        out += ["", f"vmmcheck shows at least ten times as many weak outcomes per wall second on {fast} of "
+                f"{len(doc['tests'])} tests in the long runs."]
     if doc.get("problems"):
         out += ["", "Problems: " + "; ".join(doc["problems"])]
     return out
