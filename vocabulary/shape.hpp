@@ -114,6 +114,10 @@ struct Address {
   int same_as = -1;
   Proxy declared = Proxy::Generic;  // .texref: Texture, .surfref: Surface
   bool shared = false;              // .shared (CTA shared memory); .global otherwise
+  // Its mapping lies one allocation granularity into a reserved range one granularity larger (litmus
+  // files: ".global y physically aliases x offset"; the hand-written families' "offset" view). To the
+  // model a virtual address like any other; on the GPU a mapping placed so.
+  bool offset_view = false;
 };
 
 // An outcome: every listed register holds (or, with `equal` false, does not hold) its value.

@@ -252,8 +252,8 @@ Test Parser::run() {
 
 // --- Addresses ---
 
-// .global x;  .shared x;  .global y physically aliases x;  .texref t virtually aliases x;
-// .surfref s virtually aliases x;
+// .global x;  .shared x;  .global y physically aliases x;  .global y physically aliases x offset;
+// .texref t virtually aliases x;  .surfref s virtually aliases x;
 void Parser::address_declaration() {
   take();  // '.'
   const Token space = peek();
@@ -300,6 +300,11 @@ lt::Address Parser::physical(const std::string& name, bool shared) {
   expect_keyword("aliases");
   const int of = known_address(expect_word("an address name"));
   a.location = test_.litmus.addresses[static_cast<std::size_t>(of)].location;
+  if (is_word(peek(), "offset")) {  // its mapping one granularity into a wider reserved range
+    const Token word = take();
+    if (shared) src_.fail(word.at, "a .shared address is no mapping: it has no 'offset'");
+    a.offset_view = true;
+  }
   return a;
 }
 

@@ -29,7 +29,7 @@ void declare(std::ostringstream& o, const lt::Litmus& test, std::size_t a) {
   for (std::size_t b = 0; b < a; ++b) {  // the first address of its location is the one it aliases
     const lt::Address& earlier = test.addresses[b];
     if (earlier.same_as < 0 && earlier.shared == addr.shared && earlier.location == addr.location) {
-      o << " physically aliases " << earlier.name;
+      o << " physically aliases " << earlier.name << (addr.offset_view ? " offset" : "");
       break;
     }
   }

@@ -312,7 +312,7 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
         if (a.same_as < 0)
           for (std::size_t j = 0; j < i; ++j)
             if (t.addresses[j].same_as < 0 && t.addresses[j].location == a.location)
-              seen.insert("address physically aliases");
+              seen.insert(a.offset_view ? "address physically aliases offset" : "address physically aliases");
       }
       for (const lt::Thread& th : t.threads) {
         if (th.gpu == 1) seen.insert("thread on d1");
@@ -335,7 +335,8 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
     if (text.find(word) != std::string::npos) seen.insert(std::string("text ") + word);
 
   std::vector<std::string> required = {
-      "address .shared", "address .texref", "address .surfref", "address physically aliases", "thread on d1",
+      "address .shared", "address .texref", "address .surfref", "address physically aliases",
+      "address physically aliases offset", "thread on d1",
       "command permit", "command assert", "command check", "condition ==", "condition !=", "condition &&",
       "condition ||", "condition not", "condition register == register", "condition integer on the left",
       "instruction ld", "instruction st", "instruction atom", "instruction red", "instruction tld",

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "litmus/parser.hpp"
+#include "litmus/test_text.hpp"
 
 namespace vmmcheck::litmus {
 namespace {
@@ -75,6 +76,27 @@ permit (1 == 1) as c;
     EXPECT_EQ(a[i].shared, shared[i]);
   }
   EXPECT_EQ(row.test.threads[0].ops[0].address, 6);
+}
+
+TEST(LitmusParser, AnOffsetAliasIsAnotherViewOfTheSameLocation) {
+  Row row = row_of(R"(.global x;
+.global y physically aliases x;
+.global z physically aliases x offset;
+.texref t virtually aliases z;
+d0.b0.t0 { st [x], 1; fence.proxy.alias; ld r0, [z]; }
+assert (r0 == 1) as c;
+)");
+  const std::vector<lt::Address>& a = row.test.addresses;
+  ASSERT_EQ(a.size(), 4u);
+  EXPECT_FALSE(a[0].offset_view);
+  EXPECT_FALSE(a[1].offset_view);
+  EXPECT_TRUE(a[2].offset_view);
+  EXPECT_TRUE(a[3].offset_view);  // a synonym is its target's very address
+  EXPECT_EQ(a[2].location, a[0].location);
+  // It reads back as it was written.
+  const std::string text = vmmcheck::litmus::test_text(row);
+  EXPECT_NE(text.find(".global z physically aliases x offset;"), std::string::npos) << text;
+  EXPECT_EQ(text.find(".global y physically aliases x offset"), std::string::npos) << text;
 }
 
 TEST(LitmusParser, ASynonymOfSharedMemoryIsShared) {
@@ -544,6 +566,10 @@ permit (1 == 1) as a;)",
      {"expected 'virtually'", "found ';'"}},
     {"DuplicateAddress", ".global x;\n.shared x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 2, 9,
      {"address 'x' is declared twice"}},
+    {"OffsetOfSharedMemory", ".shared s;\n.shared z physically aliases s offset;\nd0.b0.t0 { st [s], 1; }\npermit (1 == 1) as a;",
+     2, 32, {"a .shared address is no mapping: it has no 'offset'"}},
+    {"OffsetMisspelt", ".global x;\n.global y physically aliases x offst;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;",
+     2, 32, {"expected ';'", "found 'offst'"}},
     {"AliasOfAnUndeclaredAddress", ".global y physically aliases x;\n.global x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;",
      1, 30, {"unknown address 'x'"}},
     {"UnknownAddress", ".global x;\nd0.b0.t0 { st [z], 1; }\npermit (1 == 1) as a;", 2, 16, {"unknown address 'z'"}},

@@ -32,11 +32,18 @@ constexpr std::size_t kRowMemoryBytes = std::size_t{64} << 20;  // set aside whe
 
 // Each address that is not a synonym gets its own mapping of the one allocation; a synonym uses its
 // target's. (index into the AliasSet's views, or -1 for .shared)
-std::vector<int> view_of_address(const Litmus& t, int& views) {
+// The rows' alias set (RowEngine::memory): kMostPlain views mapped at the start of their ranges, then as
+// many mapped one granularity into theirs (Address::offset_view).
+constexpr int kMostPlain = VMMCHECK_LITMUS_MAX_ADDRESSES;
+
+// Each address's view of the rows' alias set: a global address of its own takes the next plain view, or
+// the next offset one; a synonym (.texref, .surfref) its target's; -1 for .shared.
+std::vector<int> view_of_address(const Litmus& t) {
   std::vector<int> out(t.addresses.size(), -1);
-  views = 0;
+  int plain = 0, offset = 0;
   for (std::size_t a = 0; a < t.addresses.size(); ++a)
-    if (t.addresses[a].same_as < 0 && !t.addresses[a].shared) out[a] = views++;
+    if (t.addresses[a].same_as < 0 && !t.addresses[a].shared)
+      out[a] = t.addresses[a].offset_view ? kMostPlain + offset++ : plain++;
   for (std::size_t a = 0; a < t.addresses.size(); ++a)
     if (t.addresses[a].same_as >= 0) out[a] = out[static_cast<std::size_t>(t.addresses[a].same_as)];
   return out;
@@ -94,7 +101,7 @@ RowEngine::RowEngine(GpuSession& session) : s_(session), arch_(arch_of(session.d
   // after alias.mp's cases instead, the same rows' controls showed their forbidden outcome far less often
   // on the H200 (105 of 133 assert rows discriminating, not 120; one thread's volatile alias reads, none in
   // 10.8M instead of 38k: docs/litmus.md, "Running a row"). 64 MiB holds every row at the default budget.
-  memory(VMMCHECK_LITMUS_MAX_ADDRESSES, kRowMemoryBytes);
+  memory(kRowMemoryBytes);
 }
 
 RowEngine::~RowEngine() = default;
@@ -154,13 +161,15 @@ const RowEngine::Loaded& RowEngine::loaded(const codegen::Kernel& k, int ptxas_l
   return *slot;
 }
 
-vmm::AliasSet& RowEngine::memory(int views, std::size_t bytes) {
-  if (views > VMMCHECK_LITMUS_MAX_ADDRESSES) throw std::logic_error("a litmus row of more views than its kernel takes");
+vmm::AliasSet& RowEngine::memory(std::size_t bytes) {
   if (!memory_ || memory_->size() < bytes) {
     const std::size_t size = std::max(bytes, memory_ ? memory_->size() : std::size_t{0});
     memory_.reset();  // the old mappings go before the new ones are made
-    memory_ = std::make_unique<vmm::AliasSet>(s_.device(), size,
-                                              std::vector<vmm::ViewSpec>(VMMCHECK_LITMUS_MAX_ADDRESSES));
+    // As many views as a test has addresses, at the start of their ranges, then as many one granularity in.
+    std::vector<vmm::ViewSpec> views(2 * kMostPlain);
+    const std::size_t granularity = vmm::allocation_granularity(s_.device(), /*recommended=*/false);
+    for (int v = kMostPlain; v < 2 * kMostPlain; ++v) views[static_cast<std::size_t>(v)].range_offset = granularity;
+    memory_ = std::make_unique<vmm::AliasSet>(s_.device(), size, views);
   }
   return *memory_;
 }
@@ -282,10 +291,9 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
 RowEngine::Memory RowEngine::bind(const Litmus& test, const codegen::Kernel& k, Launches& l) {
   VmmcheckLitmusLaunch& p = l.p;
   Memory m;
-  int views = 0;
-  const std::vector<int> view_index = view_of_address(test, views);
+  const std::vector<int> view_index = view_of_address(test);
   m.bytes = std::max<std::size_t>(1, k.locations) * p.region_words * sizeof(std::uint32_t);
-  vmm::AliasSet& set = memory(std::max(1, views), m.bytes);
+  vmm::AliasSet& set = memory(m.bytes);
   m.base = reinterpret_cast<void*>(set.view(0).address);
   for (std::size_t a = 0; a < test.addresses.size(); ++a) {
     if (view_index[a] < 0) continue;

@@ -69,7 +69,7 @@ class RowEngine {
                         const std::optional<VmmcheckOutcomeTable>& table, RowOutcomes& out);
   void read_histogram(const litmus::Row& row, const VmmcheckOutcomeTable& table, std::uint64_t counted_outside,
                       RowOutcomes& out) const;
-  vmm::AliasSet& memory(int views, std::size_t bytes);
+  vmm::AliasSet& memory(std::size_t bytes);
   Surface& surface(std::size_t rank);
   void count(const std::uint32_t* words, std::uint64_t instances, const std::optional<VmmcheckOutcomeTable>& table,
              RowOutcomes& out, bool only_outside) const;
@@ -81,8 +81,9 @@ class RowEngine {
   std::map<std::string, codegen::Kernel> kernels_;                       // by test source, mutant and build
   std::map<std::pair<std::string, int>, std::unique_ptr<Loaded>> loaded_;  // by kernel name and ptxas level
   std::map<std::pair<std::string, int>, RowOutcomes> done_;               // by test source and ptxas level
-  // Reused by every row: one alias set of as many views as a test has addresses, set aside when the engine
-  // starts (grown when a row needs more), the surfaces, and the results' buffers.
+  // Reused by every row: one alias set of as many views as a test has addresses, and as many mapped one
+  // granularity into their ranges, set aside when the engine starts (grown when a row needs more), the
+  // surfaces, and the results' buffers.
   std::unique_ptr<vmm::AliasSet> memory_;
   std::vector<std::unique_ptr<Surface>> surfaces_;
   DeviceBuffer<std::uint32_t> registers_;
