@@ -69,7 +69,7 @@ TEST(Sites, AReducedKernelKeepsTheThreadsStatements) {
       ASSERT_LE(s.line, source.size());
       EXPECT_NE(source[s.line - 1].find("asm volatile(\"" + s.ptx), std::string::npos) << source[s.line - 1];
     }
-    EXPECT_NE(r.source.find("extern \"C\" __global__ void " + r.name + "(unsigned int* a0, unsigned int* a2, unsigned int* out)"),
+    EXPECT_NE(r.source.find("extern \"C\" __global__ void " + r.name + "(unsigned int* a0, unsigned int* a3, unsigned int* out)"),
               std::string::npos)
         << r.source;
     return;
