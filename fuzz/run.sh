@@ -15,7 +15,7 @@ for t in $targets; do mkdir -p "$work/$t"; done
 mkdir -p "$work/artifacts"
 cp "$here"/../cases/*.toml "$here"/../tests/corpus/malformed/*.toml "$here"/../tests/planted/*.toml "$work/case_file/"
 cp "$here"/corpus/command_line/* "$work/command_line/"
-cp "$here"/../cases/litmus/*.test "$here"/../tests/litmus/grammar/*.test "$work/litmus_file/"
+cp "$here"/../cases/litmus/*.test "$here"/../tests/litmus/grammar/*.test "$here"/../tests/litmus/herd/*.litmus "$work/litmus_file/"
 # run_inputs: the first byte picks the reader (0 baseline, 1 case list, 2 results file): the readers'
 # expectation corpus and ci/expectations, fuzz/corpus/caselist, the documents and inputs corpora.
 seed() { for f in "${@:2}"; do [ -f "$f" ] && { printf "\\$(printf %03o "$1")"; cat "$f"; } >"$work/run_inputs/$1-$(basename "$f")"; done; return 0; }

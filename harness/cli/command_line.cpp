@@ -161,7 +161,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   run_cmd->add_flag("--allow-unknown", o.allow_unknown,
                     "a baseline row naming no case is a warning, not an error (a baseline shared by versions)");
   run_cmd->add_option("--litmus", o.litmus,
-                      "run these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus");
+                      "run these litmus files or folders (.test, or herd-style .litmus) instead of the case tables and the shipped cases/litmus");
   run_cmd->add_flag("!--no-power", o.power,
                     "do not run the controls that show each required or fault case can fail on this GPU");
   run_cmd->add_flag("--deep-power", o.deep_power,
@@ -187,7 +187,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
                      "search each --litmus file on its own and write every file's best as per-row params (its rows "
                      "run under them with --stress-params; the file's own params stay the defaults)");
   tune_cmd->add_option("--litmus", o.litmus,
-                       "tune on these litmus files or folders (.test) instead of the case tables and the shipped cases/litmus: "
+                       "tune on these litmus files or folders (.test, or herd-style .litmus) instead of the case tables and the shipped cases/litmus: "
                        "their assert rows' controls and their permit rows are measured");
 
   CLI::App* selftest_cmd = app.add_subcommand(
@@ -202,7 +202,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
 
   CLI::App* model_cmd = app.add_subcommand(
       "model", "decide every row of litmus files with the PTX proxy model (no GPU); exit 1 if a row's permit/assert disagrees");
-  model_cmd->add_option("files", o.litmus, "litmus files (.test) or folders of them")->required();
+  model_cmd->add_option("files", o.litmus, "litmus files (.test, or herd-style .litmus) or folders of them")->required();
   add_json(*model_cmd, o, "print the verdicts as JSON (to FILE, or stdout)");
   model_cmd->add_flag("--verbose,-v", o.verbose, "show every row's witness execution or the axioms that rule it out");
   model_cmd->add_option("--kernels", o.kernels_dir,
@@ -213,7 +213,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
       "toolchain",
       "check that the machine code of each litmus row's kernel keeps every memory operation and fence of its PTX, "
       "for each compiler and -O level (no GPU); exit 1 if any is lost, merged, weakened, reordered or elided");
-  toolchain_cmd->add_option("files", o.litmus, "litmus files (.test) or folders of them")->required();
+  toolchain_cmd->add_option("files", o.litmus, "litmus files (.test, or herd-style .litmus) or folders of them")->required();
   toolchain_cmd->add_option("--filter", o.filter, "comma-separated globs over row names (alias_mp.*); -GLOB excludes");
   add_json(*toolchain_cmd, o, "write every kernel's audit as JSON to FILE (or stdout)");
   toolchain_cmd->add_option("--ptxas", o.ptxas, "another ptxas binary to check (repeatable), besides NVRTC's and the toolkit's")

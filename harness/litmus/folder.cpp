@@ -22,8 +22,9 @@ std::vector<File> parse_paths(const std::vector<std::filesystem::path>& paths) {
     if (std::filesystem::is_directory(path)) {
       std::vector<std::filesystem::path> found;
       for (const auto& entry : std::filesystem::directory_iterator(path))
-        if (entry.is_regular_file() && entry.path().extension() == ".test") found.push_back(entry.path());
-      if (found.empty()) throw std::runtime_error(path.string() + ": a folder with no litmus file (*.test) in it");
+        if (entry.is_regular_file() && (entry.path().extension() == ".test" || entry.path().extension() == ".litmus"))
+          found.push_back(entry.path());
+      if (found.empty()) throw std::runtime_error(path.string() + ": a folder with no litmus file (*.test, *.litmus) in it");
       std::sort(found.begin(), found.end());
       for (const auto& f : found) add(f);
     } else if (std::filesystem::is_regular_file(path)) {

@@ -32,16 +32,19 @@
 #include "litmus/parse_source.hpp"
 #include "litmus/parse_template.hpp"
 #include "litmus/grammar.hpp"
+#include "litmus/herd.hpp"
 
 namespace vmmcheck::litmus {
 namespace {
 
-// The file name without its directory and its ".test".
+// The file name without its directory and its ".test" (or a herd file's ".litmus").
 std::string stem_of(const std::string& path) {
   std::string name = std::filesystem::path(path).filename().string();
-  const std::string suffix = ".test";
-  if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0)
-    name.resize(name.size() - suffix.size());
+  for (const std::string suffix : {".test", ".litmus"})
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      name.resize(name.size() - suffix.size());
+      break;
+    }
   return name;
 }
 
@@ -123,7 +126,7 @@ File parse_file(const std::string& path) {
   std::ostringstream text;
   if (in) text << in.rdbuf();
   if (!in || in.bad()) throw std::runtime_error("cannot read litmus file " + path);
-  return parse_text(text.str(), path);
+  return is_herd_path(path) ? parse_herd_text(text.str(), path) : parse_text(text.str(), path);
 }
 
 }  // namespace vmmcheck::litmus

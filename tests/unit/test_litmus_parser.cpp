@@ -401,10 +401,11 @@ check (r1 != 42) as stale;
   EXPECT_EQ(parse_text(text, "some/dir/MP.test").path, "some/dir/MP.test");
 }
 
-TEST(LitmusParser, TheStemDropsOnlyTheDirectoryAndDotTest) {
+TEST(LitmusParser, TheStemDropsOnlyTheDirectoryAndTheExtension) {
   const std::string text = ".global x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as c;\n";
   EXPECT_EQ(parse_text(text, "a/b/SB.test").rows[0].name, "SB.c");
-  EXPECT_EQ(parse_text(text, "SB.litmus").rows[0].name, "SB.litmus.c");
+  EXPECT_EQ(parse_text(text, "SB.litmus").rows[0].name, "SB.c");  // a herd-style file's extension
+  EXPECT_EQ(parse_text(text, "SB.ptx").rows[0].name, "SB.ptx.c");
   EXPECT_EQ(parse_text(text, "/x/SB").rows[0].name, "SB.c");
 }
 

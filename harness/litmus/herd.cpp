@@ -1,0 +1,562 @@
+// herd-style PTX litmus files, translated into the artifact's language (docs/litmus.md, "herd-style
+// files"). The grammar followed is the one Dat3M reads (its LitmusPTX); what this reader decides:
+// - `PTX NAME`, then any quoted lines (comments), then `{ ... }`: locations (`x = 0`), proxy aliases
+//   (`y @ generic|texture|surface|constant aliases x`) and register values (`P0:r1 = 0`); a value other
+//   than 0 is an UnsupportedConstruct (the language starts every location and register at 0). A location
+//   the program names but the block does not is a location of its own, starting at 0, as herd has it.
+// - The program: a header row `P0@cta C,gpu G | ...;`, then rows of `|`-separated instructions, each row
+//   ending in `;`. Thread Pn runs on GPU G in CTA C, as the next lane of that CTA in P order.
+// - Registers are the thread's own in herd (P0:r1 and P1:r1 differ): each (thread, register) becomes one
+//   r<k> of the language, k counted in order of first appearance; the translation's comments say which.
+// - `generic aliases` is `physically aliases` (another virtual address of the memory); `texture` and
+//   `surface aliases` are .texref and .surfref synonyms; a `constant` alias names its target's address,
+//   read by `cold` as ldc.
+// - `exists C` is `check (C)`, `~exists C` is `assert (not (C))`, `forall C` is `assert (C)`; /\ is &&, \/
+//   is ||, ~ is not; a location in a condition is its final value ([x]).
+// - `ld r1, 1` (no qualifier, an integer) moves a value into a register: no instruction of its own, its
+//   value is put where the register is used, until the register is set again.
+// - A condition's register is P1:r0, or 1:r0.
+// - (* ... *) comments are blanks.
+#include "litmus/herd.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "litmus/parser.hpp"
+
+namespace vmmcheck::litmus {
+namespace {
+
+std::string trim(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+// The text with (* ... *) comments turned to blanks (newlines kept, so lines keep their numbers).
+std::string without_comments(const std::string& text, const std::string& path) {
+  std::string out = text;
+  int line = 1, opened_at = 0;
+  bool inside = false;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == '\n') {
+      ++line;
+      continue;
+    }
+    if (!inside && out[i] == '(' && i + 1 < out.size() && out[i + 1] == '*') {
+      inside = true;
+      opened_at = line;
+      out[i] = out[i + 1] = ' ';
+      ++i;
+    } else if (inside && out[i] == '*' && i + 1 < out.size() && out[i + 1] == ')') {
+      inside = false;
+      out[i] = out[i + 1] = ' ';
+      ++i;
+    } else if (inside) {
+      out[i] = ' ';
+    }
+  }
+  if (inside) throw ParseError(path, opened_at, 1, "a (* comment is never closed");
+  return out;
+}
+
+struct Translator {
+  std::string path;
+  std::vector<std::string> lines;  // the file's lines, comments blanked
+  std::size_t at = 0;              // the next line to read (0-based)
+
+  // What the file declares and uses.
+  struct Declared {
+    std::string name;
+    enum class Kind { Location, Generic, Texture, Surface, Constant } kind = Kind::Location;
+    std::string of;  // an alias's target
+    int line = 0;
+  };
+  std::vector<Declared> declared;
+  std::map<std::string, std::size_t> by_name;
+  std::vector<std::string> used;  // locations named by the program or the condition, in order
+
+  struct ThreadOut {
+    std::string head;  // dD.bB.tT
+    int line = 0;
+    std::vector<std::pair<std::string, int>> ops;  // language text, herd line
+  };
+  std::vector<ThreadOut> threads;
+  std::map<std::string, std::string> registers;  // "P0:r1" -> "r0"
+  std::map<std::string, std::string> constants;  // "P0:r1" -> "1": set by `ld r1, 1` (a move), not yet overwritten
+  std::vector<std::pair<std::string, std::string>> register_order;
+
+  [[noreturn]] void malformed(int line, const std::string& what) const { throw ParseError(path, line, 1, what); }
+  [[noreturn]] void unsupported(int line, const std::string& what) const {
+    throw UnsupportedConstruct(path, line, 1, what + ": not in vmmcheck's litmus language yet");
+  }
+
+  bool blank(std::size_t i) const { return trim(lines[i]).empty(); }
+  int number(std::size_t i) const { return static_cast<int>(i) + 1; }
+  void skip_blanks() {
+    while (at < lines.size() && blank(at)) ++at;
+  }
+
+  // The language's register for thread `thread`'s herd register `reg`.
+  std::string reg(int thread, const std::string& name) {
+    const std::string key = "P" + std::to_string(thread) + ":" + name;
+    auto it = registers.find(key);
+    if (it != registers.end()) return it->second;
+    const std::string mine = "r" + std::to_string(registers.size());
+    registers.emplace(key, mine);
+    register_order.emplace_back(key, mine);
+    return mine;
+  }
+
+  void use(const std::string& location) {
+    if (std::find(used.begin(), used.end(), location) == used.end()) used.push_back(location);
+  }
+
+  // An address operand: a name the language can read (a constant alias is its target's address).
+  std::string address(const std::string& text, int line) {
+    const std::string name = trim(text);
+    static const std::regex ident("[A-Za-z_][A-Za-z0-9_]*");
+    if (!std::regex_match(name, ident)) malformed(line, "expected a location name, found '" + name + "'");
+    use(name);
+    auto it = by_name.find(name);
+    if (it != by_name.end() && declared[it->second].kind == Declared::Kind::Constant) return declared[it->second].of;
+    return name;
+  }
+
+  // A value operand: an integer (0 to 2^32 - 1) or one of the thread's registers.
+  std::string value(const std::string& text, int thread, int line) {
+    const std::string v = trim(text);
+    static const std::regex integer("[0-9]+");
+    static const std::regex negative("-[0-9]+");
+    static const std::regex reg_name("[A-Za-z_][A-Za-z0-9_]*");
+    if (std::regex_match(v, integer)) {
+      if (v.size() > 10 || std::stoull(v) > 0xFFFFFFFFull) unsupported(line, "the value " + v + " (values are 32-bit)");
+      return v;
+    }
+    if (std::regex_match(v, negative)) unsupported(line, "the negative value " + v);
+    if (std::regex_match(v, reg_name)) {
+      auto c = constants.find("P" + std::to_string(thread) + ":" + v);
+      return c != constants.end() ? c->second : reg(thread, v);
+    }
+    malformed(line, "expected an integer or a register, found '" + v + "'");
+  }
+
+  void header() {
+    skip_blanks();
+    if (at == lines.size()) malformed(number(at == 0 ? 0 : at - 1), "expected 'PTX NAME' (a herd-style PTX litmus file), found the end of the file");
+    const std::string first = trim(lines[at]);
+    if (!starts_with(first, "PTX") || (first.size() > 3 && !std::isspace(static_cast<unsigned char>(first[3]))) || trim(first.substr(3)).empty())
+      malformed(number(at), "expected 'PTX NAME' (a herd-style PTX litmus file), found '" + first.substr(0, 40) + "'");
+    ++at;
+    // Quoted text, perhaps over several lines: the test's description.
+    for (skip_blanks(); at < lines.size() && trim(lines[at])[0] == '"'; skip_blanks()) {
+      const int opened = number(at);
+      std::size_t quotes = 0;
+      do {
+        quotes += static_cast<std::size_t>(std::count(lines[at].begin(), lines[at].end(), '"'));
+        ++at;
+      } while (quotes % 2 == 1 && at < lines.size());
+      if (quotes % 2 == 1) malformed(opened, "a quoted description is never closed");
+    }
+  }
+
+  void init_block() {
+    skip_blanks();
+    if (at == lines.size() || trim(lines[at])[0] != '{') malformed(number(std::min(at, lines.size() - 1)), "expected '{' (the initial state)");
+    // The block's text, each character with its line, up to the matching '}'.
+    std::string text;
+    std::vector<int> line_of;
+    std::size_t col = lines[at].find('{') + 1;
+    bool closed = false;
+    for (; at < lines.size() && !closed; ++at, col = 0) {
+      for (; col < lines[at].size(); ++col) {
+        if (lines[at][col] == '}') {
+          closed = true;
+          const std::string rest = trim(lines[at].substr(col + 1));
+          if (!rest.empty() && rest != ";") malformed(number(at), "unexpected '" + rest + "' after the initial state");
+          break;
+        }
+        text += lines[at][col];
+        line_of.push_back(number(at));
+      }
+      text += '\n';
+      line_of.push_back(number(at));
+    }
+    if (!closed) malformed(number(lines.size() - 1), "the initial state's '{' is never closed");
+    static const std::regex location_re(R"(([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-?[0-9]+))");
+    static const std::regex register_re(R"(P([0-9]+)\s*:\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(-?[0-9]+))");
+    static const std::regex alias_re(R"(([A-Za-z_][A-Za-z0-9_]*)\s*@\s*([a-z]+)\s+aliases\s+([A-Za-z_][A-Za-z0-9_]*))");
+    static const std::regex pointer_re(R"((P[0-9]+\s*:\s*)?[A-Za-z_][A-Za-z0-9_]*\s*=\s*&?\s*[A-Za-z_][A-Za-z0-9_]*)");
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i) {
+      if (i < text.size() && text[i] != ';' && text[i] != '\n') continue;
+      const std::string decl = trim(text.substr(start, i - start));
+      const int line = line_of.empty() ? 1 : line_of[std::min(start, line_of.size() - 1)];
+      start = i + 1;
+      if (decl.empty()) continue;
+      std::smatch m;
+      if (std::regex_match(decl, m, register_re)) {
+        if (std::stoll(m[3].str()) != 0) unsupported(line, "the initial register value " + decl);
+      } else if (std::regex_match(decl, m, location_re)) {
+        if (std::stoll(m[2].str()) != 0) unsupported(line, "the initial value " + decl);
+        declare({m[1].str(), Declared::Kind::Location, "", line});
+      } else if (std::regex_match(decl, m, alias_re)) {
+        const std::string kind = m[2].str();
+        Declared d{m[1].str(), Declared::Kind::Generic, m[3].str(), line};
+        if (kind == "generic") d.kind = Declared::Kind::Generic;
+        else if (kind == "texture") d.kind = Declared::Kind::Texture;
+        else if (kind == "surface") d.kind = Declared::Kind::Surface;
+        else if (kind == "constant") d.kind = Declared::Kind::Constant;
+        else malformed(line, "unknown proxy '" + kind + "' (generic, texture, surface or constant)");
+        declare(d);
+      } else if (std::regex_match(decl, pointer_re)) {
+        unsupported(line, "an address as a value (" + decl + ")");
+      } else {
+        malformed(line, "expected 'x = 0', 'y @ generic aliases x' or 'P0:r1 = 0', found '" + decl + "'");
+      }
+    }
+  }
+
+  void declare(const Declared& d) {
+    if (by_name.count(d.name)) malformed(d.line, "location '" + d.name + "' is declared twice");
+    by_name[d.name] = declared.size();
+    declared.push_back(d);
+  }
+
+  static bool is_assertion_start(const std::string& line) {
+    const std::string t = trim(line);
+    for (const char* k : {"exists", "~exists", "~ exists", "forall", "filter", "locations"})
+      if (starts_with(t, k)) return true;
+    return false;
+  }
+
+  void program() {
+    skip_blanks();
+    if (at == lines.size()) malformed(number(lines.size() - 1), "expected the threads' header 'P0@cta 0,gpu 0 | ...;'");
+    // Header row.
+    const int header_line = number(at);
+    std::string head = trim(lines[at]);
+    ++at;
+    if (head.empty() || head.back() != ';') malformed(header_line, "the threads' header must end with ';'");
+    head.pop_back();
+    static const std::regex thread_re(R"(P([0-9]+)\s*@\s*cta\s+([0-9]+)\s*,\s*gpu\s+([0-9]+))");
+    std::map<std::pair<int, int>, int> lanes;
+    const std::vector<std::string> cells = split(head, '|');
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      std::smatch m;
+      const std::string cell = trim(cells[i]);
+      if (!std::regex_match(cell, m, thread_re))
+        malformed(header_line, "expected 'P" + std::to_string(i) + "@cta C,gpu G', found '" + cell + "'");
+      if (std::stoul(m[1].str()) != i) malformed(header_line, "thread " + cell + " in column " + std::to_string(i) + " (P" + std::to_string(i) + " expected)");
+      const int cta = std::stoi(m[2].str()), gpu = std::stoi(m[3].str());
+      const int lane = lanes[{gpu, cta}]++;
+      threads.push_back({"d" + std::to_string(gpu) + ".b" + std::to_string(cta) + ".t" + std::to_string(lane), header_line, {}});
+    }
+    // Instruction rows, up to the assertion.
+    for (; at < lines.size() && !is_assertion_start(lines[at]); ++at) {
+      if (blank(at)) continue;
+      const int line = number(at);
+      std::string row = trim(lines[at]);
+      if (row.back() != ';') malformed(line, "an instruction row must end with ';'");
+      row.pop_back();
+      const std::vector<std::string> ops = split(row, '|');
+      if (ops.size() > threads.size())
+        malformed(line, std::to_string(ops.size()) + " columns, for " + std::to_string(threads.size()) + " threads");
+      for (std::size_t t = 0; t < ops.size(); ++t) {
+        const std::string op = trim(ops[t]);
+        if (op.empty()) continue;
+        std::string mine = instruction(op, static_cast<int>(t), line);
+        if (!mine.empty()) threads[t].ops.emplace_back(std::move(mine), line);
+      }
+    }
+    for (std::size_t t = 0; t < threads.size(); ++t)
+      if (threads[t].ops.empty()) unsupported(threads[t].line, "thread P" + std::to_string(t) + " with no instruction");
+  }
+
+  // One herd instruction of thread `t` as the language writes it.
+  std::string instruction(const std::string& text, int t, int line) {
+    const std::size_t space = text.find_first_of(" \t");
+    const std::string opcode = text.substr(0, space);
+    const std::vector<std::string> operands = space == std::string::npos ? std::vector<std::string>{} : split(text.substr(space + 1), ',');
+    const std::vector<std::string> parts = split(opcode, '.');
+    const std::string& op = parts[0];
+    const auto need = [&](std::size_t n) {
+      if (operands.size() != n)
+        malformed(line, "'" + opcode + "' takes " + std::to_string(n) + " operand" + (n == 1 ? "" : "s") + ", found '" + text + "'");
+    };
+    // sem.scope as the language spells them: weak without a scope.
+    const auto qualifiers = [&](std::size_t from, std::size_t to) {
+      std::string q;
+      for (std::size_t i = from; i < to && i < parts.size(); ++i) q += "." + parts[i];
+      return q;
+    };
+    if (!opcode.empty() && opcode.back() == ':') unsupported(line, "the label " + opcode + " (a branch target: loops)");
+    if (op == "goto" || op == "beq" || op == "bne" || op == "bra" || op == "bgt" || op == "blt" || op == "jmp")
+      unsupported(line, "the branch '" + text + "'");
+    if (op == "add" || op == "sub" || op == "mul" || op == "div" || op == "mov" || op == "and" || op == "or" || op == "xor")
+      unsupported(line, "register arithmetic ('" + text + "')");
+    if (op == "bar" || op == "barrier") unsupported(line, "the CTA barrier '" + text + "'");
+    if (op == "ld" && parts.size() == 1 && operands.size() == 2 && std::regex_match(trim(operands[1]), std::regex("[0-9]+"))) {
+      constants["P" + std::to_string(t) + ":" + trim(operands[0])] = value(operands[1], t, line);  // ld r, 1: a move
+      return {};
+    }
+    // Any other instruction that sets a register ends its move's value.
+    if (!operands.empty() && (op == "ld" || op == "suld" || op == "tld" || op == "cold" || op == "atom"))
+      constants.erase("P" + std::to_string(t) + ":" + trim(operands[0]));
+    if (op == "ld") {
+      need(2);
+      return "ld" + qualifiers(1, parts.size()) + " " + reg(t, trim(operands[0])) + ", [" + address(operands[1], line) + "]";
+    }
+    if (op == "st") {
+      need(2);
+      return "st" + qualifiers(1, parts.size()) + " [" + address(operands[0], line) + "], " + value(operands[1], t, line);
+    }
+    if (op == "suld" || op == "tld" || op == "cold") {
+      need(2);
+      const std::string mine = op == "cold" ? "ldc" : op;
+      return mine + qualifiers(1, parts.size()) + " " + reg(t, trim(operands[0])) + ", [" + address(operands[1], line) + "]";
+    }
+    if (op == "sust") {
+      need(2);
+      return "sust" + qualifiers(1, parts.size()) + " [" + address(operands[0], line) + "], " + value(operands[1], t, line);
+    }
+    if (op == "atom" || op == "red") {
+      // atom.<sem>.<scope>.<operation>: the operation last.
+      if (parts.size() < 2) malformed(line, "'" + opcode + "' names no operation");
+      const std::string operation = parts.back();
+      if (operation != "add" && operation != "sub")
+        unsupported(line, op + "." + operation + " ('" + text + "'; the language's read-modify-write is add)");
+      const std::string q = qualifiers(1, parts.size() - 1);
+      const bool atom = op == "atom";
+      need(atom ? 3 : 2);
+      std::string amount = value(operands[atom ? 2 : 1], t, line);
+      if (operation == "sub") {  // x - v is x + (2^32 - v) in 32-bit arithmetic
+        if (!amount.empty() && amount[0] == 'r') unsupported(line, op + ".sub of a register ('" + text + "')");
+        amount = std::to_string((0x100000000ull - std::stoull(amount)) & 0xFFFFFFFFull);
+      }
+      if (atom)
+        return "atom.add" + q + " " + reg(t, trim(operands[0])) + ", [" + address(operands[1], line) + "], " + amount;
+      return "red.add" + q + " [" + address(operands[0], line) + "], " + amount;
+    }
+    if (op == "fence") {
+      need(0);
+      return opcode;
+    }
+    malformed(line, "unknown instruction '" + text + "'");
+  }
+
+  // The assertion: `exists`, `~exists` or `forall`, then a condition, perhaps over several lines.
+  struct Assertion {
+    std::string quantifier, condition;
+    int line = 0;
+  };
+  Assertion assertion() {
+    skip_blanks();
+    if (at == lines.size()) malformed(number(lines.size() - 1), "expected the assertion (exists, ~exists or forall)");
+    std::string text;
+    const int line = number(at);
+    for (; at < lines.size(); ++at) text += lines[at] + "\n";
+    std::string t = trim(text);
+    if (starts_with(t, "locations")) {  // locations [...]: what herd prints; nothing to decide
+      const std::size_t end = t.find(']');
+      if (end == std::string::npos) malformed(line, "'locations [' is never closed");
+      t = trim(t.substr(end + 1));
+    }
+    if (starts_with(t, "filter")) unsupported(line, "a filter");
+    t = std::regex_replace(t, std::regex(R"((P?[0-9]+)\s*:\s*)"), "$1:");  // "P3: r0" is P3:r0
+    Assertion a;
+    a.line = line;
+    for (const char* q : {"~exists", "~ exists", "exists", "forall"})
+      if (starts_with(t, q)) {
+        a.quantifier = q == std::string("~ exists") ? "~exists" : q;
+        t = trim(t.substr(std::string(q).size()));
+        break;
+      }
+    if (a.quantifier.empty()) malformed(line, "expected exists, ~exists or forall, found '" + t.substr(0, 30) + "'");
+    std::size_t i = 0;
+    a.condition = disjunction(t, i, line);
+    while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+    if (i != t.size()) malformed(line, "unexpected '" + t.substr(i, 20) + "' after the condition");
+    return a;
+  }
+
+  void blanks(const std::string& t, std::size_t& i) const {
+    while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
+  }
+  std::string disjunction(const std::string& t, std::size_t& i, int line) {
+    std::string out = conjunction(t, i, line);
+    for (blanks(t, i); t.compare(i, 2, "\\/") == 0; blanks(t, i)) {
+      i += 2;
+      out = "(" + out + " || " + conjunction(t, i, line) + ")";
+    }
+    return out;
+  }
+  std::string conjunction(const std::string& t, std::size_t& i, int line) {
+    std::string out = unary(t, i, line);
+    for (blanks(t, i); t.compare(i, 2, "/\\") == 0; blanks(t, i)) {
+      i += 2;
+      out = "(" + out + " && " + unary(t, i, line) + ")";
+    }
+    return out;
+  }
+  std::string unary(const std::string& t, std::size_t& i, int line) {
+    blanks(t, i);
+    if (i < t.size() && t[i] == '~') {
+      ++i;
+      return "not " + parenthesised(unary(t, i, line));
+    }
+    if (i < t.size() && t[i] == '(') {
+      ++i;
+      const std::string inner = disjunction(t, i, line);
+      blanks(t, i);
+      if (i == t.size() || t[i] != ')') malformed(line, "a '(' in the condition is never closed");
+      ++i;
+      return parenthesised(inner);
+    }
+    const std::string lhs = term(t, i, line);
+    blanks(t, i);
+    std::string cmp;
+    if (t.compare(i, 2, "==") == 0) cmp = "==";
+    else if (t.compare(i, 2, "!=") == 0) cmp = "!=";
+    else if (i < t.size() && t[i] == '=') cmp = "=";
+    else malformed(line, "expected == or != after '" + lhs + "' in the condition");
+    i += cmp.size();
+    return lhs + (cmp == "=" ? " ==" : " " + cmp) + " " + term(t, i, line);
+  }
+  static std::string parenthesised(const std::string& s) { return s.front() == '(' ? s : "(" + s + ")"; }
+  std::string term(const std::string& t, std::size_t& i, int line) {
+    blanks(t, i);
+    std::size_t j = i;
+    while (j < t.size() && (std::isalnum(static_cast<unsigned char>(t[j])) || t[j] == '_' || t[j] == ':')) ++j;
+    const std::string word = t.substr(i, j - i);
+    i = j;
+    static const std::regex reg_re(R"(P?([0-9]+):([A-Za-z_][A-Za-z0-9_]*))");
+    static const std::regex int_re("[0-9]+");
+    static const std::regex loc_re("[A-Za-z_][A-Za-z0-9_]*");
+    std::smatch m;
+    if (std::regex_match(word, m, reg_re)) {
+      const int thread = std::stoi(m[1].str());
+      if (thread >= static_cast<int>(threads.size())) malformed(line, "the condition names " + word + ", a thread the test does not have");
+      auto c = constants.find("P" + std::to_string(thread) + ":" + m[2].str());
+      return c != constants.end() ? c->second : reg(thread, m[2].str());
+    }
+    if (std::regex_match(word, int_re)) {
+      if (word.size() > 10 || std::stoull(word) > 0xFFFFFFFFull) unsupported(line, "the value " + word + " (values are 32-bit)");
+      return word;
+    }
+    if (std::regex_match(word, loc_re)) return "[" + address(word, line) + "]";  // a location: its final value
+    malformed(line, "expected a register (P0:r1), a location or an integer in the condition, found '" + t.substr(i, 20) + "'");
+  }
+
+  HerdTranslation emit(const std::string& name, const Assertion& a) {
+    HerdTranslation out;
+    std::ostringstream text;
+    const auto put = [&](const std::string& s, int line) {
+      text << s << "\n";
+      out.origin.push_back(line);
+    };
+    put("// " + name + ": a herd-style PTX litmus file, translated (docs/litmus.md, \"herd-style files\").", 1);
+    for (const auto& [herd, mine] : register_order) put("// " + mine + " is " + herd, 1);
+    // Locations first (those the block names, then those only the program does), then their aliases.
+    for (const Declared& d : declared)
+      if (d.kind == Declared::Kind::Location) put(".global " + d.name + ";", d.line);
+    for (const std::string& u : used)
+      if (!by_name.count(u)) put(".global " + u + ";", threads.empty() ? 1 : threads[0].line);
+    std::set<std::string> done;
+    for (const Declared& d : declared)
+      if (d.kind == Declared::Kind::Location) done.insert(d.name);
+    for (const std::string& u : used)
+      if (!by_name.count(u)) done.insert(u);
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (const Declared& d : declared) {
+        if (done.count(d.name) || !done.count(d.of)) continue;
+        done.insert(d.name);
+        progress = true;
+        if (d.kind == Declared::Kind::Generic) put(".global " + d.name + " physically aliases " + d.of + ";", d.line);
+        else if (d.kind == Declared::Kind::Texture) put(".texref " + d.name + " virtually aliases " + d.of + ";", d.line);
+        else if (d.kind == Declared::Kind::Surface) put(".surfref " + d.name + " virtually aliases " + d.of + ";", d.line);
+        // a constant alias declares nothing: cold reads its target through the constant proxy (ldc)
+      }
+    }
+    for (const Declared& d : declared)
+      if (!done.count(d.name)) malformed(d.line, "'" + d.name + "' aliases '" + d.of + "', which is no location of the test");
+    for (const ThreadOut& th : threads) {
+      put(th.head + " {", th.line);
+      for (const auto& [op, line] : th.ops) put("  " + op + ";", line);
+      put("}", th.line);
+    }
+    if (a.quantifier == "exists") put("check " + parenthesised(a.condition) + " as exists;", a.line);
+    else if (a.quantifier == "~exists") put("assert (not " + parenthesised(a.condition) + ") as not_exists;", a.line);
+    else put("assert " + parenthesised(a.condition) + " as forall;", a.line);
+    out.text = text.str();
+    return out;
+  }
+};
+
+}  // namespace
+
+bool is_herd_path(const std::string& path) {
+  const std::string suffix = ".litmus";
+  return path.size() > suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+HerdTranslation translate_herd(const std::string& text, const std::string& path) {
+  Translator t;
+  t.path = path;
+  std::istringstream in(without_comments(text, path));
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    t.lines.push_back(line);
+  }
+  if (t.lines.empty()) t.lines.push_back("");
+  t.header();
+  const std::string name = trim(trim(t.lines[0]).substr(3));
+  t.init_block();
+  t.program();
+  const Translator::Assertion a = t.assertion();
+  return t.emit(name, a);
+}
+
+File parse_herd_text(const std::string& text, const std::string& path) {
+  const HerdTranslation h = translate_herd(text, path);
+  const auto herd_line = [&](int line) { return line >= 1 && line <= static_cast<int>(h.origin.size()) ? h.origin[static_cast<std::size_t>(line - 1)] : 1; };
+  try {
+    File f = parse_text(h.text, path);
+    for (Row& r : f.rows) r.line = herd_line(r.line);
+    return f;
+  } catch (const ParseError& e) {
+    // Where the language refused the translation: the herd line it came from, and the translated text.
+    const std::string prefix = e.path() + ":" + std::to_string(e.line()) + ":" + std::to_string(e.column()) + ": ";
+    std::string message = e.what();
+    if (starts_with(message, prefix)) message = message.substr(prefix.size());
+    std::istringstream lines(h.text);
+    std::string translated;
+    for (int i = 0; i < e.line() && std::getline(lines, translated);) ++i;
+    throw ParseError(path, herd_line(e.line()), 1, message + " (translated as '" + trim(translated) + "')");
+  }
+}
+
+}  // namespace vmmcheck::litmus
