@@ -33,6 +33,7 @@ KINDS = [
     ("register arithmetic", re.compile(r"register arithmetic")),
     ("non-zero initial value", re.compile(r"initial (register )?value")),
     ("filter", re.compile(r"a filter")),
+    ("a thread with no instruction", re.compile(r"with no instruction")),
 ]
 
 
@@ -74,7 +75,10 @@ def check(dat3m: pathlib.Path, vmmcheck: str, expected_csv: pathlib.Path) -> dic
             if p.returncode not in (0, 1):
                 message = (p.stderr.strip().splitlines() or ["exit " + str(p.returncode)])[0]
                 unsupported = "not in vmmcheck's litmus language yet" in message
-                entry.update(status="unsupported" if unsupported else "refused", reason=message.split(": ", 1)[-1],
+                where = re.match(r"(?:vmmcheck: )?\S+?:(\d+)(?::\d+)?: ", message)
+                entry.update(status="unsupported" if unsupported else "refused",
+                             line=int(where.group(1)) if where else None,
+                             reason=message[where.end():] if where else message,
                              construct=kind_of(message) if unsupported else None)
                 out.append(entry)
                 continue
@@ -102,7 +106,7 @@ def check(dat3m: pathlib.Path, vmmcheck: str, expected_csv: pathlib.Path) -> dic
         "unsupported": dict(collections.Counter(e["construct"] for e in out if e["status"] == "unsupported")),
         "refused": sum(e["status"] == "refused" for e in out),
         "missing": sum(e["status"] == "missing" for e in out),
-        "not_on_gpu": dict(collections.Counter(re.sub(r"\b(address|\.surfref|\.texref) \w+", r"\1 X", e["gpu"])
+        "not_on_gpu": dict(collections.Counter(re.sub(r"(address|\.surfref|\.texref) \w+", r"\1 X", e["gpu"])
                                                for e in decided if e.get("gpu") != "runs")),
     }
     return {"schema": "vmmcheck-dat3m-check/1", "summary": summary, "tests": out}

@@ -189,3 +189,27 @@ def test_litmus_power_counts_rows_and_lists_those_no_control_showed(tmp_path):
     assert "| `mp` | 2 | 1 of 2 | 5% |" in text, text
     assert "| `litmus.mp.1.b` | 2 | 100 | `ctl_narrow_t0_1`, `ctl_drop_t1_1` |" in text, text
     assert "litmus.mp.0.a`" not in text.split("with what they tried")[1], text
+
+
+def test_the_dat3m_table_counts_agreement_and_names_each_disagreement(tmp_path):
+    doc = {"schema": "vmmcheck-dat3m-check/1", "dat3m_commit": "30640123b", "vmmcheck": "0.1.0 (git abc)",
+           "summary": {"listed": 4, "decided": 2, "agree_isa": 1, "agree_artifact": 2, "agree_either": 2,
+                       "would_run_on_gpu": 1, "unsupported": {"CTA barrier": 1}, "refused": 1, "missing": 0,
+                       "not_on_gpu": {"needs a second GPU": 1}},
+           "tests": [
+               {"file": "litmus/PTX/a.litmus", "status": "decided", "agrees_isa": True, "agrees_artifact": True, "gpu": "runs"},
+               {"file": "litmus/PTX/b.litmus", "status": "decided", "agrees_isa": False, "agrees_artifact": True,
+                "gpu": "needs a second GPU"},
+               {"file": "litmus/PTX/c.litmus", "status": "unsupported", "construct": "CTA barrier", "reason": "bar"},
+               {"file": "litmus/PTX/d.litmus", "status": "refused", "reason": "d.exists: the model cannot take it: why"}]}
+    path = tmp_path / "dat3m.json"
+    path.write_text(json.dumps(doc))
+    text = "\n".join(figures.dat3m(figures.Source(path, "dat3m.json")))
+    assert "| 4 | 2 | 1 of 2 | 2 of 2 | 1 of 2 |" in text
+    assert "| CTA barrier | 1 |" in text
+    assert "refused: the model cannot take it: why (`d.litmus`)" in text
+    assert "Disagreements with Dat3M: 1: `b.litmus` (ISA differs, artifact agrees)." in text
+    doc["schema"] = "vmmcheck-model/1"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(figures.FiguresError, match="not a vmmcheck-dat3m-check/1 file"):
+        figures.dat3m(figures.Source(path, "dat3m.json"))

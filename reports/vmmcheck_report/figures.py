@@ -901,7 +901,37 @@ def rows_tune(src: Source) -> List[str]:
     return out
 
 
+def dat3m(src: Source) -> List[str]:
+    """Dat3M's PTX litmus corpus asked of the model (ci/dat3m_check.py; schema vmmcheck-dat3m-check/1): how
+    many files the language takes, how many answers agree with Dat3M's expected ones, what the rest need,
+    and which decided files a GPU could run."""
+    doc = plain_json(src)
+    if doc.get("schema") != "vmmcheck-dat3m-check/1":
+        raise FiguresError(f"{src.shown}: not a vmmcheck-dat3m-check/1 file (schema {doc.get('schema')!r})")
+    s = doc["summary"]
+    out = [f"From `{src.shown}` (Dat3M {doc.get('dat3m_commit', '?')[:9]}, its PTX v7.5 expected results; vmmcheck "
+           f"{doc.get('vmmcheck', '?')}):", ""]
+    out += table(["files listed", "decided by the model", "agree, ISA reading", "agree, artifact reading",
+                  "decided files a GPU could run"],
+                 [[str(s["listed"]), str(s["decided"]), f"{s['agree_isa']} of {s['decided']}",
+                   f"{s['agree_artifact']} of {s['decided']}", f"{s['would_run_on_gpu']} of {s['decided']}"]])
+    not_taken = dict(s["unsupported"])
+    refused = [e for e in doc["tests"] if e["status"] == "refused"]
+    out += ["", "Not decided: what the language lacks, or what it refuses, file by file:", ""]
+    rows = [[name, str(n)] for name, n in sorted(not_taken.items(), key=lambda kv: -kv[1])]
+    rows += [[f"refused: {e['reason'].split(': ', 1)[-1]} (`{Path(e['file']).name}`)", "1"] for e in refused]
+    out += table(["construct", "files"], rows)
+    out += ["", "Decided, but not run by a generated kernel in this version:", ""]
+    out += table(["why", "files"], [[why, str(n)] for why, n in sorted(s["not_on_gpu"].items(), key=lambda kv: -kv[1])])
+    wrong = [e for e in doc["tests"] if e["status"] == "decided" and not (e["agrees_isa"] and e["agrees_artifact"])]
+    out += ["", f"Disagreements with Dat3M: {len(wrong)}" + ("." if not wrong else ": " + ", ".join(
+        f"`{Path(e['file']).name}` (ISA {'agrees' if e['agrees_isa'] else 'differs'}, artifact "
+        f"{'agrees' if e['agrees_artifact'] else 'differs'})" for e in wrong) + ".")]
+    return out
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
+    "dat3m": dat3m,
     "cases": cases,
     "run-summary": run_summary,
     "families": families,
