@@ -38,6 +38,9 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b);
 }
 
+// User text in a message: at most 40 characters of it.
+std::string shown(const std::string& s) { return s.size() <= 40 ? s : s.substr(0, 40) + "..."; }
+
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::string cur;
@@ -86,6 +89,7 @@ struct Translator {
   std::string path;
   std::vector<std::string> lines;  // the file's lines, comments blanked
   std::size_t at = 0;              // the next line to read (0-based)
+  std::string name;                // the test's, after PTX
 
   // What the file declares and uses.
   struct Declared {
@@ -113,6 +117,15 @@ struct Translator {
     throw UnsupportedConstruct(path, line, 1, what + ": not in vmmcheck's litmus language yet");
   }
 
+  // A thread, CTA or GPU number: at most nine digits (a larger one is no test's).
+  int small_number(const std::string& digits, int line, const std::string& what) const {
+    if (digits.size() > 9) malformed(line, what + " " + digits.substr(0, 12) + (digits.size() > 12 ? "..." : "") + " is too large");
+    return std::stoi(digits);
+  }
+  static bool is_zero(const std::string& integer) {
+    return integer.find_first_not_of("-0") == std::string::npos;
+  }
+
   bool blank(std::size_t i) const { return trim(lines[i]).empty(); }
   int number(std::size_t i) const { return static_cast<int>(i) + 1; }
   void skip_blanks() {
@@ -138,7 +151,7 @@ struct Translator {
   std::string address(const std::string& text, int line) {
     const std::string name = trim(text);
     static const std::regex ident("[A-Za-z_][A-Za-z0-9_]*");
-    if (!std::regex_match(name, ident)) malformed(line, "expected a location name, found '" + name + "'");
+    if (!std::regex_match(name, ident)) malformed(line, "expected a location name, found '" + shown(name) + "'");
     use(name);
     auto it = by_name.find(name);
     if (it != by_name.end() && declared[it->second].kind == Declared::Kind::Constant) return declared[it->second].of;
@@ -152,15 +165,15 @@ struct Translator {
     static const std::regex negative("-[0-9]+");
     static const std::regex reg_name("[A-Za-z_][A-Za-z0-9_]*");
     if (std::regex_match(v, integer)) {
-      if (v.size() > 10 || std::stoull(v) > 0xFFFFFFFFull) unsupported(line, "the value " + v + " (values are 32-bit)");
+      if (v.size() > 10 || std::stoull(v) > 0xFFFFFFFFull) unsupported(line, "the value " + shown(v) + " (values are 32-bit)");
       return v;
     }
-    if (std::regex_match(v, negative)) unsupported(line, "the negative value " + v);
+    if (std::regex_match(v, negative)) unsupported(line, "the negative value " + shown(v));
     if (std::regex_match(v, reg_name)) {
       auto c = constants.find("P" + std::to_string(thread) + ":" + v);
       return c != constants.end() ? c->second : reg(thread, v);
     }
-    malformed(line, "expected an integer or a register, found '" + v + "'");
+    malformed(line, "expected an integer or a register, found '" + shown(v) + "'");
   }
 
   void header() {
@@ -169,6 +182,7 @@ struct Translator {
     const std::string first = trim(lines[at]);
     if (!starts_with(first, "PTX") || (first.size() > 3 && !std::isspace(static_cast<unsigned char>(first[3]))) || trim(first.substr(3)).empty())
       malformed(number(at), "expected 'PTX NAME' (a herd-style PTX litmus file), found '" + first.substr(0, 40) + "'");
+    name = trim(first.substr(3));
     ++at;
     // Quoted text, perhaps over several lines: the test's description.
     for (skip_blanks(); at < lines.size() && trim(lines[at])[0] == '"'; skip_blanks()) {
@@ -195,7 +209,7 @@ struct Translator {
         if (lines[at][col] == '}') {
           closed = true;
           const std::string rest = trim(lines[at].substr(col + 1));
-          if (!rest.empty() && rest != ";") malformed(number(at), "unexpected '" + rest + "' after the initial state");
+          if (!rest.empty() && rest != ";") malformed(number(at), "unexpected '" + shown(rest) + "' after the initial state");
           break;
         }
         text += lines[at][col];
@@ -218,9 +232,9 @@ struct Translator {
       if (decl.empty()) continue;
       std::smatch m;
       if (std::regex_match(decl, m, register_re)) {
-        if (std::stoll(m[3].str()) != 0) unsupported(line, "the initial register value " + decl);
+        if (!is_zero(m[3].str())) unsupported(line, "the initial register value " + decl.substr(0, 40));
       } else if (std::regex_match(decl, m, location_re)) {
-        if (std::stoll(m[2].str()) != 0) unsupported(line, "the initial value " + decl);
+        if (!is_zero(m[2].str())) unsupported(line, "the initial value " + decl.substr(0, 40));
         declare({m[1].str(), Declared::Kind::Location, "", line});
       } else if (std::regex_match(decl, m, alias_re)) {
         const std::string kind = m[2].str();
@@ -229,18 +243,18 @@ struct Translator {
         else if (kind == "texture") d.kind = Declared::Kind::Texture;
         else if (kind == "surface") d.kind = Declared::Kind::Surface;
         else if (kind == "constant") d.kind = Declared::Kind::Constant;
-        else malformed(line, "unknown proxy '" + kind + "' (generic, texture, surface or constant)");
+        else malformed(line, "unknown proxy '" + shown(kind) + "' (generic, texture, surface or constant)");
         declare(d);
       } else if (std::regex_match(decl, pointer_re)) {
-        unsupported(line, "an address as a value (" + decl + ")");
+        unsupported(line, "an address as a value (" + shown(decl) + ")");
       } else {
-        malformed(line, "expected 'x = 0', 'y @ generic aliases x' or 'P0:r1 = 0', found '" + decl + "'");
+        malformed(line, "expected 'x = 0', 'y @ generic aliases x' or 'P0:r1 = 0', found '" + shown(decl) + "'");
       }
     }
   }
 
   void declare(const Declared& d) {
-    if (by_name.count(d.name)) malformed(d.line, "location '" + d.name + "' is declared twice");
+    if (by_name.count(d.name)) malformed(d.line, "location '" + shown(d.name) + "' is declared twice");
     by_name[d.name] = declared.size();
     declared.push_back(d);
   }
@@ -268,9 +282,10 @@ struct Translator {
       std::smatch m;
       const std::string cell = trim(cells[i]);
       if (!std::regex_match(cell, m, thread_re))
-        malformed(header_line, "expected 'P" + std::to_string(i) + "@cta C,gpu G', found '" + cell + "'");
-      if (std::stoul(m[1].str()) != i) malformed(header_line, "thread " + cell + " in column " + std::to_string(i) + " (P" + std::to_string(i) + " expected)");
-      const int cta = std::stoi(m[2].str()), gpu = std::stoi(m[3].str());
+        malformed(header_line, "expected 'P" + std::to_string(i) + "@cta C,gpu G', found '" + shown(cell) + "'");
+      if (m[1].str() != std::to_string(i))
+        malformed(header_line, "thread " + cell.substr(0, 40) + " in column " + std::to_string(i) + " (P" + std::to_string(i) + " expected)");
+      const int cta = small_number(m[2].str(), header_line, "CTA"), gpu = small_number(m[3].str(), header_line, "GPU");
       const int lane = lanes[{gpu, cta}]++;
       threads.push_back({"d" + std::to_string(gpu) + ".b" + std::to_string(cta) + ".t" + std::to_string(lane), header_line, {}});
     }
@@ -304,7 +319,7 @@ struct Translator {
     const std::string& op = parts[0];
     const auto need = [&](std::size_t n) {
       if (operands.size() != n)
-        malformed(line, "'" + opcode + "' takes " + std::to_string(n) + " operand" + (n == 1 ? "" : "s") + ", found '" + text + "'");
+        malformed(line, "'" + opcode + "' takes " + std::to_string(n) + " operand" + (n == 1 ? "" : "s") + ", found '" + shown(text) + "'");
     };
     // sem.scope as the language spells them: weak without a scope.
     const auto qualifiers = [&](std::size_t from, std::size_t to) {
@@ -312,12 +327,12 @@ struct Translator {
       for (std::size_t i = from; i < to && i < parts.size(); ++i) q += "." + parts[i];
       return q;
     };
-    if (!opcode.empty() && opcode.back() == ':') unsupported(line, "the label " + opcode + " (a branch target: loops)");
+    if (!opcode.empty() && opcode.back() == ':') unsupported(line, "the label " + shown(opcode) + " (a branch target: loops)");
     if (op == "goto" || op == "beq" || op == "bne" || op == "bra" || op == "bgt" || op == "blt" || op == "jmp")
-      unsupported(line, "the branch '" + text + "'");
+      unsupported(line, "the branch '" + shown(text) + "'");
     if (op == "add" || op == "sub" || op == "mul" || op == "div" || op == "mov" || op == "and" || op == "or" || op == "xor")
-      unsupported(line, "register arithmetic ('" + text + "')");
-    if (op == "bar" || op == "barrier") unsupported(line, "the CTA barrier '" + text + "'");
+      unsupported(line, "register arithmetic ('" + shown(text) + "')");
+    if (op == "bar" || op == "barrier") unsupported(line, "the CTA barrier '" + shown(text) + "'");
     if (op == "ld" && parts.size() == 1 && operands.size() == 2 && std::regex_match(trim(operands[1]), std::regex("[0-9]+"))) {
       constants["P" + std::to_string(t) + ":" + trim(operands[0])] = value(operands[1], t, line);  // ld r, 1: a move
       return {};
@@ -344,16 +359,16 @@ struct Translator {
     }
     if (op == "atom" || op == "red") {
       // atom.<sem>.<scope>.<operation>: the operation last.
-      if (parts.size() < 2) malformed(line, "'" + opcode + "' names no operation");
+      if (parts.size() < 2) malformed(line, "'" + shown(opcode) + "' names no operation");
       const std::string operation = parts.back();
       if (operation != "add" && operation != "sub")
-        unsupported(line, op + "." + operation + " ('" + text + "'; the language's read-modify-write is add)");
+        unsupported(line, op + "." + shown(operation) + " ('" + shown(text) + "'; the language's read-modify-write is add)");
       const std::string q = qualifiers(1, parts.size() - 1);
       const bool atom = op == "atom";
       need(atom ? 3 : 2);
       std::string amount = value(operands[atom ? 2 : 1], t, line);
       if (operation == "sub") {  // x - v is x + (2^32 - v) in 32-bit arithmetic
-        if (!amount.empty() && amount[0] == 'r') unsupported(line, op + ".sub of a register ('" + text + "')");
+        if (!amount.empty() && amount[0] == 'r') unsupported(line, op + ".sub of a register ('" + shown(text) + "')");
         amount = std::to_string((0x100000000ull - std::stoull(amount)) & 0xFFFFFFFFull);
       }
       if (atom)
@@ -364,7 +379,7 @@ struct Translator {
       need(0);
       return opcode;
     }
-    malformed(line, "unknown instruction '" + text + "'");
+    malformed(line, "unknown instruction '" + shown(text) + "'");
   }
 
   // The assertion: `exists`, `~exists` or `forall`, then a condition, perhaps over several lines.
@@ -421,8 +436,15 @@ struct Translator {
     }
     return out;
   }
+  int depth = 0;  // of ~ and parentheses in the condition
   std::string unary(const std::string& t, std::size_t& i, int line) {
     blanks(t, i);
+    struct Deeper {
+      int& d;
+      explicit Deeper(int& depth) : d(depth) { ++d; }
+      ~Deeper() { --d; }
+    } deeper(depth);
+    if (depth > 100) malformed(line, "more than 100 levels of ~ and parentheses in the condition");
     if (i < t.size() && t[i] == '~') {
       ++i;
       return "not " + parenthesised(unary(t, i, line));
@@ -441,7 +463,7 @@ struct Translator {
     if (t.compare(i, 2, "==") == 0) cmp = "==";
     else if (t.compare(i, 2, "!=") == 0) cmp = "!=";
     else if (i < t.size() && t[i] == '=') cmp = "=";
-    else malformed(line, "expected == or != after '" + lhs + "' in the condition");
+    else malformed(line, "expected == or != after '" + shown(lhs) + "' in the condition");
     i += cmp.size();
     return lhs + (cmp == "=" ? " ==" : " " + cmp) + " " + term(t, i, line);
   }
@@ -457,13 +479,13 @@ struct Translator {
     static const std::regex loc_re("[A-Za-z_][A-Za-z0-9_]*");
     std::smatch m;
     if (std::regex_match(word, m, reg_re)) {
-      const int thread = std::stoi(m[1].str());
-      if (thread >= static_cast<int>(threads.size())) malformed(line, "the condition names " + word + ", a thread the test does not have");
+      const int thread = small_number(m[1].str(), line, "thread");
+      if (thread >= static_cast<int>(threads.size())) malformed(line, "the condition names " + shown(word) + ", a thread the test does not have");
       auto c = constants.find("P" + std::to_string(thread) + ":" + m[2].str());
       return c != constants.end() ? c->second : reg(thread, m[2].str());
     }
     if (std::regex_match(word, int_re)) {
-      if (word.size() > 10 || std::stoull(word) > 0xFFFFFFFFull) unsupported(line, "the value " + word + " (values are 32-bit)");
+      if (word.size() > 10 || std::stoull(word) > 0xFFFFFFFFull) unsupported(line, "the value " + shown(word) + " (values are 32-bit)");
       return word;
     }
     if (std::regex_match(word, loc_re)) return "[" + address(word, line) + "]";  // a location: its final value
@@ -502,7 +524,7 @@ struct Translator {
       }
     }
     for (const Declared& d : declared)
-      if (!done.count(d.name)) malformed(d.line, "'" + d.name + "' aliases '" + d.of + "', which is no location of the test");
+      if (!done.count(d.name)) malformed(d.line, "'" + shown(d.name) + "' aliases '" + shown(d.of) + "', which is no location of the test");
     for (const ThreadOut& th : threads) {
       put(th.head + " {", th.line);
       for (const auto& [op, line] : th.ops) put("  " + op + ";", line);
@@ -533,11 +555,10 @@ HerdTranslation translate_herd(const std::string& text, const std::string& path)
   }
   if (t.lines.empty()) t.lines.push_back("");
   t.header();
-  const std::string name = trim(trim(t.lines[0]).substr(3));
   t.init_block();
   t.program();
   const Translator::Assertion a = t.assertion();
-  return t.emit(name, a);
+  return t.emit(shown(t.name), a);
 }
 
 File parse_herd_text(const std::string& text, const std::string& path) {
@@ -555,7 +576,7 @@ File parse_herd_text(const std::string& text, const std::string& path) {
     std::istringstream lines(h.text);
     std::string translated;
     for (int i = 0; i < e.line() && std::getline(lines, translated);) ++i;
-    throw ParseError(path, herd_line(e.line()), 1, message + " (translated as '" + trim(translated) + "')");
+    throw ParseError(path, herd_line(e.line()), 1, message + " (translated as '" + shown(trim(translated)) + "')");
   }
 }
 

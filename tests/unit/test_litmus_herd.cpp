@@ -149,6 +149,13 @@ const Refused kRefused[] = {
     {"UnknownInstruction", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n frob x ;\nexists (x == 1)\n", false, 4, "unknown instruction 'frob x'"},
     {"UnclosedComment", "PTX t\n(* no end\n{ x = 0; }\n", false, 2, "never closed"},
     {"NoQuantifier", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n", false, 4, "expected the assertion"},
+    // Found by the fuzzer: numbers past any integer type, and a file that starts with blank lines.
+    {"HugeInitialValue", "PTX t\n{\nx = 888888888888888888888888888888888888888888;\n}\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n",
+     true, 3, "the initial value x = 8888"},
+    {"HugeCta", "PTX t\n{ x = 0; }\n P0@cta 99999999999999999999,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n", false, 3,
+     "CTA 999999999999... is too large"},
+    {"HugeThreadInTheCondition", "\n\nPTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (P99999999999999999999:r0 == 1)\n",
+     false, 7, "thread 999999999999... is too large"},
     // A line the language refuses in the translation: the herd line it came from, and how it read.
     {"RelaxedWithoutScope", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.relaxed x, 1 ;\nexists (x == 1)\n", false, 4,
      "translated as 'st.relaxed [x], 1;'"},
