@@ -26,20 +26,15 @@
 #include <set>
 #include <sstream>
 
+#include "common/text.hpp"
 #include "litmus/parser.hpp"
 
 namespace vmmcheck::litmus {
 namespace {
 
-std::string trim(const std::string& s) {
-  std::size_t b = 0, e = s.size();
-  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-  return s.substr(b, e - b);
-}
 
-// User text in a message: at most 40 characters of it.
-std::string shown(const std::string& s) { return s.size() <= 40 ? s : s.substr(0, 40) + "..."; }
+// User text in a message: at most 40 characters of it, printable.
+std::string shown(const std::string& s) { return one_printable_line(s, 40); }
 
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
@@ -126,7 +121,7 @@ struct Translator {
     return integer.find_first_not_of("-0") == std::string::npos;
   }
 
-  bool blank(std::size_t i) const { return trim(lines[i]).empty(); }
+  bool blank(std::size_t i) const { return trimmed(lines[i]).empty(); }
   int number(std::size_t i) const { return static_cast<int>(i) + 1; }
   void skip_blanks() {
     while (at < lines.size() && blank(at)) ++at;
@@ -149,7 +144,7 @@ struct Translator {
 
   // An address operand: a name the language can read (a constant alias is its target's address).
   std::string address(const std::string& text, int line) {
-    const std::string name = trim(text);
+    const std::string name = trimmed(text);
     static const std::regex ident("[A-Za-z_][A-Za-z0-9_]*");
     if (!std::regex_match(name, ident)) malformed(line, "expected a location name, found '" + shown(name) + "'");
     use(name);
@@ -160,7 +155,7 @@ struct Translator {
 
   // A value operand: an integer (0 to 2^32 - 1) or one of the thread's registers.
   std::string value(const std::string& text, int thread, int line) {
-    const std::string v = trim(text);
+    const std::string v = trimmed(text);
     static const std::regex integer("[0-9]+");
     static const std::regex negative("-[0-9]+");
     static const std::regex reg_name("[A-Za-z_][A-Za-z0-9_]*");
@@ -179,13 +174,13 @@ struct Translator {
   void header() {
     skip_blanks();
     if (at == lines.size()) malformed(number(at == 0 ? 0 : at - 1), "expected 'PTX NAME' (a herd-style PTX litmus file), found the end of the file");
-    const std::string first = trim(lines[at]);
-    if (!starts_with(first, "PTX") || (first.size() > 3 && !std::isspace(static_cast<unsigned char>(first[3]))) || trim(first.substr(3)).empty())
+    const std::string first = trimmed(lines[at]);
+    if (!starts_with(first, "PTX") || (first.size() > 3 && !std::isspace(static_cast<unsigned char>(first[3]))) || trimmed(first.substr(3)).empty())
       malformed(number(at), "expected 'PTX NAME' (a herd-style PTX litmus file), found '" + first.substr(0, 40) + "'");
-    name = trim(first.substr(3));
+    name = trimmed(first.substr(3));
     ++at;
     // Quoted text, perhaps over several lines: the test's description.
-    for (skip_blanks(); at < lines.size() && trim(lines[at])[0] == '"'; skip_blanks()) {
+    for (skip_blanks(); at < lines.size() && trimmed(lines[at])[0] == '"'; skip_blanks()) {
       const int opened = number(at);
       std::size_t quotes = 0;
       do {
@@ -198,7 +193,7 @@ struct Translator {
 
   void init_block() {
     skip_blanks();
-    if (at == lines.size() || trim(lines[at])[0] != '{') malformed(number(std::min(at, lines.size() - 1)), "expected '{' (the initial state)");
+    if (at == lines.size() || trimmed(lines[at])[0] != '{') malformed(number(std::min(at, lines.size() - 1)), "expected '{' (the initial state)");
     // The block's text, each character with its line, up to the matching '}'.
     std::string text;
     std::vector<int> line_of;
@@ -208,7 +203,7 @@ struct Translator {
       for (; col < lines[at].size(); ++col) {
         if (lines[at][col] == '}') {
           closed = true;
-          const std::string rest = trim(lines[at].substr(col + 1));
+          const std::string rest = trimmed(lines[at].substr(col + 1));
           if (!rest.empty() && rest != ";") malformed(number(at), "unexpected '" + shown(rest) + "' after the initial state");
           break;
         }
@@ -226,7 +221,7 @@ struct Translator {
     std::size_t start = 0;
     for (std::size_t i = 0; i <= text.size(); ++i) {
       if (i < text.size() && text[i] != ';' && text[i] != '\n') continue;
-      const std::string decl = trim(text.substr(start, i - start));
+      const std::string decl = trimmed(text.substr(start, i - start));
       const int line = line_of.empty() ? 1 : line_of[std::min(start, line_of.size() - 1)];
       start = i + 1;
       if (decl.empty()) continue;
@@ -260,7 +255,7 @@ struct Translator {
   }
 
   static bool is_assertion_start(const std::string& line) {
-    const std::string t = trim(line);
+    const std::string t = trimmed(line);
     for (const char* k : {"exists", "~exists", "~ exists", "forall", "filter", "locations"})
       if (starts_with(t, k)) return true;
     return false;
@@ -271,7 +266,7 @@ struct Translator {
     if (at == lines.size()) malformed(number(lines.size() - 1), "expected the threads' header 'P0@cta 0,gpu 0 | ...;'");
     // Header row.
     const int header_line = number(at);
-    std::string head = trim(lines[at]);
+    std::string head = trimmed(lines[at]);
     ++at;
     if (head.empty() || head.back() != ';') malformed(header_line, "the threads' header must end with ';'");
     head.pop_back();
@@ -280,7 +275,7 @@ struct Translator {
     const std::vector<std::string> cells = split(head, '|');
     for (std::size_t i = 0; i < cells.size(); ++i) {
       std::smatch m;
-      const std::string cell = trim(cells[i]);
+      const std::string cell = trimmed(cells[i]);
       if (!std::regex_match(cell, m, thread_re))
         malformed(header_line, "expected 'P" + std::to_string(i) + "@cta C,gpu G', found '" + shown(cell) + "'");
       if (m[1].str() != std::to_string(i))
@@ -293,14 +288,14 @@ struct Translator {
     for (; at < lines.size() && !is_assertion_start(lines[at]); ++at) {
       if (blank(at)) continue;
       const int line = number(at);
-      std::string row = trim(lines[at]);
+      std::string row = trimmed(lines[at]);
       if (row.back() != ';') malformed(line, "an instruction row must end with ';'");
       row.pop_back();
       const std::vector<std::string> ops = split(row, '|');
       if (ops.size() > threads.size())
         malformed(line, std::to_string(ops.size()) + " columns, for " + std::to_string(threads.size()) + " threads");
       for (std::size_t t = 0; t < ops.size(); ++t) {
-        const std::string op = trim(ops[t]);
+        const std::string op = trimmed(ops[t]);
         if (op.empty()) continue;
         std::string mine = instruction(op, static_cast<int>(t), line);
         if (!mine.empty()) threads[t].ops.emplace_back(std::move(mine), line);
@@ -333,16 +328,16 @@ struct Translator {
     if (op == "add" || op == "sub" || op == "mul" || op == "div" || op == "mov" || op == "and" || op == "or" || op == "xor")
       unsupported(line, "register arithmetic ('" + shown(text) + "')");
     if (op == "bar" || op == "barrier") unsupported(line, "the CTA barrier '" + shown(text) + "'");
-    if (op == "ld" && parts.size() == 1 && operands.size() == 2 && std::regex_match(trim(operands[1]), std::regex("[0-9]+"))) {
-      constants["P" + std::to_string(t) + ":" + trim(operands[0])] = value(operands[1], t, line);  // ld r, 1: a move
+    if (op == "ld" && parts.size() == 1 && operands.size() == 2 && std::regex_match(trimmed(operands[1]), std::regex("[0-9]+"))) {
+      constants["P" + std::to_string(t) + ":" + trimmed(operands[0])] = value(operands[1], t, line);  // ld r, 1: a move
       return {};
     }
     // Any other instruction that sets a register ends its move's value.
     if (!operands.empty() && (op == "ld" || op == "suld" || op == "tld" || op == "cold" || op == "atom"))
-      constants.erase("P" + std::to_string(t) + ":" + trim(operands[0]));
+      constants.erase("P" + std::to_string(t) + ":" + trimmed(operands[0]));
     if (op == "ld") {
       need(2);
-      return "ld" + qualifiers(1, parts.size()) + " " + reg(t, trim(operands[0])) + ", [" + address(operands[1], line) + "]";
+      return "ld" + qualifiers(1, parts.size()) + " " + reg(t, trimmed(operands[0])) + ", [" + address(operands[1], line) + "]";
     }
     if (op == "st") {
       need(2);
@@ -351,7 +346,7 @@ struct Translator {
     if (op == "suld" || op == "tld" || op == "cold") {
       need(2);
       const std::string mine = op == "cold" ? "ldc" : op;
-      return mine + qualifiers(1, parts.size()) + " " + reg(t, trim(operands[0])) + ", [" + address(operands[1], line) + "]";
+      return mine + qualifiers(1, parts.size()) + " " + reg(t, trimmed(operands[0])) + ", [" + address(operands[1], line) + "]";
     }
     if (op == "sust") {
       need(2);
@@ -372,7 +367,7 @@ struct Translator {
         amount = std::to_string((0x100000000ull - std::stoull(amount)) & 0xFFFFFFFFull);
       }
       if (atom)
-        return "atom.add" + q + " " + reg(t, trim(operands[0])) + ", [" + address(operands[1], line) + "], " + amount;
+        return "atom.add" + q + " " + reg(t, trimmed(operands[0])) + ", [" + address(operands[1], line) + "], " + amount;
       return "red.add" + q + " [" + address(operands[0], line) + "], " + amount;
     }
     if (op == "fence") {
@@ -392,12 +387,12 @@ struct Translator {
     if (at == lines.size()) malformed(number(lines.size() - 1), "expected the assertion (exists, ~exists or forall)");
     std::string text;
     const int line = number(at);
-    for (; at < lines.size(); ++at) text += lines[at] + "\n";
-    std::string t = trim(text);
+    for (; at < lines.size(); ++at) text += lines[at] + " ";
+    std::string t = trimmed(text);
     if (starts_with(t, "locations")) {  // locations [...]: what herd prints; nothing to decide
       const std::size_t end = t.find(']');
       if (end == std::string::npos) malformed(line, "'locations [' is never closed");
-      t = trim(t.substr(end + 1));
+      t = trimmed(t.substr(end + 1));
     }
     if (starts_with(t, "filter")) unsupported(line, "a filter");
     t = std::regex_replace(t, std::regex(R"((P?[0-9]+)\s*:\s*)"), "$1:");  // "P3: r0" is P3:r0
@@ -406,7 +401,7 @@ struct Translator {
     for (const char* q : {"~exists", "~ exists", "exists", "forall"})
       if (starts_with(t, q)) {
         a.quantifier = q == std::string("~ exists") ? "~exists" : q;
-        t = trim(t.substr(std::string(q).size()));
+        t = trimmed(t.substr(std::string(q).size()));
         break;
       }
     if (a.quantifier.empty()) malformed(line, "expected exists, ~exists or forall, found '" + t.substr(0, 30) + "'");
@@ -576,7 +571,7 @@ File parse_herd_text(const std::string& text, const std::string& path) {
     std::istringstream lines(h.text);
     std::string translated;
     for (int i = 0; i < e.line() && std::getline(lines, translated);) ++i;
-    throw ParseError(path, herd_line(e.line()), 1, message + " (translated as '" + shown(trim(translated)) + "')");
+    throw ParseError(path, herd_line(e.line()), 1, message + " (translated as '" + shown(trimmed(translated)) + "')");
   }
 }
 
