@@ -79,6 +79,7 @@ Json to_json(const StressParams& p) {
               {"row_ctas_per_sm", p.row_ctas_per_sm},
               {"row_threads_per_block", p.row_threads_per_block},
               {"row_rounds_per_launch", p.row_rounds_per_launch},
+              {"row_launches", p.row_launches},
               {"row_word_order", token(p.row_word_order)}};
 }
 
@@ -100,6 +101,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "row_ctas_per_sm") p.row_ctas_per_sm = bounded(v, where, 1, 32);
     else if (key == "row_threads_per_block") p.row_threads_per_block = bounded(v, where, 0, 1024);
     else if (key == "row_rounds_per_launch") p.row_rounds_per_launch = bounded(v, where, 0, 1'000'000);
+    else if (key == "row_launches") p.row_launches = bounded(v, where, 0, 1'000'000);
     else if (key == "row_word_order") p.row_word_order = word_order_of(v, where);
     else if (key == "spin_timeout_us") p.spin_timeout_us = bounded(v, where, 1, 10'000'000);
     else if (key == "row_spin_timeout_us") p.row_spin_timeout_us = bounded(v, where, 1, 10'000'000);
@@ -117,7 +119,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
                                "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, grid_barrier, row_ctas_per_sm, "
-                               "row_threads_per_block, row_rounds_per_launch, row_word_order)");
+                               "row_threads_per_block, row_rounds_per_launch, row_launches, row_word_order)");
     }
   }
   return p;
@@ -148,6 +150,7 @@ std::string describe(const StressParams& p) {
   if (p.row_ctas_per_sm != d.row_ctas_per_sm) item("row CTAs/SM " + std::to_string(p.row_ctas_per_sm));
   if (p.row_threads_per_block != d.row_threads_per_block) item("row threads/CTA " + std::to_string(p.row_threads_per_block));
   if (p.row_rounds_per_launch != d.row_rounds_per_launch) item("row rounds/launch " + std::to_string(p.row_rounds_per_launch));
+  if (p.row_launches != d.row_launches) item("row launches " + std::to_string(p.row_launches));
   if (p.row_word_order != d.row_word_order) item(std::string("row words ") + token(p.row_word_order));
   const std::string text = o.str();
   return text.empty() ? "off" : text;
@@ -223,6 +226,7 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   constexpr std::array<std::uint32_t, 6> kRowThreads = {16, 22, 32, 48, 64, 128};
   if (coin(50)) p.row_threads_per_block = kRowThreads[pick(0, kRowThreads.size() - 1)];
   if (coin(50)) p.row_rounds_per_launch = 1u << pick(0, 3);
+  if (coin(30)) p.row_launches = 1u << pick(0, 3);
   p.row_word_order = static_cast<StressParams::WordOrder>(pick(0, 2));
   return p;
 }

@@ -260,7 +260,7 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
   p.spin_timeout_ns = static_cast<unsigned long long>(knobs.row_spin_timeout_us) * 1000ull;
   p.grid_barrier = knobs.grid_barrier ? 1u : 0u;
   p.grid_counter = grid_counter_.get();
-  l.launches = std::max<std::uint32_t>(1, budget.row_launches);
+  l.launches = std::max<std::uint32_t>(1, knobs.row_launches ? knobs.row_launches : budget.row_launches);
   p.rounds = rounds_for(budget, p.instances, l.launches);
   if (knobs.row_rounds_per_launch && p.rounds > knobs.row_rounds_per_launch) {  // more launches of fewer rounds
     const std::uint64_t total = static_cast<std::uint64_t>(p.rounds) * l.launches;
