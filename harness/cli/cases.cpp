@@ -24,13 +24,17 @@ std::string cases_path_text(const Options& o) {
   return text;
 }
 
-std::vector<litmus::Row> all_litmus_rows(const Options& o) {
+std::vector<std::filesystem::path> litmus_paths(const Options& o) {
   std::vector<std::filesystem::path> paths(o.litmus.begin(), o.litmus.end());
   if (paths.empty())
     for (const auto& p : case_paths(o))
       if (std::filesystem::is_directory(p / "litmus")) paths.push_back(p / "litmus");
+  return paths;
+}
+
+std::vector<litmus::Row> all_litmus_rows(const Options& o) {
   try {
-    return litmus::rows_of(litmus::parse_paths(paths));
+    return litmus::rows_of(litmus::parse_paths(litmus_paths(o)));
   } catch (const std::runtime_error& e) {  // ParseError included: path:line:column: what was expected
     throw InputError(e.what());
   }

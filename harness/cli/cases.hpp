@@ -24,8 +24,11 @@ model::CaseTable load(const Options& o);
 std::string cases_path_text(const Options& o);
 std::string self_program();                                         // /proc/self/exe, or "vmmcheck"
 
-// Every litmus row there is (docs/litmus.md): those of --litmus, or else of the litmus/ folder beside the
-// case tables (the shipped cases/litmus). A malformed file is an InputError (path:line:column).
+// Where the litmus rows come from: --litmus's files and folders, or else the litmus/ folder beside the
+// case tables (the shipped cases/litmus).
+std::vector<std::filesystem::path> litmus_paths(const Options& o);
+// Every litmus row there is (docs/litmus.md), of litmus_paths. A malformed file is an InputError
+// (path:line:column).
 std::vector<litmus::Row> all_litmus_rows(const Options& o);
 
 // What --filter, --caselist and --shard select: the cases (none with run --litmus: those files alone) and

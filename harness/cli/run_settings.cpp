@@ -12,6 +12,17 @@ void resolve_stress(Options& o) {
   if (!o.stress_params.empty()) {
     o.budget.stress = run::read_stress_params(o.stress_params);
     o.budget.row_stress = run::read_row_stress(o.stress_params);
+    return;
+  }
+  // The knobs a litmus folder gives its own rows (docs/litmus.md, "Per-shape knobs"): its
+  // stress-params.json's "rows", for the commands that run rows as a suite. --stress and --stress-params
+  // replace them; tune draws knobs for every row itself.
+  const bool runs_rows = o.command == Command::Run || o.command == Command::Selftest || o.command == Command::IsolatedCase;
+  if (o.stress || !runs_rows) return;
+  for (const std::filesystem::path& p : litmus_paths(o)) {
+    const std::filesystem::path file = p / kFolderStressParams;
+    if (!std::filesystem::is_regular_file(file)) continue;
+    for (run::RowStress& r : run::read_row_stress(file.string())) o.budget.row_stress.push_back(std::move(r));
   }
 }
 

@@ -10,7 +10,11 @@
 
 namespace vmmcheck::cli {
 
-// The stress --stress or --stress-params names, into o.budget.stress (every command with a budget: run_app).
+// The file in a litmus folder whose "rows" give that folder's rows their own stress knobs.
+inline constexpr const char* kFolderStressParams = "stress-params.json";
+
+// The stress --stress or --stress-params names, into o.budget.stress (every command with a budget: run_app);
+// without either, for run and selftest, the row knobs of the litmus folders' stress-params.json files.
 void resolve_stress(Options& o);
 
 // `o` as run reads it, with `selection` (what --filter, --caselist and --shard chose) and the baseline

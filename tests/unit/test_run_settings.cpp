@@ -134,5 +134,42 @@ TEST(RunSettings, ASpecWithoutSettingsIsNamed) {
   }
 }
 
+// A litmus folder's stress-params.json gives its rows their knobs in run and selftest; --stress and
+// --stress-params replace them, and tune draws its own for every row.
+TEST(RunSettings, ALitmusFolderGivesItsRowsTheirKnobs) {
+  const fs::path dir = fs::temp_directory_path() / "vmmcheck-folder-knobs";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "mp.test") << ".global x;\nd0.b0.t0 {\n  st [x], 1;\n}\npermit ([x] == 1) as one;\n";
+  std::ofstream(dir / kFolderStressParams)
+      << R"({"schema": "vmmcheck-stress-params/1", "rows": [{"rows": "litmus.mp.*", "params": {"row_launches": 1}}]})";
+  const fs::path params = temp_file("vmmcheck-folder-knobs-params.json", R"({"params": {"pre_accesses": 2}})");
+  const auto knobs_of = [&](const std::string& command, std::vector<std::string> extra) {
+    std::vector<std::string> args{"vmmcheck", command, "--litmus", dir.string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    Options o;
+    std::ostringstream out, err;
+    EXPECT_EQ(parse_command_line(args, o, out, err), -1) << err.str();
+    resolve_stress(o);
+    return o.budget.row_stress;
+  };
+  const std::vector<run::RowStress> run_knobs = knobs_of("run", {});
+  ASSERT_EQ(run_knobs.size(), 1u);
+  EXPECT_EQ(run_knobs[0].rows, "litmus.mp.*");
+  EXPECT_EQ(run_knobs[0].params.row_launches, 1u);
+  EXPECT_TRUE(knobs_of("run", {"--stress"}).empty());
+  EXPECT_TRUE(knobs_of("run", {"--stress-params", params.string()}).empty());
+  EXPECT_TRUE(knobs_of("tune", {}).empty());
+  // A folder whose knobs file is not one: exit 2's InputError, naming the file.
+  std::ofstream(dir / kFolderStressParams) << R"({"rows": [{"rows": "litmus.mp.*", "params": {"row_launches": -1}}]})";
+  try {
+    knobs_of("run", {});
+    FAIL() << "read a knob out of range";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(kFolderStressParams), std::string::npos) << e.what();
+  }
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace vmmcheck::cli
