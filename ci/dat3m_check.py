@@ -10,6 +10,11 @@ language cannot take yet is counted with its reason. A checkout of Dat3M is fetc
 Standard library only.
 
   ci/dat3m_check.py --dat3m DIR --vmmcheck PATH [--json OUT] [--expected PTXv7_5-expected.csv]
+                    [--copy-runnable DIR] [--gpu-results RUN.json]
+
+On a GPU: --copy-runnable DIR copies the files whose rows would run into DIR, for
+`vmmcheck run --litmus DIR --json RUN.json` on the GPU machine; --gpu-results RUN.json then adds what
+each row did there (status, instances judged, weak outcomes, its strongest control) to the table.
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ import collections
 import json
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -112,6 +118,43 @@ def check(dat3m: pathlib.Path, vmmcheck: str, expected_csv: pathlib.Path) -> dic
     return {"schema": "vmmcheck-dat3m-check/1", "summary": summary, "tests": out}
 
 
+def copy_runnable(doc: dict, dat3m: pathlib.Path, into: pathlib.Path) -> int:
+    """The files whose rows would run, into one folder (their row names, not their folders, tell them apart)."""
+    into.mkdir(parents=True, exist_ok=True)
+    names = set()
+    for e in doc["tests"]:
+        if e.get("gpu") != "runs":
+            continue
+        if e["row"] in names:
+            raise SystemExit(f"dat3m_check: two files make the row {e['row']} ({e['file']})")
+        names.add(e["row"])
+        shutil.copy(dat3m / e["file"], into / pathlib.Path(e["file"]).name)
+    return len(names)
+
+
+def add_gpu_results(doc: dict, run: dict) -> None:
+    """What each runnable row did on the GPU of `run` (a vmmcheck results file)."""
+    by_name = {r["name"]: r for r in run["results"]}
+    ran = []
+    for e in doc["tests"]:
+        if e.get("gpu") != "runs":
+            continue
+        r = by_name.get(e["row"])
+        if r is None:
+            e["gpu_run"] = {"status": "not in the run"}
+            continue
+        power = r.get("power") or {}
+        e["gpu_run"] = {"status": r["status"], "judged": r.get("judged", r.get("instances", 0)), "weak": r.get("weak", 0),
+                        "control_showed": power.get("violations") if power.get("discriminating") else None}
+        ran.append(e["gpu_run"])
+    ctx = run.get("context", {})
+    doc["gpu"] = {"device": (ctx.get("devices") or [{}])[0].get("name", ""), "driver": ctx.get("driver_version", ""),
+                  "git_sha": ctx.get("git_sha", "")}
+    doc["summary"]["ran_on_gpu"] = len(ran)
+    doc["summary"]["gpu_statuses"] = dict(collections.Counter(g["status"] for g in ran))
+    doc["summary"]["gpu_weak_shown"] = sum(1 for g in ran if g["weak"])
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--dat3m", required=True, type=pathlib.Path, help="a checkout of Dat3M")
@@ -119,6 +162,8 @@ def main(argv=None) -> int:
     ap.add_argument("--expected", type=pathlib.Path, help=f"the expected-results CSV (default: DAT3M/{EXPECTED})")
     ap.add_argument("--json", type=pathlib.Path, help="write the whole check here")
     ap.add_argument("--commit", default="", help="the checkout's commit, recorded in the JSON")
+    ap.add_argument("--copy-runnable", type=pathlib.Path, help="copy the files whose rows would run on a GPU into this folder")
+    ap.add_argument("--gpu-results", type=pathlib.Path, help="a `vmmcheck run --litmus` results file of those files")
     a = ap.parse_args(argv)
     csv = a.expected or a.dat3m / EXPECTED
     if not csv.exists():
@@ -128,6 +173,10 @@ def main(argv=None) -> int:
     doc["dat3m_commit"] = a.commit
     v = subprocess.run([a.vmmcheck, "--version"], capture_output=True, text=True)
     doc["vmmcheck"] = v.stdout.strip()
+    if a.copy_runnable:
+        print(f"dat3m_check: {copy_runnable(doc, a.dat3m, a.copy_runnable)} files into {a.copy_runnable}", file=sys.stderr)
+    if a.gpu_results:
+        add_gpu_results(doc, json.loads(a.gpu_results.read_text()))
     if a.json:
         a.json.write_text(json.dumps(doc, indent=1) + "\n")
     print(json.dumps(doc["summary"], indent=1))
