@@ -312,21 +312,25 @@ TEST(LitmusCodegen, SpinningRolesComeAfterTheirWriters) {
   expect_compiles(h);
 }
 
-// Values by round only where one thread's plain stores, of values that fit beside the tag, are all that
-// write a location: two writers, an atom or a large value keep a fresh word every round.
+// Values by round only where one plain store a round, of a value that fits beside the tag, is all that
+// writes a location: two writers, two stores of one writer (a later round's first value would read as
+// older than this round's second: SB with two fence.sc a thread "failed" on the H200 so), an atom or a
+// large value keep a fresh word every round.
 TEST(LitmusCodegen, ValuesByRoundOnlyForOneWritersPlainStores) {
   Litmus l;
   l.name = "reuse";
-  l.addresses = {global("one_writer", 0), global("two_writers", 1), global("atom", 2), global("large", 3)};
-  l.threads = {thread("t0", 0, 0, {store(0, 1), store(1, 1), red(2, 1, Sem::Relaxed, Level::Gpu), store(3, 300)}),
-               thread("t1", 1, 0, {store(1, 2), load("r0", 0), load("r1", 1), load("r2", 2), load("r3", 3)})};
+  l.addresses = {global("one_writer", 0), global("two_writers", 1), global("atom", 2), global("large", 3),
+                 global("twice", 4)};
+  l.threads = {thread("t0", 0, 0, {store(0, 1), store(1, 1), red(2, 1, Sem::Relaxed, Level::Gpu), store(3, 300), store(4, 1),
+                                   store(4, 2)}),
+               thread("t1", 1, 0, {store(1, 2), load("r0", 0), load("r1", 1), load("r2", 2), load("r3", 3), load("r4", 4)})};
   const Kernel k = generate(l);
-  EXPECT_EQ(k.reused_locations, (std::vector<bool>{true, false, false, false}));
+  EXPECT_EQ(k.reused_locations, (std::vector<bool>{true, false, false, false, false}));
   expect_contains(k.source, "p.view[0] + (0ull * p.region_words + column0);  // one_writer: location L0, one word every round");
   expect_contains(k.source, "p.view[1] + (1ull * p.region_words + word0);  // two_writers: location L1");
   expect_contains(k.source, "p.view[3] + (3ull * p.region_words + word0);  // large: location L3");
   expect_compiles(k);
-  EXPECT_EQ(generate(l, Build{true, Build::Warm::All, false}).reused_locations, (std::vector<bool>(4, false)));
+  EXPECT_EQ(generate(l, Build{true, Build::Warm::All, false}).reused_locations, (std::vector<bool>(5, false)));
 }
 
 // Final values are registers the kernel leaves for the host (Kernel::finals), after the loads' own; their
