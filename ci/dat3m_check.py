@@ -148,7 +148,7 @@ def add_gpu_results(doc: dict, run: dict) -> None:
                         "control_showed": power.get("violations") if power.get("discriminating") else None}
         ran.append(e["gpu_run"])
     ctx = run.get("context", {})
-    doc["gpu"] = {"device": (ctx.get("devices") or [{}])[0].get("name", ""), "driver": ctx.get("driver_version", ""),
+    doc["gpu"] = {"device": (ctx.get("devices") or [{}])[0].get("name", ""), "driver": ctx.get("driver_release", ""),
                   "git_sha": ctx.get("git_sha", "")}
     doc["summary"]["ran_on_gpu"] = len(ran)
     doc["summary"]["gpu_statuses"] = dict(collections.Counter(g["status"] for g in ran))

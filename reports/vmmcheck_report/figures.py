@@ -927,6 +927,18 @@ def dat3m(src: Source) -> List[str]:
     out += ["", f"Disagreements with Dat3M: {len(wrong)}" + ("." if not wrong else ": " + ", ".join(
         f"`{Path(e['file']).name}` (ISA {'agrees' if e['agrees_isa'] else 'differs'}, artifact "
         f"{'agrees' if e['agrees_artifact'] else 'differs'})" for e in wrong) + ".")]
+    if "ran_on_gpu" in s:  # --gpu-results: what the runnable files did on a GPU
+        gpu = doc.get("gpu", {})
+        ran = [e for e in doc["tests"] if "gpu_run" in e]
+        statuses = ", ".join(f"{st} {n}" for st, n in sorted(s["gpu_statuses"].items()))
+        out += ["", f"On the GPU ({gpu.get('device', '?')}, driver {gpu.get('driver', '?')}, vmmcheck git "
+                    f"{gpu.get('git_sha', '?')[:12]}; `vmmcheck run --litmus DIR` over the files `--copy-runnable` put in "
+                    f"DIR): {s['ran_on_gpu']} ran -- {statuses}; {s['gpu_weak_shown']} showed the outcome their condition "
+                    f"names, and {sum(1 for e in ran if e['gpu_run'].get('control_showed'))} assert rows' controls "
+                    f"showed what the row forbids."]
+        bad = [e for e in ran if e["gpu_run"]["status"] not in ("Pass",)]
+        if bad:
+            out += ["", "Not Pass: " + ", ".join(f"`{Path(e['file']).name}` ({e['gpu_run']['status']})" for e in bad) + "."]
     return out
 
 
