@@ -14,10 +14,11 @@ void resolve_stress(Options& o) {
     o.budget.row_stress = run::read_row_stress(o.stress_params);
     return;
   }
-  // The knobs a litmus folder gives its own rows (docs/litmus.md, "Per-shape knobs"): its
-  // stress-params.json's "rows", for the commands that run rows as a suite. --stress and --stress-params
-  // replace them; tune draws knobs for every row itself.
-  const bool runs_rows = o.command == Command::Run || o.command == Command::Selftest || o.command == Command::IsolatedCase;
+  // The knobs a litmus folder gives its own rows (docs/litmus.md, "The shipped files' own knobs"): its
+  // stress-params.json's "rows", for the commands that run rows as a suite (an isolated child gets its
+  // parent's budget whole, in its spec). --stress and --stress-params replace them; tune draws knobs for
+  // every row itself.
+  const bool runs_rows = o.command == Command::Run || o.command == Command::Selftest;
   if (o.stress || !runs_rows) return;
   for (const std::filesystem::path& p : litmus_paths(o)) {
     const std::filesystem::path file = p / kFolderStressParams;

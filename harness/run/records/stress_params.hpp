@@ -69,8 +69,8 @@ struct StressParams {
   std::uint32_t row_rounds_per_launch = 0;
   // Launches of a row (0: the budget's --row-launches), its instances split among them as rounds. One
   // thread's reads through an alias show their stale value an order of magnitude more often in one
-  // launch of many rounds at 8 CTAs per SM than in the default's launches of four (docs/litmus.md, "How a
-  // generated kernel is built"): a line the thread read in earlier rounds is what the stale read hits.
+  // launch of many rounds at 8 CTAs per SM than in the default's launches of four (docs/litmus.md, "The
+  // shipped files' own knobs"): a line the thread read in earlier rounds is what the stale read hits.
   std::uint32_t row_launches = 0;
   // Generated litmus kernels' words (kernel_abi.h, "Memory"): permuted -- a co-prime memory stride, an
   // offset and a lane stride drawn for each launch spread a warp's instances over many lines; contiguous
