@@ -85,6 +85,11 @@ struct Op {
   bool spin = false;
   // Memory operations: the proxy they go through. ProxyFence: the proxy it fences.
   Proxy proxy = Proxy::Generic;
+  // Load: ld.global.nc, the non-coherent read-only path, written "ld.nc" (proxy Texture). The PTX ISA puts
+  // it with the texture accesses ("the memory consistency model does not apply to texture (including
+  // ld.global.nc) and surface accesses"): the model reads it as a texture-proxy read of the address it
+  // names, which no generic write is ordered before without a texture proxy fence (docs/litmus-model.md).
+  bool nc = false;
   // Store, AtomAdd: the operand is this register's value (a data dependency on the load that set it)
   // instead of `value`; empty: `value`.
   std::string value_reg;

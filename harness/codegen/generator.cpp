@@ -314,6 +314,9 @@ class RoleEmitter {
 
   static std::string load_ptx(const Op& op) {
     const std::string scope = name_of(op.scope);
+    // ld.nc: the read-only path at the generic address, as CUDA's own __ldg writes it (a generic address
+    // of global memory is its global address).
+    if (op.nc) return "ld.global.nc.u32 %0, [%1];";
     switch (op.sem) {
       case Sem::Weak: return "ld.u32 %0, [%1];";
       case Sem::Relaxed: return "ld.relaxed." + scope + ".u32 %0, [%1];";  // ld.volatile reads as relaxed.sys

@@ -13,7 +13,9 @@ namespace lt = patterns::litmus;
 inline constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
 
 inline bool is_red(const lt::Op& op) { return op.kind == lt::OpKind::AtomAdd && op.reg.empty(); }
-inline bool is_tld(const lt::Op& op) { return op.kind == lt::OpKind::Load && op.proxy == lt::Proxy::Texture; }
+// A texture fetch through a .texref's texture object (ld.nc is a texture-proxy read too, but through the
+// address's own view: Op::nc).
+inline bool is_tld(const lt::Op& op) { return op.kind == lt::OpKind::Load && op.proxy == lt::Proxy::Texture && !op.nc; }
 
 // Text for a // comment: one line, no control characters.
 inline std::string one_line(const std::string& s) {

@@ -96,6 +96,11 @@ std::string why_not_proxy(const Litmus& l, const Op& op) {
     // PTX ISA 9.0, fence: .proxykind = { .alias, .async, .async.global, .async.shared::{cta,cluster} }, and
     // the one-way fence.proxy.tensormap::generic; no texture, surface, constant or generic kind.
     return std::string("PTX has no fence.proxy.") + name_of(op.proxy) + " instruction";
+  if (is_access(op) && op.nc) {  // ld.global.nc: through the address's own view, no texture object
+    if (l.addresses[static_cast<std::size_t>(op.address)].shared)
+      return op_text(l, op) + ": ld.global.nc reads global memory only, not .shared";
+    return {};
+  }
   if (is_access(op) && op.proxy == Proxy::Texture) {
     if (op.kind != OpKind::Load) return "PTX has no texture-proxy write (tex/tld only reads)";
     if (op.sem != Sem::Weak) return "tld is a weak read: PTX has no ." + std::string(name_of(op.sem)) + " texture fetch";

@@ -19,8 +19,10 @@ using lt::Sem;
 
 // The memory orders each instruction takes (PTX ISA, ld/st/atom/red): loads .weak, .volatile,
 // .relaxed, .acquire; stores .weak, .volatile, .relaxed, .release; tld and ldc only .weak (and no
-// scope); atom and red .relaxed, .acquire, .release, .acq_rel.
+// scope); atom and red .relaxed, .acquire, .release, .acq_rel. ld also takes .nc (ld.global.nc, the
+// non-coherent read-only path: a weak read through the texture proxy, Op::nc).
 using Sems = std::vector<std::string>;
+const Sems kGenericLoadSems = {"weak", "volatile", "relaxed", "acquire", "nc"};
 const Sems kLoadSems = {"weak", "volatile", "relaxed", "acquire"};
 const Sems kStoreSems = {"weak", "volatile", "relaxed", "release"};
 const Sems kWeakOnly = {"weak"};
@@ -37,7 +39,7 @@ struct Opcode {
 };
 
 const Opcode kOpcodes[] = {
-    {"ld", Form::Load, Proxy::Generic, &kLoadSems},      {"tld", Form::Load, Proxy::Texture, &kWeakOnly},
+    {"ld", Form::Load, Proxy::Generic, &kGenericLoadSems},      {"tld", Form::Load, Proxy::Texture, &kWeakOnly},
     {"suld", Form::Load, Proxy::Surface, &kLoadSems},    {"ldc", Form::Load, Proxy::Constant, &kWeakOnly},
     {"st", Form::Store, Proxy::Generic, &kStoreSems},    {"sust", Form::Store, Proxy::Surface, &kStoreSems},
     {"atom", Form::Atom, Proxy::Generic, &kAtomicSems},  {"suatom", Form::Atom, Proxy::Surface, &kAtomicSems},
@@ -365,17 +367,22 @@ lt::Op Parser::load(const Opcode& code) {
   lt::Op o;
   o.kind = OpKind::Load;
   o.proxy = code.proxy;
-  const Order order = access_order(qualifiers(code.name, *code.sems));
+  const Qualifiers q = qualifiers(code.name, *code.sems);
+  const Order order = access_order(q);
   o.sem = order.sem;
   o.scope = order.scope;
+  if (q.sem && q.sem->text == "nc") {
+    o.proxy = Proxy::Texture;
+    o.nc = true;
+  }
   const Token reg = register_token();
   expect(",");
   o.address = address();
   if (is_word(peek(), "until")) {
     // A spin: the load repeats until it reads the value (the reader's flag of message passing).
     const Token until = take();
-    if (code.proxy != Proxy::Generic)
-      src_.fail(until.at, std::string("'until' spins on a generic load (ld); ") + code.name + " cannot spin");
+    if (o.proxy != Proxy::Generic)
+      src_.fail(until.at, std::string("'until' spins on a generic load (ld); ") + (o.nc ? "ld.nc" : code.name) + " cannot spin");
     if (peek().kind != TokenKind::Number) fail_expected(peek(), "an integer (the value the spin waits for)");
     o.must_read = integer(take());
     o.spin = true;
@@ -501,9 +508,9 @@ Qualifiers Parser::qualifiers(const std::string& op, const Sems& sems) {
 // PTX ISA "Volatile operations"); .relaxed, .acquire and .release need one.
 Order Parser::access_order(const Qualifiers& q) const {
   const std::string sem = q.sem ? q.sem->text : "weak";
-  if (sem == "weak" || sem == "volatile") {
+  if (sem == "weak" || sem == "volatile" || sem == "nc") {
     if (q.scope) src_.fail(q.scope->at, "illegal: ." + sem + " accesses have no scope");
-    return sem == "weak" ? Order{Sem::Weak, Level::Thread} : Order{Sem::Relaxed, Level::Sys};
+    return sem == "volatile" ? Order{Sem::Relaxed, Level::Sys} : Order{Sem::Weak, Level::Thread};
   }
   if (!q.scope) fail_expected(peek(), ".cta, .gpu or .sys (." + sem + " needs a scope)");
   return {sem_named(sem), *level_named(*q.scope)};

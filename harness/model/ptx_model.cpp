@@ -98,7 +98,7 @@ std::string mnemonic(const Op& op) {
     case OpKind::Load:
       switch (op.proxy) {
         case Proxy::Generic: return "ld";
-        case Proxy::Texture: return "tld";
+        case Proxy::Texture: return op.nc ? "ld.nc" : "tld";
         case Proxy::Surface: return "suld";
         case Proxy::Constant: return "ldc";
       }
@@ -608,7 +608,7 @@ std::string key_of(const Litmus& l) {
     for (const Op& op : t.ops)
       o << static_cast<int>(op.kind) << ',' << static_cast<int>(op.sem) << ',' << static_cast<int>(op.scope) << ','
         << op.address << ',' << op.value << ',' << op.reg.size() << ':' << op.reg << ',' << op.must_read << ','
-        << static_cast<int>(op.proxy) << ',' << op.value_reg.size() << ':' << op.value_reg << ';';
+        << static_cast<int>(op.proxy) << ',' << op.nc << ',' << op.value_reg.size() << ':' << op.value_reg << ';';
     o << '}';
   }
   for (const auto& [a, b] : l.boundaries) o << 'B' << a << ',' << b << ';';

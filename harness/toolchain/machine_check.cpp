@@ -19,7 +19,8 @@ using patterns::litmus::OpKind;
 using patterns::litmus::Proxy;
 using patterns::litmus::Sem;
 
-enum class Unit { Other, Load, Store, Atomic, Reduction, Texture, SurfaceLoad, SurfaceStore, Membar, Invalidate };
+// NcLoad: LDG.E.CONSTANT, the read-only (non-coherent) data path ld.global.nc takes on sm_90.
+enum class Unit { Other, Load, NcLoad, Store, Atomic, Reduction, Texture, SurfaceLoad, SurfaceStore, Membar, Invalidate };
 
 struct Decoded {
   Unit unit = Unit::Other;
@@ -42,7 +43,8 @@ Decoded decode(const Instruction& i) {
   if (parts.empty()) return d;
   const std::string& base = parts[0];
   const auto has = [&](const char* m) { return std::find(parts.begin() + 1, parts.end(), m) != parts.end(); };
-  if (base == "LD" || base == "LDG") d.unit = Unit::Load;
+  if (base == "LDG" && has("CONSTANT")) d.unit = Unit::NcLoad;
+  else if (base == "LD" || base == "LDG") d.unit = Unit::Load;
   else if (base == "ST" || base == "STG") d.unit = Unit::Store;
   else if (base == "ATOM" || base == "ATOMG" || base == "SUATOM") d.unit = Unit::Atomic;
   else if (base == "RED" || base == "REDG" || base == "SURED") d.unit = Unit::Reduction;
@@ -138,6 +140,8 @@ Need need_of(const codegen::Site& site) {
   Need n;
   switch (op.kind) {
     case OpKind::Load:
+      // ld.global.nc: the read-only path, or a coherent load (stronger; ptxas may choose it).
+      if (op.nc) return Need{{Unit::NcLoad, Unit::Load}};
       if (op.proxy == Proxy::Texture) return Need{{Unit::Texture}};
       if (op.proxy == Proxy::Surface) return Need{{Unit::SurfaceLoad}};
       n.units = {Unit::Load};
@@ -207,6 +211,7 @@ const char* name_of(Problem p) {
 std::string requirement_of(const codegen::Site& site) {
   const Need n = need_of(as_ptx(site));
   static const std::map<Unit, const char*> names{{Unit::Load, "a load (LD, LDG or LDS)"},
+                                                 {Unit::NcLoad, "a read-only load (LDG.E.CONSTANT)"},
                                                  {Unit::Store, "a store (ST, STG or STS)"},
                                                  {Unit::Atomic, "an atomic (ATOM, ATOMG or ATOMS)"},
                                                  {Unit::Reduction, "a reduction (RED or REDG)"},
@@ -349,6 +354,19 @@ MachineCheck check_machine_code(const codegen::Kernel& k, const std::vector<Func
     const auto allowed_elision = [&](std::size_t p, std::size_t c) -> std::string {
       const codegen::Site& s = sites[ts[p]];
       if (s.location < 0) return {};
+      // A texture-proxy read (tld, ld.nc): the texture proxy has no writes, and a write of another proxy
+      // is ordered before it only by a texture proxy fence (docs/litmus-model.md, "Proxies"), so the
+      // earlier read of the word through that proxy stands for it across anything else.
+      if (s.op.kind == OpKind::Load && s.op.proxy == Proxy::Texture) {
+        for (std::size_t q = p; q-- > 0;) {
+          const codegen::Site& e = sites[ts[q]];
+          if (e.op.kind == OpKind::ProxyFence && e.op.proxy == Proxy::Texture) return {};
+          if (e.location != s.location || e.op.proxy != Proxy::Texture) continue;
+          if (!present(q, c)) return {};
+          return "the value the earlier `" + e.text + "` reads stands for it (no texture proxy fence between orders a write before it)";
+        }
+        return {};
+      }
       if (is_load_site(s) && s.op.kind == OpKind::Load) {
         for (std::size_t q = p; q-- > 0;) {
           const codegen::Site& e = sites[ts[q]];

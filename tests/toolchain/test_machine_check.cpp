@@ -258,6 +258,55 @@ TEST(MachineCheck, ALineOffsetShiftsEveryLine) {
   EXPECT_FALSE(toolchain::check_machine_code(mp_kernel(), toolchain::read_sass(listing(code)), 0).intact());
 }
 
+// alias_same_thread's nc rows: ld.nc r0, [x]; st [x], 1; fence.proxy.alias; ld.nc r1, [x] (x is word 0).
+codegen::Kernel nc_kernel() {
+  codegen::Kernel k;
+  k.name = "mp";
+  k.sites = {site(0, 0, 10, OpKind::Load, Sem::Weak, Level::Thread, 0, "ld.nc r0, [x]"),
+             site(0, 1, 12, OpKind::Store, Sem::Weak, Level::Thread, 0, "st [x], 1"),
+             site(0, 2, 14, OpKind::AliasFence, Sem::Weak, Level::Thread, -1, "fence.proxy.alias", false),
+             site(0, 3, 16, OpKind::Load, Sem::Weak, Level::Thread, 0, "ld.nc r1, [x]")};
+  for (std::size_t s : {0u, 3u}) {
+    k.sites[s].op.proxy = patterns::litmus::Proxy::Texture;
+    k.sites[s].op.nc = true;
+    k.sites[s].ptx = "ld.global.nc.u32";
+  }
+  return k;
+}
+
+const std::vector<std::pair<int, std::string>> kNcFence = {{14, "MEMBAR.SC.GPU"}, {14, "CCTL.IVALL"}};
+
+TEST(MachineCheck, AnNcLoadIsTheReadOnlyPathOrACoherentLoad) {
+  std::vector<std::pair<int, std::string>> code = {{10, "LDG.E.CONSTANT R3, desc[UR4][R2.64]"}, {12, "ST.E desc[UR4][R2.64], R9"}};
+  code.insert(code.end(), kNcFence.begin(), kNcFence.end());
+  code.push_back({16, "LDG.E.CONSTANT R8, desc[UR4][R2.64]"});
+  EXPECT_TRUE(check(code, nc_kernel()).intact());
+  code.back() = {16, "LDG.E R8, desc[UR4][R2.64]"};  // coherent: stronger than asked
+  EXPECT_TRUE(check(code, nc_kernel()).intact());
+}
+
+TEST(MachineCheck, TwoNcLoadsOfOneWordMergedAcrossAStoreAndAnAliasFenceIsAnElision) {
+  // ptxas 13.0 -O3 on alias_same_thread's nc rows: the second LDG.E.CONSTANT is gone. The store and the
+  // alias fence between order nothing before a texture-proxy read, so the model allows r1 = r0.
+  std::vector<std::pair<int, std::string>> code = {{10, "LDG.E.CONSTANT R3, desc[UR4][R2.64]"}, {12, "ST.E desc[UR4][R2.64], R9"}};
+  code.insert(code.end(), kNcFence.begin(), kNcFence.end());
+  const toolchain::MachineCheck c = check(code, nc_kernel());
+  ASSERT_EQ(c.findings.size(), 1u);
+  EXPECT_EQ(c.findings[0].problem, toolchain::Problem::Elided);
+  EXPECT_EQ(c.findings[0].site.text, "ld.nc r1, [x]");
+  EXPECT_FALSE(c.breaks_model());
+}
+
+TEST(MachineCheck, APlainLoadOnTheReadOnlyPathIsNotALoad) {
+  // A weak ld compiled to LDG.E.CONSTANT would read non-coherently: the plain load is not there.
+  auto reader = kIntactReader;
+  reader[1] = {10, "LDG.E.CONSTANT R19, desc[UR10][R18.64]"};
+  const toolchain::MachineCheck c = check(both(reader));
+  ASSERT_EQ(c.findings.size(), 1u);
+  EXPECT_EQ(c.findings[0].site.text, "ld.weak r0, x");
+  EXPECT_TRUE(c.breaks_model());
+}
+
 TEST(Listing, ReadsSectionsPredicatesAndCuobjdumpsTrailingEncoding) {
   const std::string text =
       "\t.section\t.text.k1,\"ax\",@progbits\n"

@@ -794,4 +794,19 @@ TEST(LitmusCodegenNvrtc, CompileAheadGivesEachKernelItsOwn) {
   EXPECT_EQ(pool.threads(), 2u);
 }
 
+TEST(LitmusCodegen, AnNcLoadReadsItsViewThroughTheReadOnlyPath) {
+  Litmus l = texture_read();
+  Op nc = proxy_load("r0", 0, Proxy::Texture);  // ld.nc r0, [x]: x's own view, no texture object
+  nc.nc = true;
+  l.threads[0].ops.back() = nc;
+  EXPECT_EQ(why_not_generated(l), "");
+  const Kernel k = generate(l, kOneRole);
+  expect_contains(k.source, "\"ld.global.nc.u32 %0, [%1];\"");
+  expect_contains(k.source, "// ld.nc r0, [x]");
+  EXPECT_EQ(k.source.find("tex.1d"), std::string::npos);
+  expect_compiles(k);
+  l.addresses[0].shared = l.addresses[1].shared = true;
+  EXPECT_EQ(reason_for(l), "ld.nc r0, [x]: ld.global.nc reads global memory only, not .shared");
+}
+
 }  // namespace

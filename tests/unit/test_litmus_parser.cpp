@@ -173,6 +173,20 @@ TEST(LitmusParser, LoadsTakeTheirProxySemAndScope) {
   }
 }
 
+TEST(LitmusParser, LdNcIsAWeakTextureProxyReadOfTheAddress) {
+  std::vector<lt::Op> ops = ops_of(R"(
+  ld.nc r0, [x];
+  ld r1, [x];)");
+  ASSERT_EQ(ops.size(), 2u);
+  EXPECT_TRUE(ops[0].nc);
+  EXPECT_EQ(ops[0].proxy, lt::Proxy::Texture);
+  EXPECT_EQ(ops[0].sem, lt::Sem::Weak);
+  EXPECT_EQ(ops[0].scope, lt::Level::Thread);
+  EXPECT_EQ(ops[0].address, 0);
+  EXPECT_FALSE(ops[1].nc);
+  EXPECT_EQ(ops[1].proxy, lt::Proxy::Generic);
+}
+
 TEST(LitmusParser, StoresTakeAnIntegerOrARegisterTheThreadLoaded) {
   std::vector<lt::Op> ops = ops_of(R"(
   st [x], 1;
@@ -589,9 +603,15 @@ permit (1 == 1) as a;)",
     {"UnknownScope", ".global x;\nd0.b0.t0 { ld.acquire.cluster r0, [x]; }\npermit (r0 == 0) as a;", 2, 23,
      {"expected one of .cta, .gpu, .sys", "found 'cluster'"}},
     {"LoadWithRelease", ".global x;\nd0.b0.t0 { ld.release.gpu r0, [x]; }\npermit (r0 == 0) as a;", 2, 15,
-     {"expected one of .weak, .volatile, .relaxed, .acquire after 'ld'", "found 'release'"}},
+     {"expected one of .weak, .volatile, .relaxed, .acquire, .nc after 'ld'", "found 'release'"}},
     {"StoreWithAcquire", ".global x;\nd0.b0.t0 { st.acquire.gpu [x], 1; }\npermit (1 == 1) as a;", 2, 15,
      {"expected one of .weak, .volatile, .relaxed, .release after 'st'"}},
+    {"NcWithScope", ".global x;\nd0.b0.t0 { ld.nc.gpu r0, [x]; }\npermit (r0 == 0) as a;", 2, 18,
+     {"illegal: .nc accesses have no scope"}},
+    {"NcSpins", ".global x;\nd0.b0.t0 { ld.nc r0, [x] until 1; }\npermit (r0 == 0) as a;", 2, 26,
+     {"'until' spins on a generic load (ld); ld.nc cannot spin"}},
+    {"SurfaceLoadNc", ".global x;\nd0.b0.t0 { suld.nc r0, [x]; }\npermit (r0 == 0) as a;", 2, 17,
+     {"expected one of .weak, .volatile, .relaxed, .acquire after 'suld'", "found 'nc'"}},
     {"TextureLoadWithSem", ".global x;\nd0.b0.t0 { tld.acquire.gpu r0, [x]; }\npermit (r0 == 0) as a;", 2, 16,
      {"expected .weak after 'tld'", "found 'acquire'"}},
     {"ConstantLoadWithScope", ".global x;\nd0.b0.t0 { ldc.weak.sys r0, [x]; }\npermit (r0 == 0) as a;", 2, 21,

@@ -336,6 +336,23 @@ TEST(PtxModelProxies, ATextureFetchSeesAGenericStoreOnlyAfterFenceProxyTexture) 
   EXPECT_TRUE(permitted(l, ne("r0", 1)));
 }
 
+// ld.nc (ld.global.nc) is a texture-proxy read of the address it names: its own address, with or
+// without fence.proxy.alias, never sees the thread's generic store for sure; unwritten, it reads 0.
+TEST(PtxModelProxies, AnNcLoadIsATextureProxyReadOfItsOwnAddress) {
+  Op nc = through(load("r0", 0), Proxy::Texture);  // ld.nc r0, [x]
+  nc.nc = true;
+  Litmus l = store_then_read(nc);
+  EXPECT_TRUE(permitted(l, ne("r0", 1)));
+  l.threads[0].ops.insert(l.threads[0].ops.begin() + 1, alias_fence());
+  EXPECT_TRUE(permitted(l, ne("r0", 1)));  // the alias fence orders generic accesses only
+  l.threads[0].ops[1] = proxy_fence(Proxy::Texture);
+  EXPECT_TRUE(asserted(l, eq("r0", 1)));  // the model's texture fence would (PTX has none)
+  Litmus read_only = store_then_read(nc);
+  read_only.threads[0].ops.erase(read_only.threads[0].ops.begin());
+  EXPECT_TRUE(asserted(read_only, eq("r0", 0)));
+  EXPECT_EQ(instruction_text(l, nc), "ld.nc r0, [x]");
+}
+
 TEST(PtxModelProxies, AConstantLoadSeesAGenericStoreOnlyAfterFenceProxyConstant) {
   Litmus l = store_then_read(through(load("r0", 0), Proxy::Constant));  // ldc r0, [x]
   EXPECT_TRUE(permitted(l, ne("r0", 1)));
