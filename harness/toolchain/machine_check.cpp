@@ -182,10 +182,13 @@ bool ordered(const codegen::Site& a, const codegen::Site& b) {
            s.op.kind == OpKind::ProxyFence;
   };
   if (is_fence(a) || is_fence(b)) return true;
-  // Accesses of two proxies (a texture or surface access, a generic one) are ordered by proxy fences
-  // only: program order alone does not order them, whatever the semantics.
-  if (a.op.proxy != b.op.proxy) return false;
+  // A release orders every earlier access of its thread and an acquire every later one, whatever their
+  // proxy: the model's causality runs along program order through them, and only its two ends must share
+  // a proxy (sust [s]; st.release [flag] / ld.acquire [flag]; suld [s] in one CTA: docs/litmus-model.md).
   if (acquires(a.op.sem) || releases(b.op.sem)) return true;
+  // Plain accesses of two proxies (a texture or surface access, a generic one) are ordered by proxy
+  // fences only: program order alone does not order them.
+  if (a.op.proxy != b.op.proxy) return false;
   return a.location >= 0 && a.location == b.location;
 }
 

@@ -307,6 +307,25 @@ TEST(MachineCheck, APlainLoadOnTheReadOnlyPathIsNotALoad) {
   EXPECT_TRUE(c.breaks_model());
 }
 
+// Dat3M's Proxy-MP-sur-sur-no-proxyFence at -O3 (ptxas 13.0): the writer's SUST sinks below the
+// release's MEMBAR and store. The release orders the surface store for a surface reader of its CTA.
+TEST(MachineCheck, ASurfaceStoreSunkBelowARelease) {
+  codegen::Kernel k;
+  k.name = "mp";
+  k.sites = {site(0, 0, 20, OpKind::Store, Sem::Weak, Level::Thread, 0, "sust [s], 2"),
+             site(0, 1, 22, OpKind::Store, Sem::Release, Level::Cta, 1, "st.release.cta [flag], 1")};
+  k.sites[0].op.proxy = patterns::litmus::Proxy::Surface;
+  const std::vector<std::pair<int, std::string>> kept = {
+      {20, "SUST.D.BA.2D.STRONG.SM.TRAP [R20], R26, UR4, 0x0"}, {22, "MEMBAR.ALL.CTA"}, {22, "ST.E.STRONG.SM desc[UR10][R18.64], R11"}};
+  EXPECT_TRUE(check(kept, k).intact());
+  const std::vector<std::pair<int, std::string>> sunk = {
+      {22, "MEMBAR.ALL.CTA"}, {22, "ST.E.STRONG.SM desc[UR10][R18.64], R11"}, {20, "SUST.D.BA.2D.STRONG.SM.TRAP [R20], R26, UR4, 0x0"}};
+  const toolchain::MachineCheck c = check(sunk, k);
+  ASSERT_EQ(c.findings.size(), 1u);
+  EXPECT_EQ(c.findings[0].problem, toolchain::Problem::Reordered);
+  EXPECT_TRUE(c.breaks_model());
+}
+
 TEST(Listing, ReadsSectionsPredicatesAndCuobjdumpsTrailingEncoding) {
   const std::string text =
       "\t.section\t.text.k1,\"ax\",@progbits\n"
