@@ -337,10 +337,20 @@ class RoleEmitter {
 
   // tld: a texture fetch through the .texref's texture object (over view[address] from its start, 32-bit
   // unsigned elements), at the word's index; the register takes the first component, the other three go
-  // to PTX registers scoped to the statement.
+  // to PTX registers scoped to the statement. Over a surface's memory the object is over its array.
   void emit_tld(const Op& op, const std::string& dst) {
     const std::size_t i = static_cast<std::size_t>(op.address);
     const int L = lay_.global_index[i];
+    if (lay_.surface_backed[static_cast<std::size_t>(L)]) {
+      // A surface's memory: the texture object over the surface's array, at this instance's texel
+      // (kernel_abi.h: x = k % surface_width, y = k / surface_width, in texels; k is the round's word).
+      const std::string& k = in_.word;
+      emit_asm("{ .reg .b32 tld_y, tld_z, tld_w; tex.2d.v4.u32.s32 {%0, tld_y, tld_z, tld_w}, [%1, {%2, %3}]; }",
+               "\"=r\"(" + dst + ")",
+               "\"l\"(p.texture[" + std::to_string(op.address) + "]), \"r\"((int)(" + k + " % p.surface_width)), \"r\"((int)(" + k +
+                   " / p.surface_width))");
+      return;
+    }
     emit_asm("{ .reg .b32 tld_y, tld_z, tld_w; tex.1d.v4.u32.s32 {%0, tld_y, tld_z, tld_w}, [%1, {%2}]; }",
              "\"=r\"(" + dst + ")",
              "\"l\"(p.texture[" + std::to_string(op.address) + "]), \"r\"((int)(" + std::to_string(L) + "ull * p.region_words + " +

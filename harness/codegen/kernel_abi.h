@@ -24,9 +24,10 @@
  * Memory: location L's word of instance m in round r is  L * region_words + r * instances + column,
  * column = (m * memory_stride + memory_offset) % instances;  an address reaches it through
  * view[address] (its own virtual mapping of the one allocation; a synonym's generic accesses use its
- * target's view), texture[address] (a texture object over that view from its start, 32-bit unsigned
- * elements, for a .texref), or shared memory (.shared, one word per instance and location in its CTA,
- * zeroed every round).
+ * target's view; on a surface's memory, each root address its own linear mapping of the surface's
+ * allocation, at the word of the instance's texel), texture[address] (a texture object over that view
+ * from its start, 32-bit unsigned elements, for a .texref; over a surface's array on its memory), or
+ * shared memory (.shared, one word per instance and location in its CTA, zeroed every round).
  *
  * Values by round (Kernel::reused_locations): a location written by one litmus thread's plain stores
  * keeps one word, L * region_words + column, in every round of a launch, as the hand-written kernels'
@@ -51,7 +52,9 @@
 
 struct VmmcheckLitmusLaunch {
   unsigned int* view[VMMCHECK_LITMUS_MAX_ADDRESSES];           /* per declared address */
-  unsigned long long texture[VMMCHECK_LITMUS_MAX_ADDRESSES];   /* cudaTextureObject_t, .texref only */
+  unsigned long long texture[VMMCHECK_LITMUS_MAX_ADDRESSES];   /* cudaTextureObject_t, .texref only; over a
+                                                                 * surface's memory, over its array (texel (x, y)
+                                                                 * as the surface's, in texels) */
   unsigned long long surface[VMMCHECK_LITMUS_MAX_ADDRESSES];   /* cudaSurfaceObject_t, .surfref only */
   /* Per location L that a .surfref aliases: its words are texels of a surface_width-wide 2D array of
    * 32-bit texels whose storage the views map; texel k (x = k % surface_width, y = k / surface_width) is

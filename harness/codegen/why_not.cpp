@@ -37,20 +37,20 @@ std::string why_not_placement(const Litmus& l) {
   return {};
 }
 
-// A location under a .surfref is a surface's own allocation (vmm::SurfaceAlias: one linear mapping):
-// only that address and its virtual synonyms reach it, and no texture reads it.
+// A location under a .surfref is a surface's own allocation (vmm::SurfaceAlias): its root addresses
+// are linear mappings of it (a physical alias is one more cuMemMap), its .texrefs a texture object over
+// the surface's array. An offset view would need a range larger than the surface's memory.
 std::string why_not_surface_memory(const Litmus& l) {
   const int n = static_cast<int>(l.addresses.size());
   for (int s = 0; s < n; ++s) {
     if (l.addresses[static_cast<std::size_t>(s)].declared != Proxy::Surface) continue;
     const int root = root_of(l, s);
+    if (root < 0) continue;  // why_not_addresses names it
     for (int a = 0; a < n; ++a) {
       const Address& addr = l.addresses[static_cast<std::size_t>(a)];
-      if (root_of(l, a) != root && addr.location == l.addresses[static_cast<std::size_t>(root)].location)
-        return "address " + address_name(l, a) + " physically aliases the memory of .surfref " + address_name(l, s) +
-               ": a second mapping of a surface's memory is not in this version";
-      if (root_of(l, a) == root && addr.declared == Proxy::Texture)
-        return "a texture over the memory of .surfref " + address_name(l, s) + " is not in this version";
+      if (addr.same_as < 0 && addr.offset_view && addr.location == l.addresses[static_cast<std::size_t>(root)].location)
+        return "address " + address_name(l, a) + " is an offset view of the memory of .surfref " + address_name(l, s) +
+               ": offset views of a surface's memory are not in this version";
     }
   }
   return {};

@@ -35,6 +35,8 @@ namespace vmmcheck {
   X(cuMemsetD32Async)                       \
   X(cuSurfObjectCreate)                      \
   X(cuSurfObjectDestroy)                     \
+  X(cuTexObjectCreate)                       \
+  X(cuTexObjectDestroy)                      \
   X(cuTensorMapEncodeTiled)                  \
   X(cuArray3DCreate)                         \
   X(cuArrayDestroy)                          \

@@ -11,6 +11,7 @@ namespace vmmcheck::vmm {
 
 namespace detail {
 CUresult destroy_surface(CUsurfObject s) noexcept { return driver().cuSurfObjectDestroy(s); }
+CUresult destroy_texture(CUtexObject t) noexcept { return driver().cuTexObjectDestroy(t); }
 CUresult destroy_array(CUarray a) noexcept { return driver().cuArrayDestroy(a); }
 CUresult destroy_mipmapped_array(CUmipmappedArray a) noexcept { return driver().cuMipmappedArrayDestroy(a); }
 CUresult destroy_external_memory(CUexternalMemory m) noexcept { return driver().cuDestroyExternalMemory(m); }
@@ -39,11 +40,10 @@ SurfaceAlias::SurfaceAlias(patterns::SurfaceBacking backing, int device, CUstrea
       import_array();
     else
       map_array_onto();
-    CUDA_RESOURCE_DESC res = {};
-    res.resType = CU_RESOURCE_TYPE_ARRAY;
-    res.res.array.hArray = level_;
+    resource_.resType = CU_RESOURCE_TYPE_ARRAY;
+    resource_.res.array.hArray = level_;
     CUsurfObject s = 0;
-    VMM_CHECK(driver().cuSurfObjectCreate(&s, &res));
+    VMM_CHECK(driver().cuSurfObjectCreate(&s, &resource_));
     surface_ = SurfaceObject(s);
   } catch (...) {
     if (tiles_mapped_) map_tiles(CU_MEM_OPERATION_TYPE_UNMAP);  // the members go after this, in order
@@ -52,8 +52,34 @@ SurfaceAlias::SurfaceAlias(patterns::SurfaceBacking backing, int device, CUstrea
 }
 
 SurfaceAlias::~SurfaceAlias() {
+  texture_.release();
   surface_.release();
   if (tiles_mapped_) map_tiles(CU_MEM_OPERATION_TYPE_UNMAP);
+}
+
+CUtexObject SurfaceAlias::texture() {
+  if (texture_.held()) return texture_.get();
+  CUDA_TEXTURE_DESC tex = {};
+  tex.addressMode[0] = tex.addressMode[1] = CU_TR_ADDRESS_MODE_CLAMP;
+  tex.filterMode = CU_TR_FILTER_MODE_POINT;
+  tex.flags = CU_TRSF_READ_AS_INTEGER;  // and unnormalised coordinates: no CU_TRSF_NORMALIZED_COORDINATES
+  CUtexObject t = 0;
+  if (const CUresult st = driver().cuTexObjectCreate(&t, &resource_, &tex, nullptr); st != CUDA_SUCCESS)
+    throw NotSupportedError("no texture object over the surface's array (" + route_ + "): " + refused("cuTexObjectCreate", st));
+  texture_ = TexObject(t);
+  return t;
+}
+
+CUdeviceptr SurfaceAlias::view(std::size_t i) {
+  if (i == 0) return linear();
+  while (extra_views_.size() < i) {
+    auto v = std::make_unique<ExtraView>();
+    v->range = AddressRange(bytes(), allocation_granularity(device_, false));
+    v->mapping = Mapping(v->range.base(), bytes(), memory_, 0);
+    AccessGrant(v->mapping, device_, Access::ReadWrite);
+    extra_views_.push_back(std::move(v));
+  }
+  return extra_views_[i - 1]->mapping.address();
 }
 
 void SurfaceAlias::back_linear(const CUmemAllocationProp& prop, std::size_t bytes) {

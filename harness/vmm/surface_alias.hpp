@@ -13,10 +13,16 @@
 // Where each texel lies in the bytes is the driver's choice (block linear, say): the runner measures it
 // (harness/run/kit/surface_layout.hpp) instead of assuming one. Where the driver refuses a step, the
 // constructor throws NotSupportedError naming every status it met.
+//
+// Beside the surface, a texture object over the same array (texture(): what a litmus row's .texref of
+// the surface's memory reads through, the texture proxy over surface memory), and on request more linear
+// mappings of the allocation (view(i): a litmus row's physical aliases of the surface's memory).
 #include <cuda.h>
 
 #include <cstddef>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "common/unique_handle.hpp"
 #include "vocabulary/axes.hpp"
@@ -27,6 +33,7 @@ namespace vmmcheck::vmm {
 namespace detail {
 // The driver objects behind a surface, each released through the driver table.
 CUresult destroy_surface(CUsurfObject s) noexcept;
+CUresult destroy_texture(CUtexObject t) noexcept;
 CUresult destroy_array(CUarray a) noexcept;
 CUresult destroy_mipmapped_array(CUmipmappedArray a) noexcept;
 CUresult destroy_external_memory(CUexternalMemory m) noexcept;
@@ -36,6 +43,7 @@ template <typename Handle, CUresult (*Destroy)(Handle)>
 using DriverObject = UniqueHandle<ReleasedBy<Handle, CUresult, CUDA_SUCCESS, Destroy>>;
 
 using SurfaceObject = DriverObject<CUsurfObject, detail::destroy_surface>;
+using TexObject = DriverObject<CUtexObject, detail::destroy_texture>;
 using ArrayObject = DriverObject<CUarray, detail::destroy_array>;
 using MipmappedArrayObject = DriverObject<CUmipmappedArray, detail::destroy_mipmapped_array>;
 using ExternalMemoryObject = DriverObject<CUexternalMemory, detail::destroy_external_memory>;
@@ -51,7 +59,13 @@ class SurfaceAlias {
   SurfaceAlias& operator=(const SurfaceAlias&) = delete;
 
   CUsurfObject surface() const noexcept { return surface_.get(); }
+  // A texture object over the array (point sampling, unnormalised coordinates, 32-bit texels read as
+  // integers), made on first request; NotSupportedError where the driver refuses one over this array.
+  CUtexObject texture();
   CUdeviceptr linear() const noexcept { return linear_.address(); }
+  // The i-th linear mapping of the allocation: 0 is linear(); each further one is another cuMemMap of
+  // the same allocation into a range of its own (a physical alias), made on first request.
+  CUdeviceptr view(std::size_t i);
   std::size_t bytes() const noexcept { return linear_.size(); }  // what the linear mapping spans
   std::size_t texels() const noexcept { return std::size_t{kSide} * kSide; }
   // How the array got there: "imported external memory", "sparse array", "deferred-mapping array".
@@ -67,17 +81,27 @@ class SurfaceAlias {
   CUstream stream_;
   std::string route_;
   unsigned tile_width_ = kSide, tile_height_ = kSide;  // array_map: what one cuMemMapArrayAsync entry covers
-  // Declared so that destruction runs surface, array (its tiles unmapped first, in ~SurfaceAlias),
-  // mipmapped array, external memory, then the linear mapping, the allocation and the range.
+  // A further linear mapping of the allocation, with its own range.
+  struct ExtraView {
+    AddressRange range;
+    Mapping mapping;
+  };
+
+  // Declared so that destruction runs texture, surface, array (its tiles unmapped first, in
+  // ~SurfaceAlias), mipmapped array, external memory, then the extra views, the linear mapping, the
+  // allocation and the range.
   AddressRange range_;
   PhysicalAllocation memory_;
   Mapping linear_;
+  std::vector<std::unique_ptr<ExtraView>> extra_views_;
   ExternalMemoryObject external_;
   MipmappedArrayObject mipmapped_;
   ArrayObject array_;  // array_map: the array this object made; import: none (the level belongs to mipmapped_)
   CUarray level_ = nullptr;  // the array the surface is made over
   bool tiles_mapped_ = false;
   SurfaceObject surface_;
+  CUDA_RESOURCE_DESC resource_ = {};  // the array, as the surface and the texture take it
+  TexObject texture_;
 };
 
 }  // namespace vmmcheck::vmm

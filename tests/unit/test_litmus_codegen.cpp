@@ -502,10 +502,37 @@ TEST(LitmusCodegenNotSupported, SurfaceOperationsNeedASurfrefAndAreWeak) {
   address.threads[1].ops[1].scope = Level::Gpu;
   EXPECT_NE(reason_for(address).find("suld and sust are weak"), std::string::npos);
 
-  Litmus aliased = address;  // a second mapping of the surface's memory
-  aliased.threads[1].ops[1] = load("r1", 2);
-  aliased.addresses.push_back(global("xb", 0));
-  EXPECT_NE(reason_for(aliased).find("a second mapping of a surface's memory"), std::string::npos);
+  Litmus offset = address;  // an offset view of the surface's memory
+  offset.threads[1].ops[1] = load("r1", 3);
+  offset.addresses.push_back(global("xo", 0));
+  offset.addresses.back().offset_view = true;
+  EXPECT_EQ(reason_for(offset), "address xo is an offset view of the memory of .surfref s: offset views of a surface's memory are not in this version");
+}
+
+// Dat3M's Proxy-MP-cta-synonym shapes: x's memory is a surface's, y a physical alias of x (another
+// linear mapping of the surface's allocation), t a .texref of y (the texture object over the surface's
+// array): sust [s], 2; st.release [flag] / ld.acquire [flag]; tld r1, [t] and ld r2, [y].
+TEST(LitmusCodegen, ATextureAndAPhysicalAliasOfASurfacesMemory) {
+  Litmus l = message_passing();  // x = 0, flag = 1
+  Address s = global("s", 0), t = global("t", 0);
+  s.same_as = 0;
+  s.declared = Proxy::Surface;
+  t.same_as = 3;
+  t.declared = Proxy::Texture;
+  l.addresses.push_back(s);              // 2
+  l.addresses.push_back(global("y", 0)); // 3: physically aliases x
+  l.addresses.push_back(t);              // 4
+  l.threads[0].ops[0].proxy = Proxy::Surface;
+  l.threads[0].ops[0].address = 2;
+  l.threads[1].ops[1] = proxy_load("r1", 4, Proxy::Texture);
+  l.threads[1].ops.push_back(load("r2", 3));
+  EXPECT_EQ(why_not_generated(l), "");
+  const Kernel k = generate(l);
+  expect_contains(k.source, "tex.2d.v4.u32.s32 {%0, tld_y, tld_z, tld_w}, [%1, {%2, %3}];");
+  expect_contains(k.source, "\"l\"(p.texture[4]), \"r\"((int)(word1 % p.surface_width)), \"r\"((int)(word1 / p.surface_width))");
+  expect_contains(k.source, "p.view[3] + p.texel_word[0][word1]");  // y: its own mapping, the same texel's word
+  EXPECT_EQ(k.surface_locations, (std::vector<bool>{true, false}));
+  expect_compiles(k);
 }
 
 TEST(LitmusCodegen, SurfaceLoadsAndStoresGoThroughTheSurfaceObjectAtTheTexel) {

@@ -26,6 +26,7 @@ struct FakeSurfaceDriver {
   CUresult sparse_array = CUDA_ERROR_INVALID_VALUE;  // the H200's answers (proxy.surface in the stored runs)
   CUresult deferred_array = CUDA_SUCCESS;
   CUresult map_array = CUDA_ERROR_INVALID_VALUE;
+  CUresult texture = CUDA_SUCCESS;
   std::vector<std::string> calls;
   int exported_fd = -1;
   int live = 0;  // objects made and not yet destroyed
@@ -137,6 +138,19 @@ CUresult surface_create(CUsurfObject* s, const CUDA_RESOURCE_DESC* r) {
   return made("surface");
 }
 CUresult surface_destroy(CUsurfObject) { return gone("destroy surface"); }
+CUresult texture_create(CUtexObject* t, const CUDA_RESOURCE_DESC* r, const CUDA_TEXTURE_DESC* d, const CUDA_RESOURCE_VIEW_DESC*) {
+  EXPECT_EQ(r->resType, CU_RESOURCE_TYPE_ARRAY);
+  EXPECT_EQ(r->res.array.hArray, reinterpret_cast<CUarray>(0x30));  // the surface's own array
+  EXPECT_EQ(d->filterMode, CU_TR_FILTER_MODE_POINT);
+  EXPECT_EQ(d->flags & CU_TRSF_NORMALIZED_COORDINATES, 0u);
+  if (f->texture != CUDA_SUCCESS) {
+    f->calls.push_back("texture refused");
+    return f->texture;
+  }
+  *t = 0x60;
+  return made("texture");
+}
+CUresult texture_destroy(CUtexObject) { return gone("destroy texture"); }
 CUresult error_name(CUresult r, const char** name) {
   *name = r == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : r == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED" : "CUDA_ERROR_FAKE";
   return CUDA_SUCCESS;
@@ -168,6 +182,8 @@ class SurfaceAliasTest : public ::testing::Test {
     api_.cuStreamSynchronize = synchronize;
     api_.cuSurfObjectCreate = surface_create;
     api_.cuSurfObjectDestroy = surface_destroy;
+    api_.cuTexObjectCreate = texture_create;
+    api_.cuTexObjectDestroy = texture_destroy;
     api_.cuGetErrorName = error_name;
     f = &fake_;
     set_driver_for_testing(&api_);
@@ -209,6 +225,39 @@ TEST_F(SurfaceAliasTest, ImportMapsTheArrayFromTheExportedDescriptorAndReleasesS
   EXPECT_EQ(calls_from("destroy surface"), (std::vector<std::string>{"destroy surface", "destroy mipmapped", "destroy external",
                                                                      "unmap", "release", "free"}));
   EXPECT_EQ(fake_.live, 0);
+}
+
+// A litmus row's .texref of the surface's memory and its physical aliases: the texture over the same
+// array and more linear mappings of the same allocation, made on request, gone before the allocation.
+TEST_F(SurfaceAliasTest, ATextureOverTheArrayAndMoreMappingsOfTheAllocationOnRequest) {
+  {
+    SurfaceAlias alias(SurfaceBacking::Import, 0, nullptr);
+    EXPECT_EQ(std::count(fake_.calls.begin(), fake_.calls.end(), "texture"), 0) << "none until asked";
+    EXPECT_EQ(alias.texture(), CUtexObject{0x60});
+    EXPECT_EQ(alias.texture(), CUtexObject{0x60});  // one object
+    EXPECT_EQ(alias.view(0), alias.linear());
+    fake_.calls.clear();
+    alias.view(1);
+    EXPECT_EQ(fake_.calls, (std::vector<std::string>{"reserve", "map", "access"}));
+    alias.view(1);
+    EXPECT_EQ(fake_.calls.size(), 3u) << "one mapping a view";
+  }
+  EXPECT_EQ(calls_from("destroy texture"),
+            (std::vector<std::string>{"destroy texture", "destroy surface", "destroy mipmapped", "destroy external", "unmap",
+                                      "free", "unmap", "release", "free"}));
+  EXPECT_EQ(fake_.live, 0);
+}
+
+TEST_F(SurfaceAliasTest, ARefusedTextureIsNotSupportedAndTheSurfaceStays) {
+  fake_.texture = CUDA_ERROR_NOT_SUPPORTED;
+  SurfaceAlias alias(SurfaceBacking::Import, 0, nullptr);
+  try {
+    alias.texture();
+    ADD_FAILURE() << "a texture was made";
+  } catch (const NotSupportedError& e) {
+    EXPECT_NE(std::string(e.what()).find("cuTexObjectCreate returned CUDA_ERROR_NOT_SUPPORTED"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(alias.surface(), CUsurfObject{0x50});
 }
 
 TEST_F(SurfaceAliasTest, ARefusedImportIsNotSupportedClosesTheDescriptorAndLeaksNothing) {

@@ -6,8 +6,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "codegen/kernel_abi.h"
+#include "codegen/test_facts.hpp"
 #include "common/error.hpp"
 #include "kernels/final_values.hpp"
 #include "litmus/rows.hpp"
@@ -295,24 +297,36 @@ RowEngine::Memory RowEngine::bind(const Litmus& test, const codegen::Kernel& k, 
   m.bytes = std::max<std::size_t>(1, k.locations) * p.region_words * sizeof(std::uint32_t);
   vmm::AliasSet& set = memory(m.bytes);
   m.base = reinterpret_cast<void*>(set.view(0).address);
+  const auto on_surface = [&](std::size_t a) {
+    const int L = k.location_of_address[a];
+    return L >= 0 && k.surface_locations[static_cast<std::size_t>(L)];
+  };
   for (std::size_t a = 0; a < test.addresses.size(); ++a) {
     if (view_index[a] < 0) continue;
     p.view[a] = reinterpret_cast<unsigned*>(set.view(static_cast<std::size_t>(view_index[a])).address);
-    if (test.addresses[a].declared != patterns::litmus::Proxy::Texture) continue;
+    if (test.addresses[a].declared != patterns::litmus::Proxy::Texture || on_surface(a)) continue;
     m.textures.push_back(texture_over(p.view[a], patterns::TexResource::Linear, m.bytes / sizeof(std::uint32_t)));
     p.texture[a] = m.textures.back();
   }
-  // Surface locations: every address of one reaches it through the surface's linear mapping, at the
-  // word of each instance's texel; the .surfref through the surface object.
+  // Surface locations: every address of one reaches it through a linear mapping of the surface's
+  // allocation, at the word of each instance's texel -- its first root address through the surface's own,
+  // each physical alias through one more (vmm::SurfaceAlias::view) -- a .surfref through the surface
+  // object and a .texref through the texture object over the surface's array.
+  std::map<int, std::vector<int>> roots_of;  // L -> its root addresses, in declaration order
   for (std::size_t a = 0; a < test.addresses.size(); ++a) {
+    if (!on_surface(a)) continue;
     const int L = k.location_of_address[a];
-    if (L < 0 || !k.surface_locations[static_cast<std::size_t>(L)]) continue;
     const std::size_t rank = static_cast<std::size_t>(std::count(k.surface_locations.begin(), k.surface_locations.begin() + L, true));
     Surface& sm = surface(rank);
     if (std::find(m.surfaces.begin(), m.surfaces.end(), &sm) == m.surfaces.end()) m.surfaces.push_back(&sm);
-    p.view[a] = reinterpret_cast<unsigned*>(sm.alias->linear());
+    std::vector<int>& roots = roots_of[L];
+    const int root = codegen::root_of(test, static_cast<int>(a));
+    const std::size_t view = static_cast<std::size_t>(std::find(roots.begin(), roots.end(), root) - roots.begin());
+    if (view == roots.size()) roots.push_back(root);
+    p.view[a] = reinterpret_cast<unsigned*>(sm.alias->view(view));
     p.texel_word[L] = sm.layout->texels().word_of;
     if (test.addresses[a].declared == patterns::litmus::Proxy::Surface) p.surface[a] = sm.alias->surface();
+    if (test.addresses[a].declared == patterns::litmus::Proxy::Texture) p.texture[a] = sm.alias->texture();
   }
   return m;
 }
