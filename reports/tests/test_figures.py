@@ -116,6 +116,11 @@ def test_what_the_generators_write(tmp_path):
     assert "25% forbidden without the event" in cases and "none forbidden without host synchronisation" in cases
     with pytest.raises(figures.FiguresError, match="no case matches"):
         figures.cases(src, "nothing.*")
+    # cases-ran: a corpus of which the GPU runs a part shows what ran and counts the rest.
+    ran = "\n".join(figures.cases_ran(src, "*"))
+    assert "that ran (2 more did not)" in ran and "peer.kernels" not in ran and "alias.kernels" in ran
+    with pytest.raises(figures.FiguresError, match="ran"):
+        figures.cases_ran(src, "peer.kernels.*")
 
 
 @pytest.mark.parametrize("part,whole,text", [(0, 10, "0%"), (10, 10, "100%"), (1, 3, "33.3%"),

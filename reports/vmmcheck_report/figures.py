@@ -104,7 +104,7 @@ def ran(r: Mapping) -> bool:
 
 # --- the kinds of section ----------------------------------------------------------------------------
 
-def cases(src: Source, pattern: str) -> List[str]:
+def cases(src: Source, pattern: str, only_ran: bool = False) -> List[str]:
     """The cases of a run whose names match `pattern` (fnmatch): status, histogram, weak share, power."""
     import fnmatch
 
@@ -112,6 +112,12 @@ def cases(src: Source, pattern: str) -> List[str]:
     chosen = [r for r in doc["results"] if fnmatch.fnmatchcase(r["name"], pattern)]
     if not chosen:
         raise FiguresError(f"{src.shown}: no case matches {pattern!r}")
+    left_out = 0
+    if only_ran:
+        left_out = sum(1 for r in chosen if not ran(r))
+        chosen = [r for r in chosen if ran(r)]
+        if not chosen:
+            raise FiguresError(f"{src.shown}: no case matching {pattern!r} ran")
     rows = []
     for r in chosen:
         p = r.get("power")
@@ -120,8 +126,13 @@ def cases(src: Source, pattern: str) -> List[str]:
         rows.append([code(r["name"]), r["expectation"], model.raw_status(r),
                      model.histogram_text({k: v for k, v in r["histogram"].items() if v}) if ran(r) else "-",
                      pct(r["weak"], r["instances"]) if ran(r) else "-", power])
-    return [provenance(doc, src) + f", the cases `{pattern}`:", ""] + table(
-        ["case", "expectation", "status", "histogram", "weak", "control"], rows)
+    what = f", the cases `{pattern}`" + (f" that ran ({left_out} more did not)" if only_ran else "")
+    return [provenance(doc, src) + what + ":", ""] + table(["case", "expectation", "status", "histogram", "weak", "control"], rows)
+
+
+def cases_ran(src: Source, pattern: str) -> List[str]:
+    """As `cases`, the cases that ran only (a corpus of which a GPU runs a part)."""
+    return cases(src, pattern, only_ran=True)
 
 
 def run_summary(src: Source) -> List[str]:
@@ -945,6 +956,7 @@ def dat3m(src: Source) -> List[str]:
 KINDS: Dict[str, Callable[..., List[str]]] = {
     "dat3m": dat3m,
     "cases": cases,
+    "cases-ran": cases_ran,
     "run-summary": run_summary,
     "families": families,
     "api-statuses": api_statuses,
@@ -998,7 +1010,7 @@ def sections(text: str, doc: Path) -> List[Section]:
 
 def generate(spec: str, root: Path, where: str) -> List[str]:
     words = shlex.split(spec)
-    arity = 3 if words and words[0] in ("cases", "bench-compare") else 2
+    arity = 3 if words and words[0] in ("cases", "cases-ran", "bench-compare") else 2
     if len(words) != arity or words[0] not in KINDS:
         raise FiguresError(f"{where}: expected '<!-- figures: KIND PATH -->' (cases: KIND PATH GLOB) with KIND one of "
                            f"{', '.join(KINDS)}; got {spec!r}")
