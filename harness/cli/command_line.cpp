@@ -136,6 +136,9 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   list->add_flag("--here", o.here,
                  "say for each case whether it can run on this machine, and why not (the support stage; needs no "
                  "GPU to answer 'no')");
+  list->add_option("--litmus", o.litmus,
+                   "list the rows of these litmus files or folders (.test, or herd-style .litmus) instead of the case tables "
+                   "and the shipped cases/litmus");
 
   CLI::App* run_cmd = app.add_subcommand("run", "run the cases on the local GPU");
   add_common(*run_cmd, o);

@@ -132,7 +132,11 @@ HereAnswers here_answers(const Options& o, const Selected& s) {
   } catch (const NotSupportedError& e) {
     for (std::size_t i = 0; i < s.cases.size(); ++i)
       if (s.cases[i]->pattern().needs_gpu) why.cases[i] = e.what();
-    for (std::string& w : why.rows) w = e.what();
+    // A row no generated kernel runs says so on any machine; the rest need the GPU that is missing.
+    for (std::size_t i = 0; i < s.rows.size(); ++i) {
+      why.rows[i] = codegen::why_not_generated(s.rows[i].test);
+      if (why.rows[i].empty()) why.rows[i] = e.what();
+    }
   }
   return why;
 }

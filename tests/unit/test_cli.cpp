@@ -65,6 +65,26 @@ TEST(Cli, ListNeedsNoGpuAndShowsAtLeastFortyCases) {
   EXPECT_EQ(nlohmann::json::parse(filtered.out)["cases"].size(), 18u);
 }
 
+// list --litmus: a user's own files, their rows only, each with what the model says of its question; a
+// malformed file is exit 2 with its file:line.
+TEST(Cli, ListTakesLitmusFiles) {
+  const std::string mp = std::string(VMMCHECK_SOURCE_DIR) + "/cases/litmus/MP.test";
+  const Outcome o = cli({"list", "--litmus", mp});
+  ASSERT_EQ(o.code, kExitOk) << o.err;
+  EXPECT_NE(o.out.find("litmus.mp.0."), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("alias.mp."), std::string::npos) << "no hand-written case beside the files' rows";
+  EXPECT_EQ(o.out.find("litmus.sb."), std::string::npos) << "no shipped row of another file";
+  const Outcome json = cli({"list", "--litmus", mp, "--json"});
+  ASSERT_EQ(json.code, kExitOk) << json.err;
+  const auto doc = nlohmann::json::parse(json.out);
+  EXPECT_EQ(doc["cases"].size(), 0u);
+  EXPECT_GT(doc["litmus_rows"].size(), 10u);
+  const auto bad = temp_file("vmmcheck-bad.test", ".global x;\nd0.b0.t0 { ld.gpu r0, [x]; }\npermit (r0 == 0) as a;\n");
+  const Outcome broken = cli({"list", "--litmus", bad.string()});
+  EXPECT_EQ(broken.code, kExitUsage);
+  EXPECT_NE(broken.err.find("vmmcheck-bad.test:2:"), std::string::npos) << broken.err;
+}
+
 // list --json describes itself: each case its pattern and axes; each family its axes' docs and value
 // descriptions, its outcomes and which are weak, and its prune rules with their reasons.
 TEST(Cli, ListJsonCarriesPatternsAxesOutcomesAndPrunes) {
