@@ -90,3 +90,12 @@ def test_the_compiler_page_lists_the_rows_a_run_attributed_to_the_compiler(tmp_p
                                               "why": "merged `ld.weak r2, x` of thread T1 (...)", "compiler": "ptxas of NVRTC 13.0"}]
     assert view["matrix"]["versions"][0]["cells"] == [(0, 0), (2, 1)]
     assert handbook.compiler_view([run], None)["matrix"] is None
+
+
+def test_findings_are_grouped_by_the_litmus_file_of_the_row_name():
+    # Shipped rows are named litmus.<file>.<row>.<command>: the group is the file, not "litmus".
+    m = {"versions": {"13.0.88": {"levels": {"3": [["litmus.surface.2.cta_surface_to_generic", "reordered", "st.release.cta [flag], 1"],
+                                                   ["litmus.coww.1.cta_weak", "elided", "st [x], 1"]]}}}}
+    files = [w["file"] for w in toolchain.what_broke(m)]
+    assert files == ["surface", "coww"]
+    assert toolchain.file_of("alias_mp.1.a") == "alias_mp"

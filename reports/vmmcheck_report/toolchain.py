@@ -26,6 +26,12 @@ def cell(rows) -> Tuple[int, int]:
     return len(broke), len(elided)
 
 
+def file_of(row: str) -> str:
+    """The litmus file a row's name comes from: `litmus.<file>.<row>.<command>` -> `<file>`."""
+    parts = row.split(".")
+    return parts[1] if parts[0] == "litmus" and len(parts) > 1 else parts[0]
+
+
 def what_broke(matrix: Mapping) -> List[Dict]:
     """Per (litmus file, problem, operation): its rows, and the versions and levels where it happened;
     the breaks first."""
@@ -33,7 +39,7 @@ def what_broke(matrix: Mapping) -> List[Dict]:
     for version, entry in matrix["versions"].items():
         for lvl, rows in entry["levels"].items():
             for row, problem, op in rows:
-                w = what.setdefault((row.split(".")[0], problem, op), {"rows": set(), "where": []})
+                w = what.setdefault((file_of(row), problem, op), {"rows": set(), "where": []})
                 w["rows"].add(row)
                 if (version, lvl) not in w["where"]:
                     w["where"].append((version, lvl))
