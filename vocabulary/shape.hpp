@@ -31,6 +31,8 @@ enum class OpKind : int {
   FenceAcqRel, // fence.acq_rel.<scope>
   AliasFence,  // fence.proxy.alias (fence.alias)
   ProxyFence,  // fence.proxy.<proxy>: Op::proxy says which
+  Barrier,     // bar.cta.sync <id>: Op::value is the barrier's id; every thread of the CTA that reaches its
+               // k-th barrier of that id meets the others' k-th there (docs/litmus-model.md, "Barriers")
 };
 
 // The path a memory operation takes (PTX ISA, "Proxies"): ld/st/atom/red the generic proxy, tld the
@@ -213,6 +215,11 @@ inline Op fence(OpKind kind, Level scope = Level::Thread) {
   return o;
 }
 inline Op alias_fence() { return fence(OpKind::AliasFence); }
+inline Op barrier(std::uint32_t id) {
+  Op o = fence(OpKind::Barrier, Level::Cta);
+  o.value = id;
+  return o;
+}
 inline Condition equal(std::string reg, std::uint32_t v) { return {std::move(reg), v, true}; }
 inline Condition not_equal(std::string reg, std::uint32_t v) { return {std::move(reg), v, false}; }
 

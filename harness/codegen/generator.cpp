@@ -286,6 +286,7 @@ class RoleEmitter {
       case OpKind::FenceAcqRel: emit_asm("fence.acq_rel." + scope + ";", "", ""); return;
       case OpKind::AliasFence: emit_asm("fence.proxy.alias;", "", ""); return;
       case OpKind::ProxyFence: throw std::logic_error("proxy fences are never generated");
+      case OpKind::Barrier: throw std::logic_error("barriers are never generated");
     }
   }
 

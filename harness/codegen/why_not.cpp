@@ -92,6 +92,10 @@ std::string why_not_proxy(const Litmus& l, const Op& op) {
   }
   if (is_access(op) && op.proxy == Proxy::Constant)
     return "ldc: the constant state space cannot view global (VMM) memory";
+  if (op.kind == OpKind::Barrier)
+    // Every GPU thread runs every role, or one role beside the file threads of other instances in its CTA:
+    // a bar.sync would meet the wrong instances' barriers, or wait for lanes that never reach it.
+    return "CTA barriers (bar.cta.sync) are not generated in this version (the model decides them)";
   if (op.kind == OpKind::ProxyFence)
     // PTX ISA 9.0, fence: .proxykind = { .alias, .async, .async.global, .async.shared::{cta,cluster} }, and
     // the one-way fence.proxy.tensormap::generic; no texture, surface, constant or generic kind.

@@ -29,7 +29,7 @@ const Sems kWeakOnly = {"weak"};
 const Sems kAtomicSems = {"relaxed", "acquire", "release", "acq_rel"};
 
 // The shape of an instruction's operands (the grammar's load, store, atom, red and fence rules).
-enum class Form { Load, Store, Atom, Red, Fence };
+enum class Form { Load, Store, Atom, Red, Fence, Barrier };
 
 struct Opcode {
   const char* name;
@@ -44,7 +44,7 @@ const Opcode kOpcodes[] = {
     {"st", Form::Store, Proxy::Generic, &kStoreSems},    {"sust", Form::Store, Proxy::Surface, &kStoreSems},
     {"atom", Form::Atom, Proxy::Generic, &kAtomicSems},  {"suatom", Form::Atom, Proxy::Surface, &kAtomicSems},
     {"red", Form::Red, Proxy::Generic, &kAtomicSems},    {"sured", Form::Red, Proxy::Surface, &kAtomicSems},
-    {"fence", Form::Fence, Proxy::Generic, nullptr},
+    {"fence", Form::Fence, Proxy::Generic, nullptr},     {"bar", Form::Barrier, Proxy::Generic, nullptr},
 };
 
 const Opcode* opcode_named(const std::string& word) {
@@ -147,6 +147,7 @@ class Parser {
   lt::Op atomic(const Opcode& code);
   lt::Op fence();
   lt::Op proxy_fence();
+  lt::Op barrier();
   Qualifiers qualifiers(const std::string& op, const Sems& sems);
   Order access_order(const Qualifiers& q) const;
   Level scope_after(const std::string& what);
@@ -346,11 +347,12 @@ int Parser::thread_part(char letter) {
 lt::Op Parser::instruction() {
   const Opcode* code = peek().kind == TokenKind::Word ? opcode_named(peek().text) : nullptr;
   if (!code)
-    fail_expected(peek(), "an instruction (ld, tld, suld, ldc, st, sust, atom, suatom, red, sured, fence) or '}'");
+    fail_expected(peek(), "an instruction (ld, tld, suld, ldc, st, sust, atom, suatom, red, sured, fence, bar) or '}'");
   const Token at = take();
   lt::Op op = code->form == Form::Load    ? load(*code)
               : code->form == Form::Store ? store(*code)
               : code->form == Form::Fence ? fence()
+              : code->form == Form::Barrier ? barrier()
                                           : atomic(*code);
   // The test's size, checked as it is read: a file of ten thousand threads is refused at the instruction
   // past the limit, before any command does any work with it.
@@ -458,6 +460,25 @@ lt::Op Parser::fence() {
   }
   expect(";");
   return o;
+}
+
+// bar.cta.sync ID;  bar.sync ID;  -- a CTA barrier (PTX's barriers 0..15), every thread of the CTA taking
+// part: PTX's thread-count operand and bar.arrive are not in the language.
+lt::Op Parser::barrier() {
+  if (!accept(".")) fail_expected(peek(), ".cta.sync or .sync after 'bar'");
+  if (is_word(peek(), "cta")) {
+    take();
+    if (!accept(".")) fail_expected(peek(), ".sync after 'bar.cta'");
+  }
+  if (!is_word(peek(), "sync")) fail_expected(peek(), ".sync (bar.cta.sync ID: the language's one barrier)");
+  take();
+  if (peek().kind != TokenKind::Number) fail_expected(peek(), "the barrier's id (an integer 0..15)");
+  const Token id = take();
+  const std::uint32_t value = integer(id);
+  if (value > 15) src_.fail(id.at, "a CTA barrier's id is 0..15 (PTX has 16 named barriers), not " + id.text);
+  if (at_symbol(",")) src_.fail(peek().at, "a barrier's thread count is not in vmmcheck's litmus language: every thread of the CTA takes part");
+  expect(";");
+  return lt::barrier(value);
 }
 
 // fence.proxy.alias is the alias fence (as fence.alias); the other kinds fence one proxy.

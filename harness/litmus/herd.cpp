@@ -13,6 +13,8 @@
 //   read by `cold` as ldc.
 // - `exists C` is `check (C)`, `~exists C` is `assert (not (C))`, `forall C` is `assert (C)`; /\ is &&, \/
 //   is ||, ~ is not; a location in a condition is its final value ([x]).
+// - `bar.cta.sync ID` (or bar.sync, barrier.sync): the language's CTA barrier; one with a thread count,
+//   an id in a register, or bar.arrive is an UnsupportedConstruct.
 // - `ld r1, 1` (no qualifier, an integer) moves a value into a register: no instruction of its own, its
 //   value is put where the register is used, until the register is set again.
 // - A condition's register is P1:r0, or 1:r0.
@@ -327,7 +329,16 @@ struct Translator {
       unsupported(line, "the branch '" + shown(text) + "'");
     if (op == "add" || op == "sub" || op == "mul" || op == "div" || op == "mov" || op == "and" || op == "or" || op == "xor")
       unsupported(line, "register arithmetic ('" + shown(text) + "')");
-    if (op == "bar" || op == "barrier") unsupported(line, "the CTA barrier '" + shown(text) + "'");
+    if (op == "bar" || op == "barrier") {
+      // bar.cta.sync ID (bar.sync, barrier.sync, barrier.cta.sync): every thread of the CTA. A thread count
+      // (quorum), an id in a register, bar.arrive and bar.red are not in the language.
+      const bool sync = std::find(parts.begin(), parts.end(), "sync") != parts.end();
+      if (!sync) unsupported(line, "the CTA barrier '" + shown(text) + "' (only bar.cta.sync)");
+      if (operands.size() != 1) unsupported(line, "the CTA barrier '" + shown(text) + "' with a thread count");
+      const std::string id = trimmed(operands[0]);
+      if (!std::regex_match(id, std::regex("[0-9]+"))) unsupported(line, "the CTA barrier '" + shown(text) + "' with its id in a register");
+      return "bar.cta.sync " + id;
+    }
     if (op == "ld" && parts.size() == 1 && operands.size() == 2 && std::regex_match(trimmed(operands[1]), std::regex("[0-9]+"))) {
       constants["P" + std::to_string(t) + ":" + trimmed(operands[0])] = value(operands[1], t, line);  // ld r, 1: a move
       return {};

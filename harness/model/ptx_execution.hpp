@@ -93,7 +93,7 @@ inline Rel pairs_where(int n, const std::function<bool(int, int)>& related) {
 }
 
 
-enum class Kind { Read, Write, FenceSc, FenceAcqRel, AliasFence, ProxyFence };
+enum class Kind { Read, Write, FenceSc, FenceAcqRel, AliasFence, ProxyFence, Barrier };
 
 struct Event {
   Kind kind = Kind::Read;
@@ -133,6 +133,9 @@ struct Shape {
   std::uint64_t reads = 0, writes = 0, strong_reads = 0, strong_writes = 0, reductions = 0, release_writes = 0, acquire_reads = 0,
                 sc_fences = 0, fences = 0, alias_fences = 0, boundary_fences = 0, resident = 0, generic = 0;
   Rel po_plus, rmw, dep, api, same_alias, same_location, same_block, same_proxy, proxy_fence_ops;
+  // Barriers (docs/litmus-model.md, "Barriers"): each thread's k-th bar.cta.sync of an id with every other
+  // thread's k-th of that id in its CTA, both ways (Dat3M's sync_barrier = syncbar & scta).
+  Rel barrier_sync;
   // Moral strength and what rests on it, per reading (ptx_model.hpp): fixed by the program, not by the
   // execution. The ISA's is the artifact's less the memory pairs at two virtual addresses.
   struct Strength {

@@ -196,6 +196,11 @@ void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::str
       e.kind = Kind::ProxyFence;
       s.events.push_back(e);
       break;
+    case OpKind::Barrier:
+      e.kind = Kind::Barrier;
+      e.value = op.value;  // the barrier's id
+      s.events.push_back(e);
+      break;
   }
 }
 
@@ -270,6 +275,16 @@ void relate(Shape& s, const std::vector<int>& first, const std::vector<int>& las
   });
   s.api = Rel(n);
   for (const auto& [a, b] : l.boundaries) s.api.add(last[static_cast<std::size_t>(a)], first[static_cast<std::size_t>(b)]);
+  // A barrier's occurrence: how many barriers of its id its thread met before it.
+  std::vector<int> occurrence(static_cast<std::size_t>(n), 0);
+  for (int b = 0; b < n; ++b)
+    for (int a = 0; a < b; ++a)
+      if (ev[a].kind == Kind::Barrier && ev[b].kind == Kind::Barrier && ev[a].thread == ev[b].thread && ev[a].value == ev[b].value)
+        ++occurrence[static_cast<std::size_t>(b)];
+  s.barrier_sync = pairs_where(n, [&](int a, int b) {
+    return ev[a].kind == Kind::Barrier && ev[b].kind == Kind::Barrier && ev[a].thread != ev[b].thread && ev[a].value == ev[b].value &&
+           occurrence[static_cast<std::size_t>(a)] == occurrence[static_cast<std::size_t>(b)] && same_cta(ev[a], ev[b]);
+  });
 
   const Rel po_loc = s.po_plus & s.same_alias;  // program order, same virtual address
   // release_sequence: strong[WriteRelease <: optional[po_loc] :> Write] + strong[ReleaseFences <: ^po :> Write]
@@ -443,9 +458,9 @@ Relations relations_of(const Shape& s, const Shape::Strength& k, const Execution
   m.com = m.rf | co | m.fr;
   m.observation = (m.rf & k.strong) | s.rmw;
   m.sync = join(join(k.release_sequence, plus(m.observation)), k.acquire_sequence) & k.strong;
-  // cause_base: ^po + *po.^((sc + sync).*po); operation boundaries (api) order like sync.
+  // cause_base: ^po + *po.^((sc + sync).*po); operation boundaries (api) and barriers order like sync.
   const Rel po_star = optional(s.po_plus);
-  m.cause_base = s.po_plus | join(po_star, plus(join(x.sc | m.sync | s.api, po_star)));
+  m.cause_base = s.po_plus | join(po_star, plus(join(x.sc | m.sync | s.api | s.barrier_sync, po_star)));
   m.cause = join(optional(m.observation), proxy_preserved(s, m.cause_base));
   return m;
 }
@@ -858,6 +873,7 @@ std::string instruction_text(const Litmus& l, const Op& op) {
     case OpKind::FenceAcqRel: return std::string("fence.acq_rel.") + name_of(op.scope);
     case OpKind::AliasFence: return "fence.proxy.alias";
     case OpKind::ProxyFence: return std::string("fence.proxy.") + name_of(op.proxy);
+    case OpKind::Barrier: return "bar.cta.sync " + std::to_string(op.value);
   }
   return "?";
 }

@@ -164,6 +164,7 @@ Need need_of(const codegen::Site& site) {
     case OpKind::FenceAcqRel: return Need{{Unit::Membar}, rank(op.scope), false, rank(op.scope) >= 2, false};
     case OpKind::AliasFence: return Need{{Unit::Membar}, 2, false, true, false};
     case OpKind::ProxyFence: return Need{{Unit::Membar}, 2, false, false, false};
+    case OpKind::Barrier: return Need{{Unit::Other}};  // never generated (codegen/why_not.cpp)
   }
   return n;
 }

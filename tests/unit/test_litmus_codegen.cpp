@@ -821,6 +821,12 @@ TEST(LitmusCodegenNvrtc, CompileAheadGivesEachKernelItsOwn) {
   EXPECT_EQ(pool.threads(), 2u);
 }
 
+TEST(LitmusCodegenNotSupported, Barriers) {
+  Litmus l = message_passing();
+  l.threads[0].ops.insert(l.threads[0].ops.begin() + 1, barrier(0));
+  EXPECT_EQ(reason_for(l), "CTA barriers (bar.cta.sync) are not generated in this version (the model decides them)");
+}
+
 TEST(LitmusCodegen, AnNcLoadReadsItsViewThroughTheReadOnlyPath) {
   Litmus l = texture_read();
   Op nc = proxy_load("r0", 0, Proxy::Texture);  // ld.nc r0, [x]: x's own view, no texture object

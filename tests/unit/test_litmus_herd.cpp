@@ -106,6 +106,24 @@ TEST(HerdFiles, ProxyAliasesAreTheLanguagesDeclarations) {
       "t.litmus"));
 }
 
+// Dat3M's SB+bar-const-equal and SB+bar-diff-cta: a CTA barrier of one id between each thread's store and
+// load forbids store buffering in one CTA; in two CTAs it orders nothing.
+TEST(HerdFiles, ABarrierIsTheLanguagesBarCtaSync) {
+  const auto sb = [](int cta1) {
+    return "PTX t\n{\nx=0;\ny=0;\n}\n P0@cta 0,gpu 0 | P1@cta " + std::to_string(cta1) +
+           ",gpu 0 ;\n st.weak x, 1   | st.weak y, 1   ;\n bar.cta.sync 1 | bar.sync 1     ;\n"
+           " ld.weak r0, y  | ld.weak r1, x  ;\nforall\n(P0:r0 == 1 \\/ P1:r1 == 1)\n";
+  };
+  const HerdTranslation h = translate_herd(sb(0), "t.litmus");
+  EXPECT_NE(h.text.find("bar.cta.sync 1;"), std::string::npos) << h.text;
+  const File one = herd(sb(0));
+  ASSERT_EQ(one.rows.size(), 1u);
+  EXPECT_EQ(one.rows[0].test.threads[1].ops[1].kind, lt::OpKind::Barrier);
+  EXPECT_TRUE(model_verdict(one.rows[0]).matches) << "one CTA: the assertion holds";
+  const RowVerdict two = model_verdict(herd(sb(1)).rows[0]);
+  EXPECT_FALSE(two.matches) << "two CTAs: the forall is violable, as Dat3M expects";
+}
+
 struct Refused {
   const char* name;
   const char* text;
@@ -136,8 +154,12 @@ TEST_P(HerdRefused, SaysWhatAndWhere) {
 }
 
 const Refused kRefused[] = {
-    {"Barrier", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.sync 0 ;\nexists (x == 1)\n", true, 5,
-     "CTA barrier"},
+    {"BarrierQuorum", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.sync 1, 1, 2 ;\nexists (x == 1)\n", true, 5,
+     "with a thread count"},
+    {"BarrierRegisterId", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.sync r2 ;\nexists (x == 1)\n", true, 5,
+     "with its id in a register"},
+    {"BarrierArrive", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.arrive 1 ;\nexists (x == 1)\n", true, 5,
+     "only bar.cta.sync"},
     {"Label", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n LC00: ;\n st.weak x, 1 ;\nexists (x == 1)\n", true, 4, "label LC00:"},
     {"Branch", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n goto LC00 ;\nexists (x == 1)\n", true, 5, "branch"},
     {"Cas", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n atom.relaxed.gpu.cas r0, x, 0, 1 ;\nexists (x == 1)\n", true, 4, "atom.cas"},

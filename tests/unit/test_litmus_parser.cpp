@@ -290,6 +290,19 @@ TEST(LitmusParser, FencesAndProxyFences) {
   }
 }
 
+TEST(LitmusParser, BarriersTakeAnIdAndTheCtaScope) {
+  std::vector<lt::Op> ops = ops_of(R"(
+  bar.cta.sync 0;
+  bar.sync 15;)");
+  ASSERT_EQ(ops.size(), 2u);
+  for (const lt::Op& op : ops) {
+    EXPECT_EQ(op.kind, lt::OpKind::Barrier);
+    EXPECT_EQ(op.scope, lt::Level::Cta);
+  }
+  EXPECT_EQ(ops[0].value, 0u);
+  EXPECT_EQ(ops[1].value, 15u);
+}
+
 TEST(LitmusParser, RegistersGoByNumber) {
   std::vector<lt::Op> ops = ops_of("ld r007, [x];\nst [y], r7;", "r07 == 1");
   EXPECT_EQ(ops[0].reg, "r7");
@@ -612,6 +625,9 @@ permit (1 == 1) as a;)",
      {"'until' spins on a generic load (ld); ld.nc cannot spin"}},
     {"SurfaceLoadNc", ".global x;\nd0.b0.t0 { suld.nc r0, [x]; }\npermit (r0 == 0) as a;", 2, 17,
      {"expected one of .weak, .volatile, .relaxed, .acquire after 'suld'", "found 'nc'"}},
+    {"BarrierWithoutSync", ".global x;\nd0.b0.t0 { bar.cta 1; }\npermit (1 == 1) as a;", 2, 20, {"expected .sync after 'bar.cta'"}},
+    {"BarrierIdTooLarge", ".global x;\nd0.b0.t0 { bar.cta.sync 16; }\npermit (1 == 1) as a;", 2, 25, {"a CTA barrier's id is 0..15"}},
+    {"BarrierCount", ".global x;\nd0.b0.t0 { bar.cta.sync 1, 64; }\npermit (1 == 1) as a;", 2, 26, {"thread count is not in"}},
     {"TextureLoadWithSem", ".global x;\nd0.b0.t0 { tld.acquire.gpu r0, [x]; }\npermit (r0 == 0) as a;", 2, 16,
      {"expected .weak after 'tld'", "found 'acquire'"}},
     {"ConstantLoadWithScope", ".global x;\nd0.b0.t0 { ldc.weak.sys r0, [x]; }\npermit (r0 == 0) as a;", 2, 21,

@@ -353,6 +353,41 @@ TEST(PtxModelProxies, AnNcLoadIsATextureProxyReadOfItsOwnAddress) {
   EXPECT_EQ(instruction_text(l, nc), "ld.nc r0, [x]");
 }
 
+// Barriers (Dat3M's sync_barrier): the k-th bar.cta.sync of an id in each thread of a CTA meet, and order
+// what comes before them in one thread before what comes after them in the other.
+TEST(PtxModelBarriers, StoreBufferingAcrossABarrierOfOneCta) {
+  Litmus l;
+  l.name = "SB+bar";
+  l.addresses = {Address{"x", 0}, Address{"y", 1}};
+  l.threads = {thread("t0", 0, {store(0, 1), barrier(1), load("r0", 1)}), thread("t1", 0, {store(1, 1), barrier(1), load("r1", 0)})};
+  EXPECT_TRUE(asserted(l, either(eq("r0", 1), eq("r1", 1))));
+  Litmus other_ids = l;
+  other_ids.threads[1].ops[1] = barrier(2);  // different barriers never meet
+  EXPECT_TRUE(permitted(other_ids, both(eq("r0", 0), eq("r1", 0))));
+  Litmus two_ctas = l;
+  two_ctas.threads[1].cta = 1;  // a CTA barrier orders nothing across CTAs
+  EXPECT_TRUE(permitted(two_ctas, both(eq("r0", 0), eq("r1", 0))));
+  Litmus one_sided = l;
+  one_sided.threads[0].ops.erase(one_sided.threads[0].ops.begin() + 1);
+  EXPECT_TRUE(permitted(one_sided, both(eq("r0", 0), eq("r1", 0))));
+  EXPECT_EQ(instruction_text(l, barrier(1)), "bar.cta.sync 1");
+}
+
+TEST(PtxModelBarriers, TheKthBarrierOfAnIdMeetsTheOthersKth) {
+  // t0: bar 1; st x; bar 1.   t1: bar 1; bar 1; ld x.  t0's store is between its two barriers, so only
+  // t1's second barrier comes after it: the load must see it.
+  Litmus l;
+  l.name = "phases";
+  l.addresses = {Address{"x", 0}};
+  l.threads = {thread("t0", 0, {barrier(1), store(0, 1), barrier(1)}), thread("t1", 0, {barrier(1), barrier(1), load("r0", 0)})};
+  EXPECT_TRUE(asserted(l, eq("r0", 1)));
+  // A load between t1's two barriers meets t0's first only: the store may come after it.
+  Litmus between = l;
+  between.threads[1].ops = {barrier(1), load("r0", 0), barrier(1)};
+  EXPECT_TRUE(permitted(between, eq("r0", 0)));
+  EXPECT_TRUE(asserted(between, eq("r0", 0)) == false);
+}
+
 TEST(PtxModelProxies, AConstantLoadSeesAGenericStoreOnlyAfterFenceProxyConstant) {
   Litmus l = store_then_read(through(load("r0", 0), Proxy::Constant));  // ldc r0, [x]
   EXPECT_TRUE(permitted(l, ne("r0", 1)));
