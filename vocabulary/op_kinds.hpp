@@ -14,4 +14,12 @@ inline bool is_fence(const Op& op) {
          op.kind == OpKind::ProxyFence;
 }
 
+// Whether a thread passes a CTA barrier (bar.cta.sync).
+inline bool has_barrier(const Litmus& l) {
+  for (const Thread& th : l.threads)
+    for (const Op& op : th.ops)
+      if (op.kind == OpKind::Barrier) return true;
+  return false;
+}
+
 }  // namespace vmmcheck::patterns::litmus

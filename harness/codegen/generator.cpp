@@ -113,6 +113,26 @@ bool orders_loads(const Thread& th) {
                      [](const Op& op) { return !(op.kind == OpKind::Load && op.sem != Sem::Acquire && !op.spin); });
 }
 
+// A CTA barrier: litmus barrier k is hardware barrier k + 1 (0 is the rounds' __syncthreads), and not
+// .aligned, as the roles pass it at different places in the code (PTX ISA, barrier).
+std::string barrier_ptx(std::uint32_t id) { return "barrier.cta.sync " + std::to_string(id + 1) + ";"; }
+
+// What an idle lane of file CTA b runs each round: the barriers b's threads pass (why_not_barriers: they
+// all pass the same ones), so that no barrier waits for it.
+void emit_idle_barriers(const Litmus& l, const Layout& lay, const std::string& indent, std::ostringstream& o) {
+  std::map<int, const Thread*> of_cta;
+  for (std::size_t t = 0; t < l.threads.size(); ++t) of_cta.emplace(lay.file_cta[t], &l.threads[t]);
+  o << indent << "switch (file_cta) {  // an idle lane passes its file CTA's barriers\n";
+  for (const auto& [b, th] : of_cta) {
+    o << indent << "  case " << b << "u:\n";
+    for (const Op& op : th->ops)
+      if (op.kind == OpKind::Barrier)
+        o << indent << "    asm volatile(\"" << barrier_ptx(op.value) << "\" ::: \"memory\");  // idle lane: no operation's\n";
+    o << indent << "    break;\n";
+  }
+  o << indent << "  default: break;\n" << indent << "}\n";
+}
+
 // One litmus thread's code in one round, for the instance `in` names.
 class RoleEmitter {
  public:
@@ -286,7 +306,7 @@ class RoleEmitter {
       case OpKind::FenceAcqRel: emit_asm("fence.acq_rel." + scope + ";", "", ""); return;
       case OpKind::AliasFence: emit_asm("fence.proxy.alias;", "", ""); return;
       case OpKind::ProxyFence: throw std::logic_error("proxy fences are never generated");
-      case OpKind::Barrier: throw std::logic_error("barriers are never generated");
+      case OpKind::Barrier: emit_asm(barrier_ptx(op.value), "", ""); return;
     }
   }
 
@@ -492,14 +512,18 @@ void emit_one_role_placement(const Litmus& l, const Layout& lay, unsigned max_sl
   o << R"(  int who = -1;            // the litmus thread this thread runs; -1: none (it only joins barriers)
   unsigned int m = 0u;     // its instance
   unsigned int slot = 0u;  // its slot in this CTA
-  if (blockIdx.x < p.ctas && p.file_ctas == kFileCtas && p.ctas % kFileCtas == 0u && p.slots != 0u &&
+)";
+  if (has_barrier(l)) o << "  unsigned int file_cta = 0xFFFFFFFFu;  // this CTA's file CTA b: whose barriers an idle lane passes\n";
+  o << R"(  if (blockIdx.x < p.ctas && p.file_ctas == kFileCtas && p.ctas % kFileCtas == 0u && p.slots != 0u &&
       p.slots <= kMaxSlots && p.block_threads == blockDim.x && p.instances == p.ctas / kFileCtas * p.slots) {
     // cta_perm(q) = (q * cta_stride + cta_offset) % ctas = blockIdx.x, q = g + b * groups.
     const unsigned int groups = p.ctas / kFileCtas;
     const unsigned int shifted = (blockIdx.x + p.ctas - p.cta_offset % p.ctas) % p.ctas;
     const unsigned int q = (unsigned int)((unsigned long long)shifted * vmmcheck_inverse(p.cta_stride % p.ctas, p.ctas) % p.ctas);
     const unsigned int b = q / groups, g = q % groups;
-    // lane = ((t * slots + slot) * lane_stride) % block_threads = threadIdx.x.
+)";
+  if (has_barrier(l)) o << "    if (((unsigned long long)q * p.cta_stride + p.cta_offset) % p.ctas == blockIdx.x) file_cta = b;\n";
+  o << R"(    // lane = ((t * slots + slot) * lane_stride) % block_threads = threadIdx.x.
     const unsigned int y = (unsigned int)((unsigned long long)threadIdx.x *
                                           vmmcheck_inverse(p.lane_stride % p.block_threads, p.block_threads) % p.block_threads);
     const unsigned int t = y / p.slots;
@@ -579,6 +603,12 @@ void emit_one_role_round(const Litmus& test, const Layout& lay, const Build& bui
     body << "      case " << t << ": {  // " << thread_title(test, lay, t) << "\n";
     RoleEmitter(test, lay, t, in, "        ", body, pending).emit(warmed(test, lay, build.warm, t, false));
     body << "        break;\n      }\n";
+  }
+  if (has_barrier(test)) {
+    body << "      default:\n";
+    emit_idle_barriers(test, lay, "        ", body);
+    body << "        break;\n    }\n";
+    return;
   }
   body << "      default: break;\n    }\n";
 }

@@ -168,7 +168,9 @@ Layout layout_of(const Litmus& l, const Build& build) {
       lay.finals.push_back(a);
     }
 
-  if (build.all_roles) lay.role_order = role_order_of(l);
+  // A CTA barrier meets every thread of the GPU CTA at the same phase: with every role in every thread the
+  // roles' barriers would meet other instances' at other places, so such a test runs one role a thread.
+  if (build.all_roles && !has_barrier(l)) lay.role_order = role_order_of(l);
   lay.reused.assign(lay.global_locations, false);
   if (build.reuse_words)
     for (unsigned L = 0; L < lay.global_locations; ++L) lay.reused[L] = why_not_reused(l, lay, static_cast<int>(L)).empty();

@@ -1,6 +1,7 @@
 #pragma once
 // Small facts about a litmus test that the generator's checks (why_not.cpp), its layout (layout.cpp) and
 // its emitter (generator.cpp) all ask. No GPU here.
+#include <cstdint>
 #include <string>
 
 #include "vocabulary/op_kinds.hpp"
@@ -11,6 +12,8 @@ namespace vmmcheck::codegen {
 namespace lt = patterns::litmus;
 
 inline constexpr unsigned kMaxBlockThreads = 1024;  // CUDA: threads per CTA
+// PTX's named barriers 0..15; the kernel's rounds use 0 (__syncthreads), so litmus barrier k is k + 1.
+inline constexpr std::uint32_t kMostBarrierIds = 15;
 
 inline bool is_red(const lt::Op& op) { return op.kind == lt::OpKind::AtomAdd && op.reg.empty(); }
 // A texture fetch through a .texref's texture object (ld.nc is a texture-proxy read too, but through the

@@ -92,10 +92,9 @@ std::string why_not_proxy(const Litmus& l, const Op& op) {
   }
   if (is_access(op) && op.proxy == Proxy::Constant)
     return "ldc: the constant state space cannot view global (VMM) memory";
-  if (op.kind == OpKind::Barrier)
-    // Every GPU thread runs every role, or one role beside the file threads of other instances in its CTA:
-    // a bar.sync would meet the wrong instances' barriers, or wait for lanes that never reach it.
-    return "CTA barriers (bar.cta.sync) are not generated in this version (the model decides them)";
+  if (op.kind == OpKind::Barrier && op.value >= kMostBarrierIds)
+    return op_text(l, op) + ": the kernel keeps hardware barrier 0 for its rounds, so litmus barrier k is hardware barrier k + 1, "
+                            "and there are 16";
   if (op.kind == OpKind::ProxyFence)
     // PTX ISA 9.0, fence: .proxykind = { .alias, .async, .async.global, .async.shared::{cta,cluster} }, and
     // the one-way fence.proxy.tensormap::generic; no texture, surface, constant or generic kind.
@@ -156,6 +155,22 @@ std::string why_not_registers(const Litmus& l) {
   return {};
 }
 
+// A GPU CTA holds one file CTA's threads of several instances, and a barrier waits for every thread of the
+// CTA (the idle ones pass the same barriers): its threads must pass the same barriers in the same order.
+std::string why_not_barriers(const Litmus& l) {
+  std::map<std::pair<int, int>, std::pair<std::size_t, std::vector<std::uint32_t>>> first;  // (gpu, cta) -> thread, ids
+  for (std::size_t t = 0; t < l.threads.size(); ++t) {
+    std::vector<std::uint32_t> ids;
+    for (const Op& op : l.threads[t].ops)
+      if (op.kind == OpKind::Barrier) ids.push_back(op.value);
+    const auto [it, fresh] = first.emplace(std::make_pair(l.threads[t].gpu, l.threads[t].cta), std::make_pair(t, ids));
+    if (!fresh && it->second.second != ids)
+      return one_line(l.threads[it->second.first].name) + " and " + one_line(l.threads[t].name) +
+             " pass different CTA barriers in one CTA: on a GPU each would wait for the other forever";
+  }
+  return {};
+}
+
 // A .shared word is one CTA's: threads of two file CTAs cannot share it.
 std::string why_not_shared(const Litmus& l) {
   std::map<int, int> cta_of;  // shared location -> Thread::cta of its first user
@@ -196,7 +211,7 @@ std::string why_not_generated(const Litmus& test) {
     for (const Op& op : th.ops)
       for (const std::string& reason : {why_not_proxy(test, op), why_not_semantics(test, op)})
         if (!reason.empty()) return reason;
-  for (const std::string& reason : {why_not_registers(test), why_not_shared(test), why_not_finals(test)})
+  for (const std::string& reason : {why_not_registers(test), why_not_shared(test), why_not_finals(test), why_not_barriers(test)})
     if (!reason.empty()) return reason;
   return {};
 }

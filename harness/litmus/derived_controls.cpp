@@ -1,8 +1,10 @@
 #include "litmus/derived_controls.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 #include <stdexcept>
 
 #include "litmus/rows.hpp"
@@ -175,6 +177,25 @@ bool allows_violation(const Row& row) {
   }
 }
 
+// A CTA barrier comes out of every thread of its CTA at once (its k-th of an id in each): one thread's
+// alone would leave the others waiting on a GPU. Each group is the set of edits for one barrier.
+std::vector<std::vector<Edit>> barrier_removals(const lt::Litmus& test) {
+  std::map<std::tuple<int, int, std::uint32_t, int>, std::vector<Edit>> groups;  // (gpu, cta, id, k) -> edits
+  for (std::size_t t = 0; t < test.threads.size(); ++t) {
+    std::map<std::uint32_t, int> seen;
+    const lt::Thread& th = test.threads[t];
+    for (std::size_t i = 0; i < th.ops.size(); ++i) {
+      const lt::Op& op = th.ops[i];
+      if (op.kind != OpKind::Barrier) continue;
+      groups[{th.gpu, th.cta, op.value, seen[op.value]++}].push_back(
+          {t, i, std::nullopt, "nobar_" + where(t, i), thread_label(t) + op_text(test, op) + " removed"});
+    }
+  }
+  std::vector<std::vector<Edit>> out;
+  for (auto& [key, edits] : groups) out.push_back(std::move(edits));
+  return out;
+}
+
 }  // namespace
 
 std::vector<DerivedControl> derived_controls(const Row& row, Depth depth) {
@@ -207,8 +228,16 @@ std::vector<DerivedControl> derived_controls(const Row& row, Depth depth) {
     d.row.source = test_text(d.row);
     out.push_back(std::move(d));
   };
-  if (depth == Depth::Plain)
+  const std::vector<std::vector<Edit>> barriers = barrier_removals(row.test);
+  if (depth == Depth::Plain) {
     for (const Edit& e : edits) consider({&e});
+    for (const std::vector<Edit>& group : barriers) {
+      std::vector<const Edit*> set;
+      for (const Edit& e : group) set.push_back(&e);
+      consider(set, "nobar_" + group.front().token.substr(6), "the CTA barrier removed from every thread of its CTA (" +
+                                                                  group.front().mechanism.substr(5) + ")");
+    }
+  }
   // A row no one change lets through relies on two orderings at once (a thread's acquire and its
   // release, a proxy fence beside one address): its controls take two away. So do those asked for two.
   if (out.empty())
@@ -224,7 +253,12 @@ std::vector<DerivedControl> derived_controls(const Row& row, Depth depth) {
       const bool taken = !every.empty() && every.back()->thread == e.thread && every.back()->index == e.index;
       if (orders && e.thread != kBoundary && !taken) every.push_back(&e);
     }
-    if (every.size() > 1) consider(every, "unordered", "every fence removed and every release and acquire relaxed");
+    for (const std::vector<Edit>& group : barriers)
+      for (const Edit& e : group) every.push_back(&e);
+    if (every.size() > 1)
+      consider(every, "unordered",
+               barriers.empty() ? "every fence removed and every release and acquire relaxed"
+                                : "every fence and barrier removed and every release and acquire relaxed");
   }
   return out;
 }

@@ -20,7 +20,7 @@ using patterns::litmus::Proxy;
 using patterns::litmus::Sem;
 
 // NcLoad: LDG.E.CONSTANT, the read-only (non-coherent) data path ld.global.nc takes on sm_90.
-enum class Unit { Other, Load, NcLoad, Store, Atomic, Reduction, Texture, SurfaceLoad, SurfaceStore, Membar, Invalidate };
+enum class Unit { Other, Load, NcLoad, Store, Atomic, Reduction, Texture, SurfaceLoad, SurfaceStore, Membar, Invalidate, Barrier };
 
 struct Decoded {
   Unit unit = Unit::Other;
@@ -53,6 +53,7 @@ Decoded decode(const Instruction& i) {
   else if (base == "ATOMS") d = {Unit::Atomic, 1, false};
   else if (base == "TLD" || base == "TEX" || base == "TLDS" || base == "TEXS" || base == "TLD4" || base == "TLD4S") d.unit = Unit::Texture;
   else if (base == "SULD") d.unit = Unit::SurfaceLoad;
+  else if (base == "BAR" && has("SYNC")) d.unit = Unit::Barrier;
   else if (base == "SUST") d.unit = Unit::SurfaceStore;
   else if (base == "MEMBAR") {
     d.unit = Unit::Membar;
@@ -164,7 +165,7 @@ Need need_of(const codegen::Site& site) {
     case OpKind::FenceAcqRel: return Need{{Unit::Membar}, rank(op.scope), false, rank(op.scope) >= 2, false};
     case OpKind::AliasFence: return Need{{Unit::Membar}, 2, false, true, false};
     case OpKind::ProxyFence: return Need{{Unit::Membar}, 2, false, false, false};
-    case OpKind::Barrier: return Need{{Unit::Other}};  // never generated (codegen/why_not.cpp)
+    case OpKind::Barrier: return Need{{Unit::Barrier}};
   }
   return n;
 }
@@ -180,7 +181,7 @@ bool is_main(const Need& n, const Decoded& d) {
 bool ordered(const codegen::Site& a, const codegen::Site& b) {
   const auto is_fence = [](const codegen::Site& s) {
     return s.op.kind == OpKind::FenceSc || s.op.kind == OpKind::FenceAcqRel || s.op.kind == OpKind::AliasFence ||
-           s.op.kind == OpKind::ProxyFence;
+           s.op.kind == OpKind::ProxyFence || s.op.kind == OpKind::Barrier;
   };
   if (is_fence(a) || is_fence(b)) return true;
   // A release orders every earlier access of its thread and an acquire every later one, whatever their
@@ -222,7 +223,8 @@ std::string requirement_of(const codegen::Site& site) {
                                                  {Unit::Texture, "a texture fetch (TLD, TEX)"},
                                                  {Unit::SurfaceLoad, "SULD"},
                                                  {Unit::SurfaceStore, "SUST"},
-                                                 {Unit::Membar, "MEMBAR"}};
+                                                 {Unit::Membar, "MEMBAR"},
+                                                 {Unit::Barrier, "BAR.SYNC"}};
   std::ostringstream o;
   for (std::size_t k = 0; k < n.units.size(); ++k) o << (k ? " or " : "") << names.at(n.units[k]);
   if (n.fence()) o << (n.sc ? ".SC" : " (.ALL or .SC)") << " at " << scope_word(n.scope) << " or wider";
@@ -291,11 +293,23 @@ MachineCheck check_machine_code(const codegen::Kernel& k, const std::vector<Func
     // count: ptxas lays alternatives out side by side -- fence.proxy.alias picks .GPU or .SYS at run
     // time, and 12.x writes each path with a MEMBAR.ALL.CTA before it).
     // A spin's load is no count either: ptxas may rotate its loop, a first load before it and one in it.
+    // Nor is a barrier: barrier.cta.sync (not .aligned) becomes a BAR.SYNC for a converged warp and
+    // another behind WARPSYNC.COLLECTIVE for a diverged one, side by side.
     std::size_t copies = 0;
     for (std::size_t s : ts)
-      if (!need_of(sites[s]).fence() && !sites[s].op.spin) copies = std::max(copies, mains[s].size());
+      if (!need_of(sites[s]).fence() && !sites[s].op.spin && sites[s].op.kind != OpKind::Barrier)
+        copies = std::max(copies, mains[s].size());
     if (copies == 0)
       for (std::size_t s : ts) copies = std::max<std::size_t>(copies, mains[s].empty() ? 0 : 1);
+    // Behind a barrier ptxas may lay the code that follows out once for each of its two paths (a
+    // converged warp's and a diverged one's), up to the next barrier: an operation's instructions then
+    // count those paths, not copies of the thread's code. One copy; each operation's first is checked.
+    const bool passes_barrier = std::any_of(ts.begin(), ts.end(), [&](std::size_t s) { return sites[s].op.kind == OpKind::Barrier; });
+    if (passes_barrier && copies > 1) {
+      check.notes.push_back("thread T" + std::to_string(thread) + " passes a CTA barrier: its operations' instructions count the " +
+                            "barrier's two paths; the first of each is checked");
+      copies = 1;
+    }
     // A spin with more loads than copies: the first of each copy's stands for the loop (each is checked
     // for its strength below only through it; the note says so).
     for (std::size_t s : ts)

@@ -326,6 +326,26 @@ TEST(MachineCheck, ASurfaceStoreSunkBelowARelease) {
   EXPECT_TRUE(c.breaks_model());
 }
 
+// barrier.cta.sync (not .aligned): a BAR.SYNC for a converged warp and one behind WARPSYNC.COLLECTIVE for
+// a diverged one, side by side -- one operation, not two copies of the thread's code.
+TEST(MachineCheck, ABarriersTwoBarSyncsAreOneOperation) {
+  codegen::Kernel k;
+  k.name = "mp";
+  k.sites = {site(0, 0, 20, OpKind::Store, Sem::Weak, Level::Thread, 0, "st [x], 1"),
+             site(0, 1, 22, OpKind::Barrier, Sem::Weak, Level::Cta, -1, "bar.cta.sync 1", false)};
+  const std::vector<std::pair<int, std::string>> code = {{20, "ST.E desc[UR4][R2.64], R5"},
+                                                         {22, "BAR.SYNC.DEFER_BLOCKING 0x2"},
+                                                         {22, "WARPSYNC.COLLECTIVE.ALL `(.L_x_2)"},
+                                                         {22, "BAR.SYNC.DEFER_BLOCKING R11, R11"}};
+  const toolchain::MachineCheck c = check(code, k);
+  EXPECT_TRUE(c.intact()) << (c.findings.empty() ? "" : c.findings.front().detail);
+  EXPECT_EQ(c.copies, 1u);
+  const std::vector<std::pair<int, std::string>> sunk = {{22, "BAR.SYNC.DEFER_BLOCKING 0x2"}, {20, "ST.E desc[UR4][R2.64], R5"}};
+  const toolchain::MachineCheck moved = check(sunk, k);
+  ASSERT_EQ(moved.findings.size(), 1u);
+  EXPECT_EQ(moved.findings[0].problem, toolchain::Problem::Reordered);
+}
+
 TEST(Listing, ReadsSectionsPredicatesAndCuobjdumpsTrailingEncoding) {
   const std::string text =
       "\t.section\t.text.k1,\"ax\",@progbits\n"

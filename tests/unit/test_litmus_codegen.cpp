@@ -821,10 +821,32 @@ TEST(LitmusCodegenNvrtc, CompileAheadGivesEachKernelItsOwn) {
   EXPECT_EQ(pool.threads(), 2u);
 }
 
-TEST(LitmusCodegenNotSupported, Barriers) {
-  Litmus l = message_passing();
-  l.threads[0].ops.insert(l.threads[0].ops.begin() + 1, barrier(0));
-  EXPECT_EQ(reason_for(l), "CTA barriers (bar.cta.sync) are not generated in this version (the model decides them)");
+// SB with a barrier in one CTA: one role a thread, litmus barrier k as hardware barrier k + 1 (not
+// .aligned), and idle lanes pass their file CTA's barriers.
+TEST(LitmusCodegen, BarriersRunOneRoleAThreadAndIdleLanesPassThem) {
+  Litmus l = store_buffering();
+  l.threads[1].cta = l.threads[0].cta;
+  for (Thread& th : l.threads) th.ops.insert(th.ops.begin() + 1, barrier(3));
+  EXPECT_EQ(why_not_generated(l), "");
+  const Kernel k = generate(l);
+  EXPECT_FALSE(k.all_roles) << "a barrier meets every thread of the CTA at one phase";
+  expect_contains(k.source, "asm volatile(\"barrier.cta.sync 4;\" ::: \"memory\");");
+  expect_contains(k.source, "switch (file_cta) {  // an idle lane passes its file CTA's barriers");
+  EXPECT_EQ(k.source.find("barrier.cta.sync.aligned"), std::string::npos);
+  expect_compiles(k);
+}
+
+TEST(LitmusCodegenNotSupported, BarriersAThreadOfTheCtaDoesNotPass) {
+  Litmus l = store_buffering();
+  l.threads[1].cta = l.threads[0].cta;
+  l.threads[0].ops.insert(l.threads[0].ops.begin() + 1, barrier(1));
+  EXPECT_NE(reason_for(l).find("pass different CTA barriers in one CTA"), std::string::npos);
+  l.threads[1].ops.insert(l.threads[1].ops.begin() + 1, barrier(2));
+  EXPECT_NE(reason_for(l).find("pass different CTA barriers in one CTA"), std::string::npos);
+  l.threads[1].ops[1] = barrier(1);
+  EXPECT_EQ(why_not_generated(l), "");
+  l.threads[0].ops[1] = l.threads[1].ops[1] = barrier(15);
+  EXPECT_NE(reason_for(l).find("litmus barrier k is hardware barrier k + 1"), std::string::npos);
 }
 
 TEST(LitmusCodegen, AnNcLoadReadsItsViewThroughTheReadOnlyPath) {

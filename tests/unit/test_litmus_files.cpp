@@ -199,6 +199,7 @@ std::string instruction_of(const lt::Op& op) {
     case lt::OpKind::FenceAcqRel: return "fence.acq_rel";
     case lt::OpKind::AliasFence: return "fence.proxy.alias";
     case lt::OpKind::ProxyFence: return std::string("fence.proxy.") + lt::name_of(op.proxy);
+    case lt::OpKind::Barrier: return "bar.cta.sync";
   }
   return "?";
 }
@@ -274,7 +275,8 @@ TEST(LitmusFiles, ShippedRowsKeepToWhatTheGpuRunnerRuns) {
         for (const lt::Op& op : th.ops) {
           const std::string ins = instruction_of(op);
           const bool allowed = ins == "ld" || ins == "st" || ins == "atom" || ins == "red" || ins == "tld" ||
-                               ins == "suld" || ins == "sust" || ins == "fence.sc" || ins == "fence.acq_rel" || ins == "fence.proxy.alias";
+                               ins == "suld" || ins == "sust" || ins == "fence.sc" || ins == "fence.acq_rel" || ins == "fence.proxy.alias" ||
+                               ins == "bar.cta.sync";
           if (!allowed) problems.push_back("thread " + th.name + " uses " + ins);
         }
       }

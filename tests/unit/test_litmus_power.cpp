@@ -136,6 +136,25 @@ TEST(DerivedControls, MessagePassingLosesEachOrderingInTurn) {
   EXPECT_TRUE(litmus::derived_controls(rows[1]).empty());  // a permit row is a control, it has none
 }
 
+// A CTA barrier comes out of every thread of its CTA at once: one thread's alone would leave the other
+// waiting on a GPU. The control runs there (the one-sided removal would not).
+TEST(DerivedControls, ABarrierComesOutOfEveryThreadOfItsCta) {
+  const auto rows = litmus::parse_text(R"(.global x;
+.global y;
+d0.b0.t0 { st [x], 1; bar.cta.sync 1; ld r0, [y]; }
+d0.b0.t1 { st [y], 1; bar.cta.sync 1; ld r1, [x]; }
+assert (not (r0 == 0 && r1 == 0)) as sb;
+)", "SB_bar.test").rows;
+  const auto controls = litmus::derived_controls(rows[0]);
+  ASSERT_TRUE(has_change(controls, "ctl_nobar_t0_1")) << controls.size();
+  for (const auto& c : controls) {
+    if (c.change != "ctl_nobar_t0_1") continue;
+    for (const auto& th : c.row.test.threads) EXPECT_EQ(th.ops.size(), 2u) << "both barriers gone";
+    EXPECT_EQ(codegen::why_not_generated(c.row.test), "");
+    EXPECT_NE(c.mechanism.find("every thread of its CTA"), std::string::npos) << c.mechanism;
+  }
+}
+
 TEST(DerivedControls, TheSecondRoundTakesTwoOrderingsAway) {
   const auto rows = mp();
   const auto pairs = second_controls_of(rows[0], 100);
