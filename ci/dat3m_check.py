@@ -39,7 +39,7 @@ KINDS = [
     ("register arithmetic", re.compile(r"register arithmetic")),
     ("non-zero initial value", re.compile(r"initial (register )?value")),
     ("filter", re.compile(r"a filter")),
-    ("a thread with no instruction", re.compile(r"with no instruction")),
+    ("threads with no instruction", re.compile(r"no instruction")),
 ]
 
 

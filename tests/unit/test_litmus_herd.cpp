@@ -124,6 +124,20 @@ TEST(HerdFiles, ABarrierIsTheLanguagesBarCtaSync) {
   EXPECT_FALSE(two.matches) << "two CTAs: the forall is violable, as Dat3M expects";
 }
 
+// Dat3M's LB+RMW-b: a thread with no instruction orders nothing and is left out; the others keep theirs.
+TEST(HerdFiles, AThreadWithNoInstructionIsLeftOut) {
+  const std::string text =
+      "PTX t\n{\nx=0; y=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n"
+      " ld.acquire.gpu r0, y | | ld.relaxed.gpu r2, x ;\n st.weak x, 1 | | st.release.gpu y, 1 ;\n"
+      "exists (P0:r0 == 1 /\\ P2:r2 == 1)\n";
+  const HerdTranslation h = translate_herd(text, "t.litmus");
+  EXPECT_NE(h.text.find("// d0.b0.t1: no instruction, left out"), std::string::npos) << h.text;
+  const File f = herd(text);
+  ASSERT_EQ(f.rows.size(), 1u);
+  EXPECT_EQ(f.rows[0].test.threads.size(), 2u);
+  EXPECT_FALSE(model_verdict(f.rows[0]).matches) << "load buffering through a release and an acquire: not reachable, as Dat3M expects";
+}
+
 struct Refused {
   const char* name;
   const char* text;
