@@ -125,6 +125,9 @@ struct Address {
   // files: ".global y physically aliases x offset"; the hand-written families' "offset" view). To the
   // model a virtual address like any other; on the GPU a mapping placed so.
   bool offset_view = false;
+  // The location's value before the test (litmus files: ".global x = 2;"); its aliases and synonyms
+  // carry the same.
+  std::uint32_t initial = 0;
 };
 
 // An outcome: every listed register holds (or, with `equal` false, does not hold) its value.

@@ -713,6 +713,7 @@ Kernel generate(const Litmus& test, const Build& build) {
   k.all_roles = all_roles;
   k.role_order = lay.role_order;
   k.reused_locations = lay.reused;
+  k.initial_values = lay.initial;
   for (int a : lay.finals)
     k.finals.push_back({static_cast<unsigned>(lay.register_index.at(final_register(test.addresses[static_cast<std::size_t>(a)].name))),
                         lay.root[static_cast<std::size_t>(a)], lay.global_index[static_cast<std::size_t>(a)]});

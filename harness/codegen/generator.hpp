@@ -52,6 +52,7 @@ struct Kernel {
   bool all_roles = false;                // every role in every GPU thread (kernel_abi.h); false: one role a thread
   std::vector<int> role_order;           // all_roles: the order a GPU thread runs the litmus threads in
   std::vector<bool> reused_locations;    // per L: one word across rounds, values by round (kernel_abi.h)
+  std::vector<std::uint32_t> initial_values;  // per L: what its words hold before each launch (kernel_abi.h)
   // Final values (Litmus::finals; kernel_abi.h, "Final values"): registers the kernel leaves alone, which
   // the host fills after each launch from each instance's word of location L, read through view[view].
   struct Final {

@@ -29,6 +29,9 @@
  * from its start, 32-bit unsigned elements, for a .texref; over a surface's array on its memory), or
  * shared memory (.shared, one word per instance and location in its CTA, zeroed every round).
  *
+ * Initial values (Kernel::initial_values): the host writes a location's value before the test into every
+ * word of its region before each launch (0 for most).
+ *
  * Values by round (Kernel::reused_locations): a location written by one litmus thread's plain stores
  * keeps one word, L * region_words + column, in every round of a launch, as the hand-written kernels'
  * words do, so a reader's line still holds what an earlier round wrote. Round r stores value v as ((r +

@@ -69,6 +69,8 @@ std::vector<int> role_order_of(const Litmus& l) {
 
 std::string why_not_reused(const Litmus& l, const Layout& lay, int L) {
   if (lay.surface_backed[static_cast<std::size_t>(L)]) return "a surface's memory: its words are texels";
+  if (lay.initial[static_cast<std::size_t>(L)] != 0)
+    return "its initial value is not 0: a word of an earlier round reads as 0 under values by round";
   for (int a : lay.finals)
     if (lay.global_index[static_cast<std::size_t>(a)] == L)
       return "an outcome holds its final value: each round's must stay in a word of its own until read back";
@@ -151,6 +153,10 @@ Layout layout_of(const Litmus& l, const Build& build) {
   lay.global_locations = static_cast<unsigned>(global.size());
   lay.shared_locations = static_cast<unsigned>(shared.size());
   lay.surface_backed.assign(lay.global_locations, false);
+  lay.initial.assign(lay.global_locations, 0);
+  for (int a = 0; a < n; ++a)
+    if (lay.global_index[static_cast<std::size_t>(a)] >= 0)
+      lay.initial[static_cast<std::size_t>(lay.global_index[static_cast<std::size_t>(a)])] = l.addresses[static_cast<std::size_t>(a)].initial;
   for (int a = 0; a < n; ++a)
     if (l.addresses[static_cast<std::size_t>(a)].declared == Proxy::Surface && lay.global_index[static_cast<std::size_t>(a)] >= 0)
       lay.surface_backed[static_cast<std::size_t>(lay.global_index[static_cast<std::size_t>(a)])] = true;

@@ -3,6 +3,7 @@
 // litmus thread's file CTA b and file thread t, each address's location L (or shared word), the order of
 // the result's registers, the order in which a GPU thread running every role runs them, and which
 // locations keep one word across rounds. No GPU here.
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ struct Layout {
   unsigned global_locations = 0;
   unsigned shared_locations = 0;
   std::vector<bool> surface_backed;    // per L: a .surfref aliases it (its words are texels, kernel_abi.h)
+  std::vector<std::uint32_t> initial;  // per L: its value before the test (Address::initial)
   std::vector<std::string> registers;  // Kernel::registers: the loads' registers, then the final values'
   std::map<std::string, int> register_index;
   std::vector<int> finals;             // per final value (Litmus::finals, once each): its address

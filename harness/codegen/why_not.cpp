@@ -171,6 +171,21 @@ std::string why_not_barriers(const Litmus& l) {
   return {};
 }
 
+// A location's initial value is written into its words before each launch: global words only.
+std::string why_not_initial(const Litmus& l) {
+  for (std::size_t a = 0; a < l.addresses.size(); ++a) {
+    const Address& addr = l.addresses[a];
+    if (addr.initial == 0) continue;
+    if (addr.shared) return ".shared " + address_name(l, static_cast<int>(a)) + " = " + std::to_string(addr.initial) +
+                            ": a .shared word is zeroed each round; initial values are for global locations";
+    for (const Address& s : l.addresses)
+      if (s.declared == Proxy::Surface && s.location == addr.location && !s.shared)
+        return address_name(l, static_cast<int>(a)) + " = " + std::to_string(addr.initial) +
+               ": a surface's memory starts at 0 in this version";
+  }
+  return {};
+}
+
 // A .shared word is one CTA's: threads of two file CTAs cannot share it.
 std::string why_not_shared(const Litmus& l) {
   std::map<int, int> cta_of;  // shared location -> Thread::cta of its first user
@@ -211,7 +226,8 @@ std::string why_not_generated(const Litmus& test) {
     for (const Op& op : th.ops)
       for (const std::string& reason : {why_not_proxy(test, op), why_not_semantics(test, op)})
         if (!reason.empty()) return reason;
-  for (const std::string& reason : {why_not_registers(test), why_not_shared(test), why_not_finals(test), why_not_barriers(test)})
+  for (const std::string& reason : {why_not_registers(test), why_not_shared(test), why_not_finals(test), why_not_barriers(test),
+                                    why_not_initial(test)})
     if (!reason.empty()) return reason;
   return {};
 }

@@ -294,15 +294,22 @@ lt::Address Parser::physical(const std::string& name, bool shared) {
   lt::Address a;
   a.name = name;
   a.shared = shared;
+  if (accept("=")) {  // a location of its own with an initial value: ".global x = 2;"
+    if (peek().kind != TokenKind::Number) fail_expected(peek(), "an integer (the location's initial value)");
+    a.initial = integer(take());
+    a.location = locations_++;
+    return a;
+  }
   if (at_symbol(";")) {
     a.location = locations_++;
     return a;
   }
-  if (!is_word(peek(), "physically")) fail_expected(peek(), "';' or 'physically aliases'");
+  if (!is_word(peek(), "physically")) fail_expected(peek(), "';', '= VALUE' or 'physically aliases'");
   take();
   expect_keyword("aliases");
   const int of = known_address(expect_word("an address name"));
   a.location = test_.litmus.addresses[static_cast<std::size_t>(of)].location;
+  a.initial = test_.litmus.addresses[static_cast<std::size_t>(of)].initial;
   if (is_word(peek(), "offset")) {  // its mapping one granularity into a wider reserved range
     const Token word = take();
     if (shared) src_.fail(word.at, "a .shared address is no mapping: it has no 'offset'");

@@ -1,9 +1,10 @@
 // herd-style PTX litmus files, translated into the artifact's language (docs/litmus.md, "herd-style
 // files"). The grammar followed is the one Dat3M reads (its LitmusPTX); what this reader decides:
 // - `PTX NAME`, then any quoted lines (comments), then `{ ... }`: locations (`x = 0`), proxy aliases
-//   (`y @ generic|texture|surface|constant aliases x`) and register values (`P0:r1 = 0`); a value other
-//   than 0 is an UnsupportedConstruct (the language starts every location and register at 0). A location
-//   the program names but the block does not is a location of its own, starting at 0, as herd has it.
+//   (`y @ generic|texture|surface|constant aliases x`) and register values (`P0:r1 = 0`); a location's
+//   value is its initial value (`.global x = 2;`), a register's other than 0 an UnsupportedConstruct. A
+//   location the program names but the block does not is a location of its own, starting at 0, as herd
+//   has it.
 // - The program: a header row `P0@cta C,gpu G | ...;`, then rows of `|`-separated instructions, each row
 //   ending in `;`. Thread Pn runs on GPU G in CTA C, as the next lane of that CTA in P order. A thread
 //   with no instruction orders nothing and is left out (a comment in the translation says so).
@@ -95,6 +96,7 @@ struct Translator {
     enum class Kind { Location, Generic, Texture, Surface, Constant } kind = Kind::Location;
     std::string of;  // an alias's target
     int line = 0;
+    std::string initial = "0";  // a location's value before the test
   };
   std::vector<Declared> declared;
   std::map<std::string, std::size_t> by_name;
@@ -232,8 +234,9 @@ struct Translator {
       if (std::regex_match(decl, m, register_re)) {
         if (!is_zero(m[3].str())) unsupported(line, "the initial register value " + decl.substr(0, 40));
       } else if (std::regex_match(decl, m, location_re)) {
-        if (!is_zero(m[2].str())) unsupported(line, "the initial value " + decl.substr(0, 40));
-        declare({m[1].str(), Declared::Kind::Location, "", line});
+        Declared d{m[1].str(), Declared::Kind::Location, "", line};
+        if (!is_zero(m[2].str())) d.initial = value(m[2].str(), 0, line);  // 32-bit, not negative
+        declare(d);
       } else if (std::regex_match(decl, m, alias_re)) {
         const std::string kind = m[2].str();
         Declared d{m[1].str(), Declared::Kind::Generic, m[3].str(), line};
@@ -511,7 +514,7 @@ struct Translator {
     for (const auto& [herd, mine] : register_order) put("// " + mine + " is " + herd, 1);
     // Locations first (those the block names, then those only the program does), then their aliases.
     for (const Declared& d : declared)
-      if (d.kind == Declared::Kind::Location) put(".global " + d.name + ";", d.line);
+      if (d.kind == Declared::Kind::Location) put(".global " + d.name + (d.initial == "0" ? "" : " = " + d.initial) + ";", d.line);
     for (const std::string& u : used)
       if (!by_name.count(u)) put(".global " + u + ";", threads.empty() ? 1 : threads[0].line);
     std::set<std::string> done;

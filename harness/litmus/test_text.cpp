@@ -26,13 +26,16 @@ void declare(std::ostringstream& o, const lt::Litmus& test, std::size_t a) {
     return;
   }
   o << (addr.shared ? ".shared " : ".global ") << addr.name;
+  bool alias = false;
   for (std::size_t b = 0; b < a; ++b) {  // the first address of its location is the one it aliases
     const lt::Address& earlier = test.addresses[b];
     if (earlier.same_as < 0 && earlier.shared == addr.shared && earlier.location == addr.location) {
       o << " physically aliases " << earlier.name << (addr.offset_view ? " offset" : "");
+      alias = true;
       break;
     }
   }
+  if (!alias && addr.initial != 0) o << " = " << addr.initial;
   o << ";\n";
 }
 

@@ -145,6 +145,7 @@ struct Shape {
   bool readings_differ = false;  // some pair is strong in the artifact's reading and not in the ISA's
   const Strength& of(Reading r) const { return strength[static_cast<std::size_t>(r)]; }
   std::vector<std::vector<int>> writes_at;  // per location
+  std::vector<std::uint32_t> initial;       // per location: its value before the test
   std::vector<Instance> instances;
   std::vector<std::string> registers;  // each register a load sets ...
   std::vector<int> register_reads;     // ... and the read whose value it ends with,

@@ -65,9 +65,18 @@ class Places {
     const int root = root_[static_cast<std::size_t>(a)];
     const bool per_cta = address(a).shared;
     const int gpu = per_cta ? t.gpu : -1, cta = per_cta ? t.cta : -1;
-    return {id(addresses_, {root, gpu, cta}), id(locations_, {address(a).location, gpu, cta})};
+    const int loc = id(locations_, {address(a).location, gpu, cta});
+    if (initial_.size() <= static_cast<std::size_t>(loc)) initial_.resize(static_cast<std::size_t>(loc) + 1, 0);
+    initial_[static_cast<std::size_t>(loc)] = address(a).initial;
+    return {id(addresses_, {root, gpu, cta}), loc};
   }
   int locations() const { return static_cast<int>(locations_.size()); }
+  // Each location id's value before the test (Address::initial).
+  std::vector<std::uint32_t> initials() const {
+    std::vector<std::uint32_t> out = initial_;
+    out.resize(locations_.size(), 0);
+    return out;
+  }
 
  private:
   using Key = std::array<int, 3>;
@@ -88,6 +97,7 @@ class Places {
   const Litmus& l_;
   std::vector<int> root_;
   std::map<Key, int> addresses_, locations_;
+  std::vector<std::uint32_t> initial_;
 };
 
 // The instruction a memory operation is, by its proxy (the artifact's parser: ld/tld/suld/ldc, st/sust,
@@ -356,6 +366,7 @@ Shape build(const Litmus& l) {
   relate(s, first, last);
 
   s.writes_at.resize(static_cast<std::size_t>(places.locations()));
+  s.initial = places.initials();
   for (int i = 0; i < s.n(); ++i)
     if (s.events[static_cast<std::size_t>(i)].kind == Kind::Write)
       s.writes_at[static_cast<std::size_t>(s.events[static_cast<std::size_t>(i)].location)].push_back(i);
@@ -505,7 +516,7 @@ bool evaluate(const Shape& s, Execution& x) {
       if (ev.kind == Kind::Read) {
         const int src = x.source[e];
         if (src >= 0 && !known[src]) continue;
-        x.value[e] = src < 0 ? 0 : x.value[src];
+        x.value[e] = src < 0 ? s.initial[static_cast<std::size_t>(ev.location)] : x.value[src];
       } else if (ev.kind == Kind::Write) {
         if ((ev.rmw_read >= 0 && !known[ev.rmw_read]) || (ev.operand_read >= 0 && !known[ev.operand_read])) continue;
         const std::uint32_t operand = ev.operand_read >= 0 ? x.value[ev.operand_read] : ev.value;
@@ -521,12 +532,12 @@ bool evaluate(const Shape& s, Execution& x) {
   return true;
 }
 
-// The value location `loc` ends with: its last write in coherence order's, or the initial 0.
+// The value location `loc` ends with: its last write in coherence order's, or its initial value.
 std::uint32_t final_value(const Shape& s, const Execution& x, int loc) {
   const std::vector<int>& writes = s.writes_at[static_cast<std::size_t>(loc)];
   for (int w : writes)
     if (std::none_of(writes.begin(), writes.end(), [&](int later) { return x.co.has(w, later); })) return x.value[w];
-  return 0;
+  return s.initial[static_cast<std::size_t>(loc)];
 }
 
 std::vector<std::uint32_t> register_values(const Shape& s, const Execution& x) {
@@ -617,7 +628,7 @@ void for_each_execution(const Shape& s, const Visit& visit) {
 std::string key_of(const Litmus& l) {
   std::ostringstream o;
   for (const Address& a : l.addresses)
-    o << 'A' << a.location << ',' << a.same_as << ',' << static_cast<int>(a.declared) << ',' << a.shared << ';';
+    o << 'A' << a.location << ',' << a.same_as << ',' << static_cast<int>(a.declared) << ',' << a.shared << ',' << a.initial << ';';
   for (const Thread& t : l.threads) {
     o << 'T' << t.gpu << ',' << t.cta << ',' << t.resident << '{';
     for (const Op& op : t.ops)

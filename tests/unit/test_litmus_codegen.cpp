@@ -849,6 +849,21 @@ TEST(LitmusCodegenNotSupported, BarriersAThreadOfTheCtaDoesNotPass) {
   EXPECT_NE(reason_for(l).find("litmus barrier k is hardware barrier k + 1"), std::string::npos);
 }
 
+// A location's initial value: written into its words before each launch, so it keeps a word a round
+// (values by round would read an earlier round's word as 0); global locations only.
+TEST(LitmusCodegen, AnInitialValueIsTheLocationsAndNotReused) {
+  Litmus l = message_passing();
+  l.addresses[0].initial = 5;
+  EXPECT_EQ(why_not_generated(l), "");
+  const Kernel k = generate(l);
+  EXPECT_EQ(k.initial_values, (std::vector<std::uint32_t>{5u, 0u}));
+  EXPECT_FALSE(k.reused_locations[0]);
+  expect_compiles(k);
+  Litmus shared = shared_mp();
+  shared.addresses[0].initial = 5;
+  EXPECT_NE(reason_for(shared).find("a .shared word is zeroed each round"), std::string::npos);
+}
+
 TEST(LitmusCodegen, AnNcLoadReadsItsViewThroughTheReadOnlyPath) {
   Litmus l = texture_read();
   Op nc = proxy_load("r0", 0, Proxy::Texture);  // ld.nc r0, [x]: x's own view, no texture object

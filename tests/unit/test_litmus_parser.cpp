@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "litmus/parser.hpp"
+#include "litmus/rows.hpp"
 #include "litmus/test_text.hpp"
 
 namespace vmmcheck::litmus {
@@ -288,6 +289,24 @@ TEST(LitmusParser, FencesAndProxyFences) {
     EXPECT_EQ(ops[5 + i].kind, lt::OpKind::ProxyFence);
     EXPECT_EQ(ops[5 + i].proxy, proxies[i]);
   }
+}
+
+TEST(LitmusParser, ALocationMayStartAtAValueItsAliasesShare) {
+  const File f = parse_text(R"(.global x = 7;
+.global y physically aliases x;
+.texref t virtually aliases x;
+.global z;
+d0.b0.t0 { ld r0, [y]; }
+assert (r0 == 7) as a;
+)", "t.test");
+  ASSERT_EQ(f.rows.size(), 1u);
+  const auto& a = f.rows[0].test.addresses;
+  EXPECT_EQ(a[0].initial, 7u);
+  EXPECT_EQ(a[1].initial, 7u);
+  EXPECT_EQ(a[2].initial, 7u);
+  EXPECT_EQ(a[3].initial, 0u);
+  EXPECT_TRUE(model_verdict(f.rows[0]).matches) << "an unwritten location reads its initial value";
+  EXPECT_NE(test_text(f.rows[0]).find(".global x = 7;\n.global y physically aliases x;"), std::string::npos) << test_text(f.rows[0]);
 }
 
 TEST(LitmusParser, BarriersTakeAnIdAndTheCtaScope) {
@@ -587,7 +606,7 @@ const Malformed kMalformed[] = {
     {"DeclarationWithoutSemicolon", R"(.global x
 d0.b0.t0 { st [x], 1; }
 permit (1 == 1) as a;)",
-     2, 1, {"expected ';' or 'physically aliases'", "found 'd0'"}},
+     2, 1, {"expected ';', '= VALUE' or 'physically aliases'", "found 'd0'"}},
     {"UnknownSpace", ".local x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 1, 2,
      {"expected one of .global, .shared, .texref, .surfref", "found 'local'"}},
     {"SynonymWithoutAlias", ".global x;\n.texref t;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 2, 10,
@@ -625,6 +644,8 @@ permit (1 == 1) as a;)",
      {"'until' spins on a generic load (ld); ld.nc cannot spin"}},
     {"SurfaceLoadNc", ".global x;\nd0.b0.t0 { suld.nc r0, [x]; }\npermit (r0 == 0) as a;", 2, 17,
      {"expected one of .weak, .volatile, .relaxed, .acquire after 'suld'", "found 'nc'"}},
+    {"InitialWithoutValue", ".global x = ;\nd0.b0.t0 { ld r0, [x]; }\npermit (r0 == 0) as a;", 1, 13, {"expected an integer (the location's initial value)"}},
+    {"AliasWithValue", ".global x;\n.global y physically aliases x = 2;\nd0.b0.t0 { ld r0, [x]; }\npermit (r0 == 0) as a;", 2, 32, {"expected ';'", "found '='"}},
     {"BarrierWithoutSync", ".global x;\nd0.b0.t0 { bar.cta 1; }\npermit (1 == 1) as a;", 2, 20, {"expected .sync after 'bar.cta'"}},
     {"BarrierIdTooLarge", ".global x;\nd0.b0.t0 { bar.cta.sync 16; }\npermit (1 == 1) as a;", 2, 25, {"a CTA barrier's id is 0..15"}},
     {"BarrierCount", ".global x;\nd0.b0.t0 { bar.cta.sync 1, 64; }\npermit (1 == 1) as a;", 2, 26, {"thread count is not in"}},
@@ -689,7 +710,7 @@ permit (1 == 1) as a;)",
      {"expected '==' or '!='", "found ')'"}},
     {"UnbalancedParenthesis", ".global x;\nd0.b0.t0 { ld r0, [x]; }\npermit ((r0 == 1) as a;", 3, 19,
      {"expected '&&', '||' or ')'", "found 'as'"}},
-    {"SingleEquals", ".global x;\nd0.b0.t0 { ld r0, [x]; }\npermit (r0 = 1) as a;", 3, 12, {"unexpected character '='"}},
+    {"SingleEquals", ".global x;\nd0.b0.t0 { ld r0, [x]; }\npermit (r0 = 1) as a;", 3, 12, {"expected '==' or '!=', found '='"}},
     {"CommandThenThread", ".global x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;\nd0.b1.t0 { st [x], 2; }", 4, 1,
      {"expected a command (permit, assert, check) or the end of the file", "found 'd0'"}},
     // Templates: a position in the template reports the template's place, one in a parameter the

@@ -14,6 +14,7 @@
 #include "kernels/final_values.hpp"
 #include "litmus/rows.hpp"
 #include "model/select.hpp"
+#include "run/kit/checked_words.hpp"
 #include "run/kit/in_kernel.hpp"
 #include "run/kit/surface_layout.hpp"
 #include "run/kit/texture.hpp"
@@ -412,6 +413,10 @@ void RowEngine::launch_and_count(const litmus::Row& row, const codegen::Kernel& 
           p.lane_stride = 1;
         }
         CUDA_CHECK(cudaMemsetAsync(m.base, 0, m.bytes, work));
+        for (std::size_t L = 0; L < k.initial_values.size(); ++L)  // a location's value before the test
+          if (k.initial_values[L] != 0)
+            fill(reinterpret_cast<CUdeviceptr>(m.base) + L * p.region_words * sizeof(std::uint32_t), p.region_words,
+                 k.initial_values[L], work);
         // Every register word marked unwritten (kUnwritten's byte): one the kernel does not write is an Error.
         CUDA_CHECK(cudaMemsetAsync(p.registers, kUnwritten & 0xFFu, result_words * sizeof(std::uint32_t), work));
         for (Surface* sm : m.surfaces)
