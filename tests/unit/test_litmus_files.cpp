@@ -185,6 +185,7 @@ std::string instruction_of(const lt::Op& op) {
   const bool surface = op.proxy == lt::Proxy::Surface;
   switch (op.kind) {
     case lt::OpKind::Load:
+      if (op.nc) return "ld.nc";
       switch (op.proxy) {
         case lt::Proxy::Generic: return "ld";
         case lt::Proxy::Texture: return "tld";
@@ -276,7 +277,7 @@ TEST(LitmusFiles, ShippedRowsKeepToWhatTheGpuRunnerRuns) {
           const std::string ins = instruction_of(op);
           const bool allowed = ins == "ld" || ins == "st" || ins == "atom" || ins == "red" || ins == "tld" ||
                                ins == "suld" || ins == "sust" || ins == "fence.sc" || ins == "fence.acq_rel" || ins == "fence.proxy.alias" ||
-                               ins == "bar.cta.sync";
+                               ins == "bar.cta.sync" || ins == "ld.nc";
           if (!allowed) problems.push_back("thread " + th.name + " uses " + ins);
         }
       }
@@ -313,6 +314,7 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
       for (std::size_t i = 0; i < t.addresses.size(); ++i) {
         const lt::Address& a = t.addresses[i];
         if (a.shared) seen.insert("address .shared");
+        if (a.initial != 0) seen.insert("address with an initial value");
         if (a.same_as >= 0 && a.declared == lt::Proxy::Texture) seen.insert("address .texref");
         if (a.same_as >= 0 && a.declared == lt::Proxy::Surface) seen.insert("address .surfref");
         if (a.same_as < 0)
@@ -337,7 +339,7 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
     }
   std::string text;
   for (const fs::path& path : test_files(grammar_dir())) text += read_text(path);
-  for (const char* word : {"fence.alias;", "ld.weak", "st.weak", "ld.volatile", "st.volatile", "$10"})
+  for (const char* word : {"fence.alias;", "ld.weak", "st.weak", "ld.volatile", "st.volatile", "$10", "bar.sync"})
     if (text.find(word) != std::string::npos) seen.insert(std::string("text ") + word);
 
   std::vector<std::string> required = {
@@ -351,7 +353,8 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
       "instruction fence.proxy.texture", "instruction fence.proxy.surface", "instruction fence.proxy.constant",
       "precondition on ld", "precondition on tld", "precondition on suld", "precondition on ldc",
       "precondition on atom", "precondition on suatom", "register operand of st", "register operand of atom",
-      "register operand of red", "register operand of sust", "text fence.alias;", "text ld.weak", "text st.weak",
+      "register operand of red", "register operand of sust", "instruction ld.nc", "instruction bar.cta.sync",
+      "address with an initial value", "text bar.sync", "text fence.alias;", "text ld.weak", "text st.weak",
       "text ld.volatile", "text st.volatile", "text $10", "ld weak", "st weak"};
   for (const char* scope : {"cta", "gpu", "sys"}) {
     const std::string s = scope;

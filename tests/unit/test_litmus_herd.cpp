@@ -31,7 +31,7 @@ std::string mp(const std::string& writer_fence, const std::string& assertion) {
 
 TEST(HerdFiles, EveryFileOfTheFolderIsReadAndDecidedAsItSays) {
   const std::vector<File> files = parse_paths({herd_dir()});
-  ASSERT_EQ(files.size(), 4u);
+  ASSERT_EQ(files.size(), 5u);
   for (const File& f : files) {
     ASSERT_EQ(f.rows.size(), 1u) << f.path;
     const RowVerdict v = model_verdict(f.rows[0]);
