@@ -147,6 +147,7 @@ std::vector<Edit> edits_of(const lt::Litmus& test, bool deep) {
           lt::Op moved = op;
           moved.address = m.address;
           moved.proxy = m.proxy;
+          if (m.proxy == lt::Proxy::Generic) moved.nc = false;  // back on the generic proxy: a plain ld
           replace(moved, "via_" + test.addresses[static_cast<std::size_t>(m.address)].name);
         }
     }

@@ -187,7 +187,10 @@ bool ordered(const codegen::Site& a, const codegen::Site& b) {
   // A release orders every earlier access of its thread and an acquire every later one, whatever their
   // proxy: the model's causality runs along program order through them, and only its two ends must share
   // a proxy (sust [s]; st.release [flag] / ld.acquire [flag]; suld [s] in one CTA: docs/litmus-model.md).
-  if (acquires(a.op.sem) || releases(b.op.sem)) return true;
+  // A texture-proxy read (tld, ld.nc) is the exception: nothing in PTX orders a write of another proxy
+  // before it (no texture proxy fence), so an acquire or a release around it orders nothing it could show.
+  const auto texture_read = [](const codegen::Site& s) { return s.op.kind == OpKind::Load && s.op.proxy == Proxy::Texture; };
+  if ((acquires(a.op.sem) || releases(b.op.sem)) && !texture_read(a) && !texture_read(b)) return true;
   // Plain accesses of two proxies (a texture or surface access, a generic one) are ordered by proxy
   // fences only: program order alone does not order them.
   if (a.op.proxy != b.op.proxy) return false;
