@@ -1,6 +1,9 @@
 #pragma once
 // What kind of operation a litmus Op is (vocabulary/shape.hpp): the model, the generator, the derived
 // controls and the generator's mutants all ask.
+#include <cstddef>
+#include <vector>
+
 #include "vocabulary/shape.hpp"
 
 namespace vmmcheck::patterns::litmus {
@@ -12,6 +15,30 @@ inline bool is_access(const Op& op) { return op.kind == OpKind::Load || op.kind 
 inline bool is_fence(const Op& op) {
   return op.kind == OpKind::FenceSc || op.kind == OpKind::FenceAcqRel || op.kind == OpKind::AliasFence ||
          op.kind == OpKind::ProxyFence;
+}
+
+// A named barrier: one with a resource id (bar.cta.sync 1, id 2).
+inline bool is_named_barrier(const Op& op) {
+  return op.kind == OpKind::Barrier && (op.resource >= 0 || !op.resource_reg.empty());
+}
+
+// Per operation of a thread: whether it lies in a loop (between a label and a later branch to it). A
+// load there is a spin: it repeats until what it read lets the thread on.
+inline std::vector<bool> in_loop(const Thread& th) {
+  std::vector<bool> out(th.ops.size(), false);
+  for (std::size_t i = 0; i < th.ops.size(); ++i) {
+    if (th.ops[i].kind != OpKind::Branch) continue;
+    for (std::size_t j = 0; j < i; ++j)
+      if (th.ops[j].kind == OpKind::Label && th.ops[j].label == th.ops[i].label)
+        for (std::size_t k = j; k < i; ++k) out[k] = true;
+  }
+  return out;
+}
+
+// A load that spins: `until`, or in a loop.
+inline bool spins(const Thread& th, std::size_t i) {
+  const Op& op = th.ops[i];
+  return (op.kind == OpKind::Load || op.kind == OpKind::AtomAdd) && (op.spin || in_loop(th)[i]);
 }
 
 // Whether a thread passes a CTA barrier (bar.cta.sync).

@@ -26,13 +26,26 @@ enum class Sem : int {
 enum class OpKind : int {
   Load,        // reg = [address]
   Store,       // [address] = value
-  AtomAdd,     // reg = [address]; [address] = reg + value (one read-modify-write); red: no reg
+  AtomAdd,     // reg = [address]; [address] = reg + value (one read-modify-write); red: no reg. Op::rmw
+               // says the operation: add, exch (write value) or cas (write value if reg == Op::expected)
   FenceSc,     // fence.sc.<scope>
   FenceAcqRel, // fence.acq_rel.<scope>
   AliasFence,  // fence.proxy.alias (fence.alias)
   ProxyFence,  // fence.proxy.<proxy>: Op::proxy says which
   Barrier,     // bar.cta.sync <id>: Op::value is the barrier's id; every thread of the CTA that reaches its
-               // k-th barrier of that id meets the others' k-th there (docs/litmus-model.md, "Barriers")
+               // k-th barrier of that id meets the others' k-th there (docs/litmus-model.md, "Barriers").
+               // A named barrier (Op::resource, Op::quorum) meets only those of its resource id.
+  Label,       // `L:` -- a branch target (Op::label); no event
+  Branch,      // `beq a, b, L` / `bne a, b, L` / `goto L`: jump to Op::label if Op::lhs and Op::rhs are equal
+               // (branch_equal), differ, or always (branch_always); no event. The model decides every path
+               // (docs/litmus-model.md, "Branches and loops").
+};
+
+// The operation of an atom (OpKind::AtomAdd): what its write writes.
+enum class Rmw : int {
+  Add,   // atom.add / red.add: what it read plus the operand
+  Exch,  // atom.exch: the operand
+  Cas,   // atom.cas: the operand, if it read Op::expected; otherwise it writes nothing (a read only)
 };
 
 // The path a memory operation takes (PTX ISA, "Proxies"): ld/st/atom/red the generic proxy, tld the
@@ -71,6 +84,12 @@ constexpr const char* name_of(Proxy p) {
   return "?";
 }
 
+// A register or an integer: an operand of a branch, a term of a condition.
+struct Term {
+  std::string reg;           // a register; empty: the integer `value`
+  std::uint32_t value = 0;
+};
+
 struct Op {
   OpKind kind = OpKind::Load;
   Sem sem = Sem::Weak;
@@ -93,8 +112,25 @@ struct Op {
   // names, which no generic write is ordered before without a texture proxy fence (docs/litmus-model.md).
   bool nc = false;
   // Store, AtomAdd: the operand is this register's value (a data dependency on the load that set it)
-  // instead of `value`; empty: `value`.
+  // plus `value` (`st [t], r0 + 1`; usually 0); empty: `value`.
   std::string value_reg;
+  // AtomAdd: which read-modify-write; Cas: the value it compares with.
+  Rmw rmw = Rmw::Add;
+  std::uint32_t expected = 0;
+  // Barrier, named (Dat3M's NamedBarrier: `bar.cta.sync 1, id 2, quorum 2`): `value` is the barrier's
+  // instance, `resource` the logical barrier it meets others on (-1: a barrier of its instance only), or
+  // `resource_reg` the register holding it; `quorum` the fewest threads that must meet on it (-1: all that
+  // reach it). docs/litmus-model.md, "Barriers".
+  std::int64_t resource = -1;
+  std::string resource_reg;
+  std::int64_t quorum = -1;
+  // Barrier: bar.cta.arrive -- it counts as met but does not wait: what precedes it is ordered before what
+  // follows the barriers that wait (bar.cta.sync) with it, and nothing of theirs before what follows it.
+  bool arrive = false;
+  // Label: its name; Branch: its target, and what it compares.
+  std::string label;
+  Term lhs, rhs;
+  bool branch_equal = true, branch_always = false;
 };
 
 // The value a spin-until load's register holds when its bound was reached before it read its value: no
@@ -138,10 +174,6 @@ struct Condition {
 };
 
 // A litmus file's condition: comparisons of registers and integers joined by &&, || and not.
-struct Term {
-  std::string reg;           // a register; empty: the integer `value`
-  std::uint32_t value = 0;
-};
 struct Expr {
   enum class Kind : int { Eq, Ne, And, Or, Not };
   Kind kind = Kind::Eq;
@@ -173,7 +205,9 @@ inline std::string final_register(const std::string& name) { return "[" + name +
 inline constexpr int kMostEvents = 64;
 // ... and the most addresses it may declare (a thread has at least one instruction, so at most 64 threads).
 inline constexpr int kMostAddresses = 64;
-inline int events_of(const Op& op) { return op.kind == OpKind::AtomAdd ? 2 : 1; }
+inline int events_of(const Op& op) {
+  return op.kind == OpKind::AtomAdd ? 2 : op.kind == OpKind::Label || op.kind == OpKind::Branch ? 0 : 1;
+}
 
 // What a memory-model pattern gives the oracle for one case (structure_of in its header): the litmus
 // shape the model decides and the outcomes the case allows when the model forbids the weak one; or,

@@ -148,6 +148,8 @@ class Parser {
   lt::Op fence();
   lt::Op proxy_fence();
   lt::Op barrier();
+  lt::Op branch(const Token& opcode);
+  lt::Term branch_operand();
   Qualifiers qualifiers(const std::string& op, const Sems& sems);
   Order access_order(const Qualifiers& q) const;
   Level scope_after(const std::string& what);
@@ -175,6 +177,7 @@ class Parser {
   std::set<std::string> threads_;
   std::set<std::string> registers_;         // set by some load or atom so far
   std::set<std::string> thread_registers_;  // ... of the thread being read
+  std::map<std::string, std::size_t> labels_, targets_;  // of the thread being read: name -> where
   std::set<std::string> command_names_;
   int events_ = 0;  // of the test so far (lt::events_of)
 };
@@ -338,7 +341,11 @@ void Parser::thread() {
   expect("{");
   if (at_symbol("}")) fail_expected(peek(), "an instruction");
   thread_registers_.clear();
+  labels_.clear();
+  targets_.clear();
   while (!accept("}")) th.ops.push_back(instruction());
+  for (const auto& [label, at] : targets_)
+    if (!labels_.count(label)) src_.fail(at, "no label '" + label + ":' in this thread");
   test_.litmus.threads.push_back(std::move(th));
 }
 
@@ -352,9 +359,21 @@ int Parser::thread_part(char letter) {
 }
 
 lt::Op Parser::instruction() {
+  // L:  -- a label, the target of branches of its thread.
+  if (peek().kind == TokenKind::Word && peek(1).kind == TokenKind::Symbol && peek(1).text == ":") {
+    const Token name = take();
+    take();
+    if (!labels_.emplace(name.text, name.at).second) src_.fail(name.at, "label '" + name.text + "' appears twice in the thread");
+    lt::Op o;
+    o.kind = OpKind::Label;
+    o.label = name.text;
+    return o;
+  }
+  if (is_word(peek(), "beq") || is_word(peek(), "bne") || is_word(peek(), "goto")) return branch(take());
   const Opcode* code = peek().kind == TokenKind::Word ? opcode_named(peek().text) : nullptr;
   if (!code)
-    fail_expected(peek(), "an instruction (ld, tld, suld, ldc, st, sust, atom, suatom, red, sured, fence, bar) or '}'");
+    fail_expected(peek(), "an instruction (ld, tld, suld, ldc, st, sust, atom, suatom, red, sured, fence, bar, beq, bne, "
+                          "goto), a label 'L:' or '}'");
   const Token at = take();
   lt::Op op = code->form == Form::Load    ? load(*code)
               : code->form == Form::Store ? store(*code)
@@ -419,16 +438,24 @@ lt::Op Parser::store(const Opcode& code) {
 }
 
 // atom|suatom.add[.sem][.scope] rD, [address], VALUE (== INT)?;   red|sured.add[.sem][.scope] [address], VALUE;
+// atom.exch[.sem][.scope] rD, [address], VALUE;   atom.cas[.sem][.scope] rD, [address], INT, VALUE;
 // No sem is .relaxed and no scope .gpu: the PTX ISA's defaults for atom and red.
 lt::Op Parser::atomic(const Opcode& code) {
-  const std::string op = std::string(code.name) + ".add";
-  if (!at_symbol(".") || !is_word(peek(1), "add"))
-    fail_expected(at_symbol(".") ? peek(1) : peek(), ".add (the one atomic operation)");
+  const bool atom = code.form == Form::Atom && code.proxy == Proxy::Generic;
+  const char* operations = atom ? ".add, .exch or .cas (atom's operations)" : ".add (the one operation of red, suatom and sured)";
+  if (!at_symbol(".")) fail_expected(peek(), operations);
+  const Token operation = peek(1);
+  const lt::Rmw rmw = is_word(operation, "add")           ? lt::Rmw::Add
+                      : atom && is_word(operation, "exch") ? lt::Rmw::Exch
+                      : atom && is_word(operation, "cas")  ? lt::Rmw::Cas
+                                                           : (fail_expected(operation, operations), lt::Rmw::Add);
+  const std::string op = std::string(code.name) + "." + operation.text;
   take();
   take();
   const Qualifiers q = qualifiers(op, kAtomicSems);
   lt::Op o;
   o.kind = OpKind::AtomAdd;
+  o.rmw = rmw;
   o.proxy = code.proxy;
   o.sem = q.sem ? sem_named(q.sem->text) : Sem::Relaxed;
   o.scope = q.scope ? *level_named(*q.scope) : Level::Gpu;
@@ -439,11 +466,47 @@ lt::Op Parser::atomic(const Opcode& code) {
   }
   o.address = address();
   expect(",");
+  if (rmw == lt::Rmw::Cas) {  // the value it compares with, then the one it writes if they match
+    if (peek().kind != TokenKind::Number) fail_expected(peek(), "the integer atom.cas compares with");
+    o.expected = integer(take());
+    expect(",");
+  }
   value(o);
-  if (reg) o.must_read = must_read();
+  if (reg && rmw != lt::Rmw::Cas) o.must_read = must_read();
   expect(";");
   if (reg) o.reg = sets(*reg);
   return o;
+}
+
+// beq A, B, L;  bne A, B, L;  goto L;  -- A and B integers or registers an earlier instruction of the
+// thread sets; L a label of the thread (docs/litmus.md, "Branches and loops").
+lt::Op Parser::branch(const Token& opcode) {
+  lt::Op o;
+  o.kind = OpKind::Branch;
+  if (opcode.text == "goto") {
+    o.branch_always = true;
+  } else {
+    o.branch_equal = opcode.text == "beq";
+    o.lhs = branch_operand();
+    expect(",");
+    o.rhs = branch_operand();
+    expect(",");
+  }
+  const Token label = expect_word("a label");
+  o.label = label.text;
+  targets_.emplace(label.text, label.at);
+  expect(";");
+  return o;
+}
+
+lt::Term Parser::branch_operand() {
+  const Token t = peek();
+  if (t.kind == TokenKind::Number) return lt::Term{"", integer(take())};
+  if (!numbered(t, 'r')) fail_expected(t, "an integer or a register r<N>");
+  take();
+  const std::string reg = register_name(t);
+  if (!thread_registers_.count(reg)) src_.fail(t.at, "register " + reg + " is read but no earlier load or atom of this thread sets it");
+  return lt::Term{reg, 0};
 }
 
 // fence.sc.<scope>;  fence.acq_rel.<scope>;  fence.proxy.<proxy>;  fence.alias;
@@ -470,22 +533,50 @@ lt::Op Parser::fence() {
 }
 
 // bar.cta.sync ID;  bar.sync ID;  -- a CTA barrier (PTX's barriers 0..15), every thread of the CTA taking
-// part: PTX's thread-count operand and bar.arrive are not in the language.
+// part: PTX's thread-count operand is not in the language. bar.cta.arrive ID: one that does not wait.
+// bar.cta.sync ID, id R (, quorum Q)?;  -- a named barrier (Dat3M's): ID is its instance, R (an integer
+// or a register an earlier load of the thread sets) the logical barrier it meets others on, Q the fewest
+// threads that must meet (docs/litmus.md, "Barriers").
 lt::Op Parser::barrier() {
   if (!accept(".")) fail_expected(peek(), ".cta.sync or .sync after 'bar'");
   if (is_word(peek(), "cta")) {
     take();
     if (!accept(".")) fail_expected(peek(), ".sync after 'bar.cta'");
   }
-  if (!is_word(peek(), "sync")) fail_expected(peek(), ".sync (bar.cta.sync ID: the language's one barrier)");
-  take();
+  if (!is_word(peek(), "sync") && !is_word(peek(), "arrive")) fail_expected(peek(), ".sync or .arrive (bar.cta.sync ID, bar.cta.arrive ID)");
+  const bool arrive = take().text == "arrive";
   if (peek().kind != TokenKind::Number) fail_expected(peek(), "the barrier's id (an integer 0..15)");
   const Token id = take();
   const std::uint32_t value = integer(id);
   if (value > 15) src_.fail(id.at, "a CTA barrier's id is 0..15 (PTX has 16 named barriers), not " + id.text);
-  if (at_symbol(",")) src_.fail(peek().at, "a barrier's thread count is not in vmmcheck's litmus language: every thread of the CTA takes part");
+  lt::Op o = lt::barrier(value);
+  o.arrive = arrive;
+  if (accept(",")) {
+    if (!is_word(peek(), "id"))
+      src_.fail(peek().at, "expected 'id R' (a named barrier's logical id) after 'bar.cta.sync " + id.text +
+                               ",': PTX's thread-count operand is not in vmmcheck's litmus language");
+    take();
+    const Token r = peek();
+    if (r.kind == TokenKind::Number) {
+      o.resource = integer(take());
+    } else {
+      if (!numbered(r, 'r')) fail_expected(r, "the barrier's logical id (an integer or a register r<N>)");
+      take();
+      o.resource_reg = register_name(r);
+      if (!thread_registers_.count(o.resource_reg))
+        src_.fail(r.at, "register " + o.resource_reg + " is read but no earlier load or atom of this thread sets it");
+    }
+    if (accept(",")) {
+      if (!is_word(peek(), "quorum")) fail_expected(peek(), "'quorum Q' (the fewest threads that must meet)");
+      take();
+      if (peek().kind != TokenKind::Number) fail_expected(peek(), "the quorum (an integer 1..64)");
+      const Token n = take();
+      o.quorum = integer(n);
+      if (o.quorum < 1 || o.quorum > 64) src_.fail(n.at, "a quorum is 1..64 threads, not " + n.text);
+    }
+  }
   expect(";");
-  return lt::barrier(value);
+  return o;
 }
 
 // fence.proxy.alias is the alias fence (as fence.alias); the other kinds fence one proxy.
@@ -594,6 +685,10 @@ void Parser::value(lt::Op& op) {
   op.value_reg = register_name(t);
   if (!thread_registers_.count(op.value_reg))
     src_.fail(t.at, "register " + op.value_reg + " is read but no earlier load or atom of this thread sets it");
+  if (accept("+")) {  // r0 + 1: the register's value plus an integer
+    if (peek().kind != TokenKind::Number) fail_expected(peek(), "an integer after '+'");
+    op.value = integer(take());
+  }
 }
 
 // "== INT" after a load or atom: the value it must read.

@@ -2,7 +2,8 @@
 // files"). The grammar followed is the one Dat3M reads (its LitmusPTX); what this reader decides:
 // - `PTX NAME`, then any quoted lines (comments), then `{ ... }`: locations (`x = 0`), proxy aliases
 //   (`y @ generic|texture|surface|constant aliases x`) and register values (`P0:r1 = 0`); a location's
-//   value is its initial value (`.global x = 2;`), a register's other than 0 an UnsupportedConstruct. A
+//   value is its initial value (`.global x = 2;`); a register's is put where the register is used
+//   before an instruction of its thread sets it (any register starts at 0, as in herd). A
 //   location the program names but the block does not is a location of its own, starting at 0, as herd
 //   has it.
 // - The program: a header row `P0@cta C,gpu G | ...;`, then rows of `|`-separated instructions, each row
@@ -15,8 +16,10 @@
 //   read by `cold` as ldc.
 // - `exists C` is `check (C)`, `~exists C` is `assert (not (C))`, `forall C` is `assert (C)`; /\ is &&, \/
 //   is ||, ~ is not; a location in a condition is its final value ([x]).
-// - `bar.cta.sync ID` (or bar.sync, barrier.sync): the language's CTA barrier; one with a thread count,
-//   an id in a register, or bar.arrive is an UnsupportedConstruct.
+// - `bar.cta.sync ID` (or bar.sync, barrier.sync): the language's CTA barrier; Dat3M's named barrier
+//   `bar.cta.sync ID, R` and `bar.cta.sync ID, R, Q` (instance ID, logical barrier R, quorum Q) the
+//   language's `bar.cta.sync ID, id R, quorum Q`; bar.cta.arrive the language's.
+// - atom.exch and atom.cas are the language's (`atom.cas r, [x], expected, new`).
 // - `ld r1, 1` (no qualifier, an integer) moves a value into a register: no instruction of its own, its
 //   value is put where the register is used, until the register is set again.
 // - A condition's register is P1:r0, or 1:r0.
@@ -110,6 +113,9 @@ struct Translator {
   std::vector<ThreadOut> threads;
   std::map<std::string, std::string> registers;  // "P0:r1" -> "r0"
   std::map<std::string, std::string> constants;  // "P0:r1" -> "1": set by `ld r1, 1` (a move), not yet overwritten
+  std::map<std::string, std::string> initial_registers;  // "P0:r1" -> "1": the init block's values
+  std::set<std::string> set_registers;                   // "P0:r1": set by an instruction of the program
+  std::map<std::string, std::string> sums;               // "P0:r2" -> "r0 + 1": set by `add r2, r1, 1`
   std::vector<std::pair<std::string, std::string>> register_order;
 
   [[noreturn]] void malformed(int line, const std::string& what) const { throw ParseError(path, line, 1, what); }
@@ -170,10 +176,24 @@ struct Translator {
     }
     if (std::regex_match(v, negative)) unsupported(line, "the negative value " + shown(v));
     if (std::regex_match(v, reg_name)) {
-      auto c = constants.find("P" + std::to_string(thread) + ":" + v);
-      return c != constants.end() ? c->second : reg(thread, v);
+      const std::string key = "P" + std::to_string(thread) + ":" + v;
+      auto c = constants.find(key);
+      if (c != constants.end()) return c->second;
+      if (auto sum = sums.find(key); sum != sums.end()) return sum->second;
+      if (!set_registers.count(key)) {  // not set yet: its initial value
+        auto i = initial_registers.find(key);
+        return i == initial_registers.end() ? "0" : i->second;
+      }
+      return reg(thread, v);
     }
     malformed(line, "expected an integer or a register, found '" + shown(v) + "'");
+  }
+
+  // A branch's operand: an integer or a register, not a sum.
+  std::string compared(const std::string& text, int thread, int line) {
+    const std::string v = value(text, thread, line);
+    if (v.find('+') != std::string::npos) unsupported(line, "a branch on a register set by add ('" + shown(text) + "')");
+    return v;
   }
 
   void header() {
@@ -232,7 +252,7 @@ struct Translator {
       if (decl.empty()) continue;
       std::smatch m;
       if (std::regex_match(decl, m, register_re)) {
-        if (!is_zero(m[3].str())) unsupported(line, "the initial register value " + decl.substr(0, 40));
+        if (!is_zero(m[3].str())) initial_registers["P" + m[1].str() + ":" + m[2].str()] = value(m[3].str(), 0, line);
       } else if (std::regex_match(decl, m, location_re)) {
         Declared d{m[1].str(), Declared::Kind::Location, "", line};
         if (!is_zero(m[2].str())) d.initial = value(m[2].str(), 0, line);  // 32-bit, not negative
@@ -329,28 +349,78 @@ struct Translator {
       for (std::size_t i = from; i < to && i < parts.size(); ++i) q += "." + parts[i];
       return q;
     };
-    if (!opcode.empty() && opcode.back() == ':') unsupported(line, "the label " + shown(opcode) + " (a branch target: loops)");
-    if (op == "goto" || op == "beq" || op == "bne" || op == "bra" || op == "bgt" || op == "blt" || op == "jmp")
-      unsupported(line, "the branch '" + shown(text) + "'");
+    static const std::regex label_re("[A-Za-z_][A-Za-z0-9_]*:");
+    if (!opcode.empty() && opcode.back() == ':') {
+      if (!std::regex_match(opcode, label_re) || !operands.empty()) malformed(line, "expected a label 'L:', found '" + shown(text) + "'");
+      return opcode;
+    }
+    const auto label = [&](const std::string& l) {
+      const std::string name = trimmed(l);
+      if (!std::regex_match(name + ":", label_re)) malformed(line, "expected a label, found '" + shown(name) + "'");
+      return name;
+    };
+    if (op == "goto") {
+      need(1);
+      return "goto " + label(operands[0]);
+    }
+    if (op == "beq" || op == "bne") {
+      need(3);
+      return op + " " + compared(operands[0], t, line) + ", " + compared(operands[1], t, line) + ", " + label(operands[2]);
+    }
+    if (op == "bra" || op == "bgt" || op == "blt" || op == "bge" || op == "ble" || op == "jmp")
+      unsupported(line, "the branch '" + shown(text) + "' (beq, bne and goto are)");
+    if (op == "add" && operands.size() == 3) {
+      // add rD, rS, k: rD is rS's value plus k, put where rD is used (a store's operand), until it is set again.
+      const std::string key = "P" + std::to_string(t) + ":" + trimmed(operands[0]);
+      const std::string from = value(operands[1], t, line), amount = value(operands[2], t, line);
+      if (amount.empty() || amount[0] == 'r' || from.find('+') != std::string::npos)
+        unsupported(line, "register arithmetic ('" + shown(text) + "'; add of a register and an integer is)");
+      constants.erase(key);
+      sums.erase(key);
+      set_registers.insert(key);
+      if (from[0] == 'r') sums[key] = from + " + " + amount;
+      else constants[key] = std::to_string((std::stoull(from) + std::stoull(amount)) & 0xFFFFFFFFull);
+      return {};
+    }
     if (op == "add" || op == "sub" || op == "mul" || op == "div" || op == "mov" || op == "and" || op == "or" || op == "xor")
       unsupported(line, "register arithmetic ('" + shown(text) + "')");
     if (op == "bar" || op == "barrier") {
-      // bar.cta.sync ID (bar.sync, barrier.sync, barrier.cta.sync): every thread of the CTA. A thread count
-      // (quorum), an id in a register, bar.arrive and bar.red are not in the language.
+      // bar.cta.sync ID (bar.sync, barrier.sync, barrier.cta.sync): every thread of the CTA; Dat3M's
+      // bar.cta.sync ID, R(, Q): a named barrier; bar.cta.arrive likewise. bar.red is not in the language.
       const bool sync = std::find(parts.begin(), parts.end(), "sync") != parts.end();
-      if (!sync) unsupported(line, "the CTA barrier '" + shown(text) + "' (only bar.cta.sync)");
-      if (operands.size() != 1) unsupported(line, "the CTA barrier '" + shown(text) + "' with a thread count");
+      const bool arrive = std::find(parts.begin(), parts.end(), "arrive") != parts.end();
+      if (!sync && !arrive) unsupported(line, "the CTA barrier '" + shown(text) + "' (bar.cta.sync and bar.cta.arrive are)");
+      if (operands.empty() || operands.size() > 3) malformed(line, "'" + shown(opcode) + "' takes an id, then perhaps a logical id and a quorum");
       const std::string id = trimmed(operands[0]);
-      if (!std::regex_match(id, std::regex("[0-9]+"))) unsupported(line, "the CTA barrier '" + shown(text) + "' with its id in a register");
-      return "bar.cta.sync " + id;
+      if (!std::regex_match(id, std::regex("[0-9]+"))) unsupported(line, "the CTA barrier '" + shown(text) + "' with its instance in a register");
+      std::string out = (arrive ? "bar.cta.arrive " : "bar.cta.sync ") + id;
+      if (operands.size() >= 2) out += ", id " + value(operands[1], t, line);
+      if (operands.size() == 3) {
+        const std::string quorum = value(operands[2], t, line);
+        if (quorum.empty() || quorum[0] == 'r') unsupported(line, "the CTA barrier '" + shown(text) + "' with a quorum read from memory");
+        out += ", quorum " + quorum;
+      }
+      return out;
     }
     if (op == "ld" && parts.size() == 1 && operands.size() == 2 && std::regex_match(trimmed(operands[1]), std::regex("[0-9]+"))) {
       constants["P" + std::to_string(t) + ":" + trimmed(operands[0])] = value(operands[1], t, line);  // ld r, 1: a move
       return {};
     }
-    // Any other instruction that sets a register ends its move's value.
-    if (!operands.empty() && (op == "ld" || op == "suld" || op == "tld" || op == "cold" || op == "atom"))
-      constants.erase("P" + std::to_string(t) + ":" + trimmed(operands[0]));
+    // Any other instruction that sets a register ends its move's value (and its initial value).
+    const bool sets_register = !operands.empty() && (op == "ld" || op == "suld" || op == "tld" || op == "cold" || op == "atom");
+    const std::string set_key = sets_register ? "P" + std::to_string(t) + ":" + trimmed(operands[0]) : "";
+    if (sets_register) {
+      constants.erase(set_key);
+      sums.erase(set_key);
+    }
+    // Read its operands first: `atom r0, x, r0` reads r0 before it sets it.
+    struct MarkSet {
+      std::set<std::string>& set;
+      const std::string& key;
+      ~MarkSet() {
+        if (!key.empty()) set.insert(key);
+      }
+    } mark_set{set_registers, set_key};
     if (op == "ld") {
       need(2);
       return "ld" + qualifiers(1, parts.size()) + " " + reg(t, trimmed(operands[0])) + ", [" + address(operands[1], line) + "]";
@@ -372,10 +442,21 @@ struct Translator {
       // atom.<sem>.<scope>.<operation>: the operation last.
       if (parts.size() < 2) malformed(line, "'" + shown(opcode) + "' names no operation");
       const std::string operation = parts.back();
-      if (operation != "add" && operation != "sub")
-        unsupported(line, op + "." + shown(operation) + " ('" + shown(text) + "'; the language's read-modify-write is add)");
-      const std::string q = qualifiers(1, parts.size() - 1);
       const bool atom = op == "atom";
+      const std::string q = qualifiers(1, parts.size() - 1);
+      if (atom && (operation == "exch" || operation == "cas")) {
+        need(operation == "cas" ? 4 : 3);
+        const std::string target = reg(t, trimmed(operands[0])), where = address(operands[1], line);
+        std::string compared;
+        if (operation == "cas") {
+          compared = value(operands[2], t, line);
+          if (compared.empty() || compared[0] == 'r') unsupported(line, "atom.cas comparing with a register ('" + shown(text) + "')");
+          compared += ", ";
+        }
+        return "atom." + operation + q + " " + target + ", [" + where + "], " + compared + value(operands.back(), t, line);
+      }
+      if (operation != "add" && operation != "sub")
+        unsupported(line, op + "." + shown(operation) + " ('" + shown(text) + "'; the language's read-modify-writes are add, exch and cas)");
       need(atom ? 3 : 2);
       std::string amount = value(operands[atom ? 2 : 1], t, line);
       if (operation == "sub") {  // x - v is x + (2^32 - v) in 32-bit arithmetic
@@ -492,8 +573,15 @@ struct Translator {
     if (std::regex_match(word, m, reg_re)) {
       const int thread = small_number(m[1].str(), line, "thread");
       if (thread >= static_cast<int>(threads.size())) malformed(line, "the condition names " + shown(word) + ", a thread the test does not have");
-      auto c = constants.find("P" + std::to_string(thread) + ":" + m[2].str());
-      return c != constants.end() ? c->second : reg(thread, m[2].str());
+      const std::string key = "P" + std::to_string(thread) + ":" + m[2].str();
+      auto c = constants.find(key);
+      if (c != constants.end()) return c->second;
+      if (sums.count(key)) unsupported(line, "a condition on a register set by add (" + shown(word) + ")");
+      if (!set_registers.count(key)) {  // no instruction sets it: its initial value throughout
+        auto i = initial_registers.find(key);
+        return i == initial_registers.end() ? "0" : i->second;
+      }
+      return reg(thread, m[2].str());
     }
     if (std::regex_match(word, int_re)) {
       if (word.size() > 10 || std::stoull(word) > 0xFFFFFFFFull) unsupported(line, "the value " + shown(word) + " (values are 32-bit)");
@@ -542,7 +630,7 @@ struct Translator {
         continue;
       }
       put(th.head + " {", th.line);
-      for (const auto& [op, line] : th.ops) put("  " + op + ";", line);
+      for (const auto& [op, line] : th.ops) put("  " + op + (op.back() == ':' ? "" : ";"), line);
       put("}", th.line);
     }
     if (a.quantifier == "exists") put("check " + parenthesised(a.condition) + " as exists;", a.line);

@@ -33,7 +33,7 @@ std::size_t symbol_length(const std::string& text, std::size_t i) {
   static const char* const kPairs[] = {"==", "!=", "&&", "||"};
   for (const char* pair : kPairs)
     if (text.compare(i, 2, pair) == 0) return 2;
-  static const std::string kSingles = ".;,[]{}()=";
+  static const std::string kSingles = ".;,[]{}()=:+";
   return kSingles.find(text[i]) != std::string::npos ? 1 : 0;
 }
 

@@ -47,7 +47,7 @@ std::string test_text(const Row& row) {
   for (std::size_t a = 0; a < test.addresses.size(); ++a) declare(o, test, a);
   for (const lt::Thread& th : test.threads) {
     o << "\nd" << th.gpu << ".b" << th.cta << ".t" << th.lane << " {\n";
-    for (const lt::Op& op : th.ops) o << "  " << op_text(test, op) << ";\n";
+    for (const lt::Op& op : th.ops) o << "  " << op_text(test, op) << (op.kind == lt::OpKind::Label ? "\n" : ";\n");
     o << "}\n";
   }
   const std::size_t dot = row.name.rfind('.');

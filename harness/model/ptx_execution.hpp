@@ -111,6 +111,16 @@ struct Event {
   std::int64_t must_read = -1;
   std::string text;         // for witnesses
   bool boundary = false;    // an alias fence standing for an operation boundary
+  bool exchange = false;    // an RMW's write that writes its operand (exch, a cas that succeeds), not read + operand
+  // An atom.cas's read: the value it compares with, and whether this shape is the one where it matched
+  // (then its write follows) or the one where it did not (a read only). -1: no cas.
+  std::int64_t cas_expected = -1;
+  bool cas_succeeds = false;
+  // Barrier: a named one meets those of its instance (value) and resource id only (operand_read: the read
+  // whose value is the id), and at least `quorum` of them (-1: all) must meet.
+  bool named = false;
+  bool arrive = false;  // bar.cta.arrive: no barrier is ordered before what follows it
+  std::int64_t resource = -1, quorum = -1;
 };
 
 inline bool is_memory(const Event& e) { return e.kind == Kind::Read || e.kind == Kind::Write; }
@@ -134,8 +144,21 @@ struct Shape {
                 sc_fences = 0, fences = 0, alias_fences = 0, boundary_fences = 0, resident = 0, generic = 0;
   Rel po_plus, rmw, dep, api, same_alias, same_location, same_block, same_proxy, proxy_fence_ops;
   // Barriers (docs/litmus-model.md, "Barriers"): each thread's k-th bar.cta.sync of an id with every other
-  // thread's k-th of that id in its CTA, both ways (Dat3M's sync_barrier = syncbar & scta).
+  // thread's k-th of that id in its CTA, both ways (Dat3M's sync_barrier = syncbar & scta). Named barriers'
+  // pairs depend on the execution (their ids may be read; a quorum picks who meets): barrier_choices.
   Rel barrier_sync;
+  std::vector<int> barrier_occurrence;  // per event: a barrier's k (its thread's earlier ones of its kind and id)
+  // What the shape's paths assume of the values (the branches it takes, OpKind::Branch): each operand a
+  // read's value (event) or an integer (value).
+  struct Operand {
+    int event = -1;
+    std::uint32_t value = 0;
+  };
+  struct Assume {
+    Operand lhs, rhs;
+    bool equal = true;
+  };
+  std::vector<Assume> assumes;
   // Moral strength and what rests on it, per reading (ptx_model.hpp): fixed by the program, not by the
   // execution. The ISA's is the artifact's less the memory pairs at two virtual addresses.
   struct Strength {
@@ -168,6 +191,7 @@ bool mutually_scoped(const Shape& s, const Event& a, const Event& b);
 struct Execution {
   std::vector<int> source;  // per event: for a read, the write it reads from, or -1 (initial value)
   Rel co, sc;
+  Rel barrier_sync;  // Shape::barrier_sync and the named barriers' pairs in this execution
   std::vector<std::uint32_t> value;  // per event: the value read or written
 };
 

@@ -141,7 +141,7 @@ class Explainer {
     return {{a, b, "sync", ""}};
   }
 
-  // cause_base = ^(po + sc + sync + api), a shortest path, sync edges spelt out.
+  // cause_base = ^(po + sc + sync + api + barriers), a shortest path, sync edges spelt out.
   Path base_path(int a, int b) const {
     const Path coarse = shortest(n(), a, b, [&](int u) {
       std::vector<Edge> out;
@@ -150,6 +150,7 @@ class Explainer {
         else if (m_.sync.has(u, v)) out.push_back({u, v, "sync", ""});
         else if (x_.sc.has(u, v)) out.push_back({u, v, "sc", "fence.sc order"});
         else if (s_.api.has(u, v)) out.push_back({u, v, "boundary", "an operation boundary orders them"});
+        else if (x_.barrier_sync.has(u, v)) out.push_back({u, v, "bar", "the barriers meet"});
       }
       return out;
     });

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -114,7 +115,9 @@ std::string mnemonic(const Op& op) {
       }
       break;
     case OpKind::Store: return surface ? "sust" : "st";
-    case OpKind::AtomAdd: return std::string(op.reg.empty() ? (surface ? "sured" : "red") : (surface ? "suatom" : "atom")) + ".add";
+    case OpKind::AtomAdd:
+      return std::string(op.reg.empty() ? (surface ? "sured" : "red") : (surface ? "suatom" : "atom")) +
+             (op.rmw == Rmw::Exch ? ".exch" : op.rmw == Rmw::Cas ? ".cas" : ".add");
     default: break;
   }
   return "?";
@@ -132,15 +135,39 @@ void check_op(const Litmus& l, const Thread& th, const Op& op) {
   // Only the generic and surface proxies write (the artifact's grammar: st, sust, atom, suatom, red, sured).
   if ((op.kind == OpKind::Store || op.kind == OpKind::AtomAdd) && (op.proxy == Proxy::Texture || op.proxy == Proxy::Constant))
     refuse("the texture and constant proxies only read");
-  if (op.kind == OpKind::AtomAdd && op.reg.empty() && (op.sem == Sem::Acquire || op.sem == Sem::AcqRel))
-    refuse("a red has no acquire semantics");
   if (!op.value_reg.empty() && op.kind != OpKind::Store && op.kind != OpKind::AtomAdd) refuse("only a store or an atom takes a register operand");
+  if (op.kind == OpKind::AtomAdd && op.rmw != Rmw::Add && op.reg.empty()) refuse("red has only add");
+  if (op.kind == OpKind::AtomAdd && op.rmw == Rmw::Cas && op.must_read >= 0) refuse("a precondition on an atom.cas");
+  if (!op.resource_reg.empty() && op.resource >= 0) refuse("a barrier's id is an integer or a register, not both");
   // ptx.als: sig Fence { } { scope not in Thread }
   if ((op.kind == OpKind::FenceSc || op.kind == OpKind::FenceAcqRel) && op.scope == Level::Thread) refuse("a fence needs a scope");
 }
 
+// The registers the test's instructions set, each thread's in name order, whatever path a thread takes; a
+// name set in two threads is refused (the artifact: one sig per register).
+std::vector<std::string> registers_of(const Litmus& whole) {
+  std::vector<std::string> out;
+  for (const Thread& th : whole.threads) {
+    std::set<std::string> mine;
+    for (const Op& op : th.ops)
+      if ((op.kind == OpKind::Load || op.kind == OpKind::AtomAdd) && !op.reg.empty()) mine.insert(op.reg);
+    for (const std::string& reg : mine) {
+      if (std::find(out.begin(), out.end(), reg) != out.end()) throw std::invalid_argument(whole.name + ": two threads set " + reg);
+      out.push_back(reg);
+    }
+  }
+  return out;
+}
+
+// A branch operand's value in an execution: its register's read's, or its integer.
+Shape::Operand operand_of(const Term& t, const std::map<std::string, int>& set_by) {
+  if (t.reg.empty()) return {-1, t.value};
+  const auto it = set_by.find(t.reg);
+  return it == set_by.end() ? Shape::Operand{-1, 0} : Shape::Operand{it->second, 0};  // unset: 0, as herd has it
+}
+
 // Appends the events of one operation of thread t. set_by: each register's latest read in this thread.
-void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::string, int>& set_by) {
+void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::string, int>& set_by, bool cas_succeeds) {
   const Litmus& l = *s.litmus;
   const Thread& th = l.threads[static_cast<std::size_t>(t)];
   check_op(l, th, op);
@@ -153,9 +180,10 @@ void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::str
   if (is_access(op)) std::tie(e.address, e.location) = places.of(op.address, th);
   // A register operand is a data dependency on the load that set the register (ptx.als: dep in ^po).
   int operand_read = -1;
-  if (!op.value_reg.empty()) {
-    const auto it = set_by.find(op.value_reg);
-    if (it == set_by.end()) throw std::invalid_argument(l.name + ": " + e.text + ": no earlier load of " + th.name + " sets " + op.value_reg);
+  for (const std::string* reg : {&op.value_reg, &op.resource_reg}) {
+    if (reg->empty()) continue;
+    const auto it = set_by.find(*reg);
+    if (it == set_by.end()) throw std::invalid_argument(l.name + ": " + e.text + ": no earlier load of " + th.name + " sets " + *reg);
     operand_read = it->second;
   }
   const auto push_read = [&](Event r) {
@@ -181,7 +209,10 @@ void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::str
       Event r = e, w = e;
       r.kind = Kind::Read;
       r.reg = op.reg;
-      r.reduction = op.reg.empty();
+      // A red is in no acquire pattern ("this strong read does not form an acquire pattern"): PTX's red is
+      // .relaxed or .release. Dat3M's files also write red.acq_rel, which PTX does not have; the model
+      // reads it as they do, as an atom whose read acquires (docs/litmus-model.md, "Reductions").
+      r.reduction = op.reg.empty() && op.sem != Sem::Acquire && op.sem != Sem::AcqRel;
       r.must_read = op.must_read;
       r.sem = (op.sem == Sem::Acquire || op.sem == Sem::AcqRel) ? Sem::Acquire : Sem::Relaxed;
       w.kind = Kind::Write;
@@ -189,8 +220,15 @@ void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::str
       w.operand_read = operand_read;
       w.sem = (op.sem == Sem::Release || op.sem == Sem::AcqRel) ? Sem::Release : Sem::Relaxed;
       w.rmw_read = s.n();
+      w.exchange = op.rmw != Rmw::Add;
+      // atom.cas: in this shape it either read op.expected and wrote (an exchange), or read another value
+      // and wrote nothing (a read only); build_all makes a shape of each.
+      if (op.rmw == Rmw::Cas) {
+        r.cas_expected = op.expected;
+        r.cas_succeeds = cas_succeeds;
+      }
       push_read(r);
-      s.events.push_back(w);
+      if (op.rmw != Rmw::Cas || cas_succeeds) s.events.push_back(w);
       break;
     }
     case OpKind::FenceSc:
@@ -206,21 +244,20 @@ void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::str
       e.kind = Kind::ProxyFence;
       s.events.push_back(e);
       break;
+    case OpKind::Label: break;
+    case OpKind::Branch:  // on a path, an assumption: the branch came out as the path took it
+      s.assumes.push_back({operand_of(op.lhs, set_by), operand_of(op.rhs, set_by), op.branch_equal});
+      break;
     case OpKind::Barrier:
       e.kind = Kind::Barrier;
-      e.value = op.value;  // the barrier's id
+      e.value = op.value;  // the barrier's id (a named barrier's: its instance)
+      e.resource = op.resource;
+      e.operand_read = operand_read;  // a named barrier's resource id in a register: the read that set it
+      e.quorum = op.quorum;
+      e.named = is_named_barrier(op);
+      e.arrive = op.arrive;
       s.events.push_back(e);
       break;
-  }
-}
-
-// Each register's final read; a name set in two threads is refused (the artifact: one sig per register).
-void collect_registers(Shape& s, const std::map<std::string, int>& set_by) {
-  for (const auto& [reg, read] : set_by) {
-    if (std::find(s.registers.begin(), s.registers.end(), reg) != s.registers.end())
-      throw std::invalid_argument(s.litmus->name + ": two threads set " + reg);
-    s.registers.push_back(reg);
-    s.register_reads.push_back(read);
   }
 }
 
@@ -285,14 +322,17 @@ void relate(Shape& s, const std::vector<int>& first, const std::vector<int>& las
   });
   s.api = Rel(n);
   for (const auto& [a, b] : l.boundaries) s.api.add(last[static_cast<std::size_t>(a)], first[static_cast<std::size_t>(b)]);
-  // A barrier's occurrence: how many barriers of its id its thread met before it.
-  std::vector<int> occurrence(static_cast<std::size_t>(n), 0);
+  // A barrier's occurrence: how many barriers of its kind (named or not) and id its thread met before it.
+  std::vector<int>& occurrence = s.barrier_occurrence;
+  occurrence.assign(static_cast<std::size_t>(n), 0);
+  const auto same_barrier = [&](const Event& a, const Event& b) {
+    return a.kind == Kind::Barrier && b.kind == Kind::Barrier && a.named == b.named && a.value == b.value;
+  };
   for (int b = 0; b < n; ++b)
     for (int a = 0; a < b; ++a)
-      if (ev[a].kind == Kind::Barrier && ev[b].kind == Kind::Barrier && ev[a].thread == ev[b].thread && ev[a].value == ev[b].value)
-        ++occurrence[static_cast<std::size_t>(b)];
+      if (same_barrier(ev[a], ev[b]) && ev[a].thread == ev[b].thread) ++occurrence[static_cast<std::size_t>(b)];
   s.barrier_sync = pairs_where(n, [&](int a, int b) {
-    return ev[a].kind == Kind::Barrier && ev[b].kind == Kind::Barrier && ev[a].thread != ev[b].thread && ev[a].value == ev[b].value &&
+    return same_barrier(ev[a], ev[b]) && !ev[a].named && !ev[b].arrive && ev[a].thread != ev[b].thread &&
            occurrence[static_cast<std::size_t>(a)] == occurrence[static_cast<std::size_t>(b)] && same_cta(ev[a], ev[b]);
   });
 
@@ -315,8 +355,9 @@ void relate(Shape& s, const std::vector<int>& first, const std::vector<int>& las
   s.readings_differ = !subset(artifact_strong, isa_strong);
 }
 
-Shape build(const Litmus& l) {
+Shape build(const Litmus& l, std::uint64_t cas_successes, const std::vector<std::string>& registers) {
   Shape s;
+  int cas_seen = 0;  // atom.cas operations so far: the k-th succeeds in this shape if bit k of cas_successes is set
   s.litmus = &l;
   Places places(l);
   const int threads = static_cast<int>(l.threads.size());
@@ -329,6 +370,7 @@ Shape build(const Litmus& l) {
     starts_operation[static_cast<std::size_t>(b)] = true;
   }
   std::vector<int> first(static_cast<std::size_t>(threads)), last(static_cast<std::size_t>(threads));
+  std::vector<std::map<std::string, int>> thread_set_by;
   for (int t = 0; t < threads; ++t) {
     const Thread& th = l.threads[static_cast<std::size_t>(t)];
     first[static_cast<std::size_t>(t)] = s.n();
@@ -341,11 +383,21 @@ Shape build(const Litmus& l) {
       s.events.push_back(e);
     };
     if (starts_operation[static_cast<std::size_t>(t)]) boundary_fence("start");
-    std::map<std::string, int> set_by;
-    for (const Op& op : th.ops) add_events(s, places, t, op, set_by);
+    std::map<std::string, int>& set_by = thread_set_by.emplace_back();
+    for (const Op& op : th.ops) {
+      const bool succeeds = op.kind == OpKind::AtomAdd && op.rmw == Rmw::Cas && ((cas_successes >> cas_seen++) & 1u);
+      add_events(s, places, t, op, set_by, succeeds);
+    }
     if (ends_operation[static_cast<std::size_t>(t)]) boundary_fence("end");
     last[static_cast<std::size_t>(t)] = s.n() - 1;
-    collect_registers(s, set_by);
+  }
+  // Each register's final read on this path; -1: no instruction of the path set it (its value is 0).
+  s.registers = registers;
+  for (const std::string& reg : registers) {
+    int read = -1;
+    for (const auto& set_by : thread_set_by)
+      if (const auto it = set_by.find(reg); it != set_by.end()) read = it->second;
+    s.register_reads.push_back(read);
   }
   if (s.n() > kMaxEvents) throw std::invalid_argument(l.name + ": more than 64 events");
   // Final values (Litmus::finals): registers after the loads' own, each its global address's location.
@@ -375,6 +427,110 @@ Shape build(const Litmus& l) {
     for (Level lv : {Level::Thread, Level::Cta, Level::Gpu, Level::Sys}) s.instances.push_back({lv, th.gpu, th.cta, t});
   }
   return s;
+}
+
+// The most atom.cas operations a test may have: each doubles the shapes the model decides over.
+constexpr int kMostCas = 8;
+
+// The most paths a test's threads may take together: the model decides each.
+constexpr std::size_t kMostPaths = 256;
+
+// One thread's paths through its branches (docs/litmus-model.md, "Branches and loops"): each a straight
+// list of its operations, where a branch stands for the assumption that it came out as the path took it
+// (OpKind::Branch, its comparison negated where the path falls through). A loop runs its body once: a path
+// that comes to a label a second time is dropped, so a spin loop is its last iteration, the one whose load
+// read what ends it (earlier iterations only read, and order nothing an acquire of the last does not). A
+// loop whose body does more than read is refused: dropping its earlier iterations would drop writes.
+std::vector<std::vector<Op>> paths_of(const Litmus& l, const Thread& th) {
+  const std::vector<Op>& ops = th.ops;
+  std::map<std::string, std::size_t> label_at;
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].kind == OpKind::Label) label_at[ops[i].label] = i;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind != OpKind::Branch) continue;
+    const auto target = label_at.find(ops[i].label);
+    if (target == label_at.end()) throw std::invalid_argument(l.name + ": " + th.name + ": no label " + ops[i].label);
+    for (std::size_t k = target->second; k < i; ++k) {  // a backward branch: a loop over ops[target, i)
+      const Op& body = ops[k];
+      if (body.kind == OpKind::Load || body.kind == OpKind::Label || body.kind == OpKind::Branch) continue;
+      // An atom.cas whose failure is what loops (`bne r, expected, L`): every earlier iteration's cas
+      // failed, and a failed cas only reads.
+      const Op& back = ops[i];
+      const bool loops_on_failure = body.kind == OpKind::AtomAdd && body.rmw == Rmw::Cas && !back.branch_always && !back.branch_equal &&
+                                    ((back.lhs.reg == body.reg && back.rhs.reg.empty() && back.rhs.value == body.expected) ||
+                                     (back.rhs.reg == body.reg && back.lhs.reg.empty() && back.lhs.value == body.expected));
+      if (!loops_on_failure)
+        throw std::invalid_argument(l.name + ": " + op_text(th, body, l) +
+                                    ": a loop whose body does more than load (or than an atom.cas that loops when it fails): "
+                                    "the model takes spin loops only");
+    }
+  }
+  std::vector<std::vector<Op>> paths;
+  std::vector<Op> path;
+  std::set<std::string> visited;
+  std::function<void(std::size_t)> walk = [&](std::size_t pc) {
+    if (paths.size() > kMostPaths) throw std::invalid_argument(l.name + ": " + th.name + ": more than " + std::to_string(kMostPaths) + " paths");
+    if (pc == ops.size()) return paths.push_back(path);
+    const Op& op = ops[pc];
+    if (op.kind == OpKind::Label) {
+      if (!visited.insert(op.label).second) return;  // the loop again: its last iteration is another path's
+      walk(pc + 1);
+      visited.erase(op.label);
+      return;
+    }
+    if (op.kind != OpKind::Branch) {
+      path.push_back(op);
+      walk(pc + 1);
+      path.pop_back();
+      return;
+    }
+    const std::size_t target = label_at.at(op.label);
+    if (op.branch_always) return walk(target);
+    for (const bool taken : {true, false}) {
+      Op assumption = op;
+      assumption.branch_equal = taken ? op.branch_equal : !op.branch_equal;
+      path.push_back(assumption);
+      walk(taken ? target : pc + 1);
+      path.pop_back();
+    }
+  };
+  walk(0);
+  return paths;
+}
+
+// The shapes the model decides over: one for each path of each thread through its branches, and for each
+// way its atom.cas operations can go (each succeeds or fails): PTX's atom.cas writes only when it reads
+// the value it compares with. Which events an execution has depends on its values; each shape fixes them,
+// and its executions that read otherwise are no executions (feasible).
+struct Shapes {
+  std::deque<Litmus> paths;  // the straight-line tests the shapes point into
+  std::vector<Shape> shapes;
+};
+Shapes build_all(const Litmus& l) {
+  Shapes out;
+  const std::vector<std::string> registers = registers_of(l);
+  std::vector<std::vector<std::vector<Op>>> per_thread;
+  std::size_t combinations = 1;
+  for (const Thread& th : l.threads) {
+    per_thread.push_back(paths_of(l, th));
+    if (per_thread.back().empty()) throw std::invalid_argument(l.name + ": " + th.name + ": every path loops forever");
+    combinations *= per_thread.back().size();
+    if (combinations > kMostPaths) throw std::invalid_argument(l.name + ": more than " + std::to_string(kMostPaths) + " paths");
+  }
+  for (std::size_t c = 0; c < combinations; ++c) {
+    Litmus& straight = out.paths.emplace_back(l);
+    std::size_t rest = c;
+    for (std::size_t t = 0; t < l.threads.size(); ++t) {
+      straight.threads[t].ops = per_thread[t][rest % per_thread[t].size()];
+      rest /= per_thread[t].size();
+    }
+    int cas = 0;
+    for (const Thread& th : straight.threads)
+      for (const Op& op : th.ops) cas += op.kind == OpKind::AtomAdd && op.rmw == Rmw::Cas;
+    if (cas > kMostCas) throw std::invalid_argument(l.name + ": more than " + std::to_string(kMostCas) + " atom.cas operations");
+    for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << cas); ++mask) out.shapes.push_back(build(straight, mask, registers));
+  }
+  return out;
 }
 
 // Every strict partial order (transitive, irreflexive) over `items`, as relations over all events, in
@@ -471,7 +627,7 @@ Relations relations_of(const Shape& s, const Shape::Strength& k, const Execution
   m.sync = join(join(k.release_sequence, plus(m.observation)), k.acquire_sequence) & k.strong;
   // cause_base: ^po + *po.^((sc + sync).*po); operation boundaries (api) and barriers order like sync.
   const Rel po_star = optional(s.po_plus);
-  m.cause_base = s.po_plus | join(po_star, plus(join(x.sc | m.sync | s.api | s.barrier_sync, po_star)));
+  m.cause_base = s.po_plus | join(po_star, plus(join(x.sc | m.sync | s.api | x.barrier_sync, po_star)));
   m.cause = join(optional(m.observation), proxy_preserved(s, m.cause_base));
   return m;
 }
@@ -519,8 +675,8 @@ bool evaluate(const Shape& s, Execution& x) {
         x.value[e] = src < 0 ? s.initial[static_cast<std::size_t>(ev.location)] : x.value[src];
       } else if (ev.kind == Kind::Write) {
         if ((ev.rmw_read >= 0 && !known[ev.rmw_read]) || (ev.operand_read >= 0 && !known[ev.operand_read])) continue;
-        const std::uint32_t operand = ev.operand_read >= 0 ? x.value[ev.operand_read] : ev.value;
-        x.value[e] = ev.rmw_read >= 0 ? x.value[ev.rmw_read] + operand : operand;
+        const std::uint32_t operand = ev.operand_read >= 0 ? x.value[ev.operand_read] + ev.value : ev.value;
+        x.value[e] = ev.rmw_read >= 0 && !ev.exchange ? x.value[ev.rmw_read] + operand : operand;
       }
       known[e] = true;
       progress = true;
@@ -542,9 +698,61 @@ std::uint32_t final_value(const Shape& s, const Execution& x, int loc) {
 
 std::vector<std::uint32_t> register_values(const Shape& s, const Execution& x) {
   std::vector<std::uint32_t> values;
-  for (int e : s.register_reads) values.push_back(x.value[e]);
+  for (int e : s.register_reads) values.push_back(e < 0 ? 0 : x.value[static_cast<std::size_t>(e)]);
   for (int loc : s.final_locations) values.push_back(final_value(s, x, loc));
   return values;
+}
+
+// Whether the execution is one of its shape's: each atom.cas read what its shape says it did, and each
+// branch came out as its path says.
+bool feasible(const Shape& s, const Execution& x) {
+  const auto value = [&](const Shape::Operand& o) { return o.event >= 0 ? x.value[static_cast<std::size_t>(o.event)] : o.value; };
+  for (const Shape::Assume& a : s.assumes)
+    if ((value(a.lhs) == value(a.rhs)) != a.equal) return false;
+  for (int e = 0; e < s.n(); ++e) {
+    const Event& ev = s.events[static_cast<std::size_t>(e)];
+    if (ev.cas_expected >= 0 && (x.value[e] == static_cast<std::uint32_t>(ev.cas_expected)) != ev.cas_succeeds) return false;
+  }
+  return true;
+}
+
+// The ways the barriers of an execution can meet (docs/litmus-model.md, "Barriers"), as Dat3M's PTX
+// semantics have them: unnamed ones as Shape::barrier_sync says; named ones in groups of one CTA,
+// instance, occurrence and resource id (as this execution's values give it). Without a quorum every
+// member of a group meets every other. With quorum q, some q or more of them (S) meet: each of S with
+// every member (Dat3M's syncbar: sync(b1) and exec(b2)). A group of fewer than q threads never completes:
+// its threads wait forever, and the execution is no execution (no choice at all).
+std::vector<Rel> barrier_choices(const Shape& s, const Execution& x) {
+  std::map<std::tuple<int, int, std::int64_t, int, std::int64_t>, std::vector<int>> groups;
+  for (int e = 0; e < s.n(); ++e) {
+    const Event& ev = s.events[static_cast<std::size_t>(e)];
+    if (ev.kind != Kind::Barrier || !ev.named) continue;
+    const std::int64_t id = ev.operand_read >= 0 ? std::int64_t{x.value[static_cast<std::size_t>(ev.operand_read)]} : ev.resource;
+    const Thread& th = s.thread_of(ev);
+    groups[{th.gpu, th.cta, ev.value, s.barrier_occurrence[static_cast<std::size_t>(e)], id}].push_back(e);
+  }
+  std::vector<Rel> choices{s.barrier_sync};
+  for (const auto& [key, members] : groups) {
+    std::int64_t quorum = -1;
+    for (int e : members) quorum = std::max(quorum, s.events[static_cast<std::size_t>(e)].quorum);
+    const int size = static_cast<int>(members.size());
+    if (quorum > size) return {};
+    std::vector<Rel> next;
+    for (std::uint64_t set = 1; set < (std::uint64_t{1} << size); ++set) {
+      const int meeting = __builtin_popcountll(set);
+      if (quorum < 0 ? meeting != size : meeting < quorum) continue;
+      for (Rel r : choices) {
+        for (int i = 0; i < size; ++i)
+          if ((set >> i) & 1u)
+            for (int j = 0; j < size; ++j)
+              if (i != j && !s.events[static_cast<std::size_t>(members[static_cast<std::size_t>(j)])].arrive)
+                r.add(members[static_cast<std::size_t>(i)], members[static_cast<std::size_t>(j)]);
+        next.push_back(r);
+      }
+    }
+    choices = std::move(next);
+  }
+  return choices;
 }
 
 bool preconditions_hold(const Shape& s, const Execution& x) {
@@ -596,14 +804,19 @@ void for_each_execution(const Shape& s, const Visit& visit) {
       for (std::size_t i = 0; i < read_events.size(); ++i)
         if (x.source[read_events[i]] >= 0) rf.add(x.source[read_events[i]], read_events[i]);
       if (!acyclic(rf | s.dep) || !evaluate(s, x)) {
+        x.barrier_sync = s.barrier_sync;
         visit(x, {Axiom::NoThinAir, Axiom::NoThinAir});
         continue;
       }
-      Broken broken;
-      broken[static_cast<std::size_t>(Reading::Isa)] = broken_axiom(s, s.of(Reading::Isa), x);
-      broken[static_cast<std::size_t>(Reading::Artifact)] =
-          s.readings_differ ? broken_axiom(s, s.of(Reading::Artifact), x) : broken[static_cast<std::size_t>(Reading::Isa)];
-      visit(x, broken);
+      if (!feasible(s, x)) continue;
+      for (const Rel& barriers : barrier_choices(s, x)) {
+        x.barrier_sync = barriers;
+        Broken broken;
+        broken[static_cast<std::size_t>(Reading::Isa)] = broken_axiom(s, s.of(Reading::Isa), x);
+        broken[static_cast<std::size_t>(Reading::Artifact)] =
+            s.readings_differ ? broken_axiom(s, s.of(Reading::Artifact), x) : broken[static_cast<std::size_t>(Reading::Isa)];
+        visit(x, broken);
+      }
     }
   };
   choose_co = [&](std::size_t l) {
@@ -634,7 +847,10 @@ std::string key_of(const Litmus& l) {
     for (const Op& op : t.ops)
       o << static_cast<int>(op.kind) << ',' << static_cast<int>(op.sem) << ',' << static_cast<int>(op.scope) << ','
         << op.address << ',' << op.value << ',' << op.reg.size() << ':' << op.reg << ',' << op.must_read << ','
-        << static_cast<int>(op.proxy) << ',' << op.nc << ',' << op.value_reg.size() << ':' << op.value_reg << ';';
+        << static_cast<int>(op.proxy) << ',' << op.nc << ',' << op.value_reg.size() << ':' << op.value_reg << ','
+        << static_cast<int>(op.rmw) << ',' << op.expected << ',' << op.resource << ',' << op.resource_reg.size() << ':'
+        << op.resource_reg << ',' << op.quorum << ',' << op.label.size() << ':' << op.label << ',' << op.lhs.reg << '#'
+        << op.lhs.value << ',' << op.rhs.reg << '#' << op.rhs.value << ',' << op.branch_equal << op.branch_always << ';';
     o << '}';
   }
   for (const auto& [a, b] : l.boundaries) o << 'B' << a << ',' << b << ';';
@@ -740,42 +956,49 @@ std::vector<std::string> explanation(const Readings& both) {
 }
 
 Readings decide_readings(const Litmus& shape, const Expr& outcome) {
-  const Shape s = build(shape);
+  const Shapes built = build_all(shape);
+  const std::vector<Shape>& shapes = built.shapes;
+  const Shape& first = shapes.front();  // every shape has the test's registers, in one order
   // A register no load sets throws here, whatever the executions.
-  holds(outcome, s.registers, std::vector<std::uint32_t>(s.registers.size(), 0));
+  holds(outcome, first.registers, std::vector<std::uint32_t>(first.registers.size(), 0));
+  bool readings_differ = false;
+  for (const Shape& s : shapes) readings_differ = readings_differ || s.readings_differ;
   Readings both;
   std::size_t meeting = 0;  // candidates with values that meet the preconditions
-  // Per reading, the executions the explanations speak of: the witness, one per axiom ruling out.
-  std::array<std::optional<Execution>, 2> witness;
-  std::array<std::map<Axiom, Execution>, 2> examples;
-  std::optional<Execution> thin_air;  // a candidate whose rf and dep form a cycle
-  for_each_execution(s, [&](const Execution& x, const Broken& broken) {
-    if (broken[0] == Axiom::NoThinAir) {  // no values: it shows no outcome, but may be why none does
-      for (Reading r : kReadings) ++(r == Reading::Isa ? both.isa : both.artifact).candidates;
-      thin_air = thin_air ? thin_air : std::optional<Execution>(x);
-      return;
-    }
-    const bool meets = preconditions_hold(s, x);
-    meeting += meets;
-    const bool shows = meets && holds(outcome, s.registers, register_values(s, x));
-    for (Reading r : kReadings) {
-      const auto i = static_cast<std::size_t>(r);
-      Decision& d = r == Reading::Isa ? both.isa : both.artifact;
-      const std::optional<Axiom>& b = broken[i];
-      ++d.candidates;
-      if (!b) ++d.consistent;
-      if (!shows) continue;
-      ++d.showing;
-      if (b) {
-        ++d.ruled_out[*b];
-        examples[i].emplace(*b, x);
-      } else if (!d.allowed) {
-        d.allowed = true;
-        d.witness = describe(s, x);
-        witness[i] = x;
+  // Per reading, the executions the explanations speak of (each with its shape): the witness, one per
+  // axiom ruling out.
+  using Seen = std::pair<const Shape*, Execution>;
+  std::array<std::optional<Seen>, 2> witness;
+  std::array<std::map<Axiom, Seen>, 2> examples;
+  std::optional<Seen> thin_air;  // a candidate whose rf and dep form a cycle
+  for (const Shape& s : shapes)
+    for_each_execution(s, [&](const Execution& x, const Broken& broken) {
+      if (broken[0] == Axiom::NoThinAir) {  // no values: it shows no outcome, but may be why none does
+        for (Reading r : kReadings) ++(r == Reading::Isa ? both.isa : both.artifact).candidates;
+        if (!thin_air) thin_air = Seen{&s, x};
+        return;
       }
-    }
-  });
+      const bool meets = preconditions_hold(s, x);
+      meeting += meets;
+      const bool shows = meets && holds(outcome, s.registers, register_values(s, x));
+      for (Reading r : kReadings) {
+        const auto i = static_cast<std::size_t>(r);
+        Decision& d = r == Reading::Isa ? both.isa : both.artifact;
+        const std::optional<Axiom>& b = broken[i];
+        ++d.candidates;
+        if (!b) ++d.consistent;
+        if (!shows) continue;
+        ++d.showing;
+        if (b) {
+          ++d.ruled_out[*b];
+          examples[i].emplace(*b, Seen{&s, x});
+        } else if (!d.allowed) {
+          d.allowed = true;
+          d.witness = describe(s, x);
+          witness[i] = Seen{&s, x};
+        }
+      }
+    });
   for (Reading r : kReadings) {
     const auto i = static_cast<std::size_t>(r);
     Decision& d = r == Reading::Isa ? both.isa : both.artifact;
@@ -788,15 +1011,15 @@ Readings decide_readings(const Litmus& shape, const Expr& outcome) {
                  : d.showing == 0 && !thin_air      ? Coverage::None
                                                     : Coverage::Some;
     // Where no pair is strong in one reading and not the other, the artifact's decision is the ISA's.
-    if (r == Reading::Artifact && !s.readings_differ) {
+    if (r == Reading::Artifact && !readings_differ) {
       d.unordered = both.isa.unordered;
       d.broken = both.isa.broken;
       continue;
     }
-    if (witness[i]) d.unordered = detail::unordered_because(s, r, *witness[i]);
+    if (witness[i]) d.unordered = detail::unordered_because(*witness[i]->first, r, witness[i]->second);
     if (d.allowed) continue;  // the candidates it ruled out do not explain an outcome it allows
-    for (const auto& [axiom, x] : examples[i])
-      for (std::string& line : detail::broken_edges(s, r, x, axiom)) d.broken.push_back(std::move(line));
+    for (const auto& [axiom, seen] : examples[i])
+      for (std::string& line : detail::broken_edges(*seen.first, r, seen.second, axiom)) d.broken.push_back(std::move(line));
   }
   return both;
 }
@@ -836,19 +1059,21 @@ const OutcomeSpace& outcome_space(const Litmus& shape) {
     const std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = spaces.find(key); it != spaces.end()) return *it->second;
   }
-  const Shape s = build(shape);
+  const Shapes built = build_all(shape);
+  const std::vector<Shape>& shapes = built.shapes;
   auto space = std::make_unique<OutcomeSpace>();
-  space->registers = s.registers;
-  std::vector<std::set<std::uint32_t>> seen(s.registers.size());
-  for_each_execution(s, [&](const Execution& x, const Broken& broken) {
-    if (broken[0] == Axiom::NoThinAir) return;  // no values: it shows no outcome
-    const std::vector<std::uint32_t> values = register_values(s, x);
-    for (std::size_t k = 0; k < values.size(); ++k) seen[k].insert(values[k]);
-    OutcomeSpace::Allowed& allowed = space->outcomes.emplace(values, OutcomeSpace::Allowed{}).first->second;
-    if (!preconditions_hold(s, x)) return;
-    allowed.isa |= !broken[static_cast<std::size_t>(Reading::Isa)];
-    allowed.artifact |= !broken[static_cast<std::size_t>(Reading::Artifact)];
-  });
+  space->registers = shapes.front().registers;
+  std::vector<std::set<std::uint32_t>> seen(space->registers.size());
+  for (const Shape& s : shapes)
+    for_each_execution(s, [&](const Execution& x, const Broken& broken) {
+      if (broken[0] == Axiom::NoThinAir) return;  // no values: it shows no outcome
+      const std::vector<std::uint32_t> values = register_values(s, x);
+      for (std::size_t k = 0; k < values.size(); ++k) seen[k].insert(values[k]);
+      OutcomeSpace::Allowed& allowed = space->outcomes.emplace(values, OutcomeSpace::Allowed{}).first->second;
+      if (!preconditions_hold(s, x)) return;
+      allowed.isa |= !broken[static_cast<std::size_t>(Reading::Isa)];
+      allowed.artifact |= !broken[static_cast<std::size_t>(Reading::Artifact)];
+    });
   for (const auto& v : seen) space->values.emplace_back(v.begin(), v.end());
   const std::lock_guard<std::mutex> lock(mutex);
   return *spaces.emplace(key, std::move(space)).first->second;  // a racing thread's equal space may win
@@ -872,19 +1097,30 @@ std::string instruction_text(const Litmus& l, const Op& op) {
     return std::string(".") + name_of(op.sem) + (op.scope == Level::Thread ? "" : std::string(".") + name_of(op.scope));
   };
   const auto addr = [&] { return "[" + l.addresses.at(static_cast<std::size_t>(op.address)).name + "]"; };
-  const auto operand = [&] { return op.value_reg.empty() ? std::to_string(op.value) : op.value_reg; };
+  const auto operand = [&] {
+    return op.value_reg.empty() ? std::to_string(op.value) : op.value_reg + (op.value ? " + " + std::to_string(op.value) : "");
+  };
+  const auto term = [](const Term& t) { return t.reg.empty() ? std::to_string(t.value) : t.reg; };
   switch (op.kind) {
     case OpKind::Load:
       return mnemonic(op) + semantics() + " " + op.reg + ", " + addr() +
              (op.spin ? " until " + std::to_string(op.must_read) : std::string());
     case OpKind::Store: return mnemonic(op) + semantics() + " " + addr() + ", " + operand();
     case OpKind::AtomAdd:
-      return mnemonic(op) + semantics() + " " + (op.reg.empty() ? "" : op.reg + ", ") + addr() + ", " + operand();
+      return mnemonic(op) + semantics() + " " + (op.reg.empty() ? "" : op.reg + ", ") + addr() + ", " +
+             (op.rmw == Rmw::Cas ? std::to_string(op.expected) + ", " : std::string()) + operand();
     case OpKind::FenceSc: return std::string("fence.sc.") + name_of(op.scope);
     case OpKind::FenceAcqRel: return std::string("fence.acq_rel.") + name_of(op.scope);
     case OpKind::AliasFence: return "fence.proxy.alias";
     case OpKind::ProxyFence: return std::string("fence.proxy.") + name_of(op.proxy);
-    case OpKind::Barrier: return "bar.cta.sync " + std::to_string(op.value);
+    case OpKind::Label: return op.label + ":";
+    case OpKind::Branch:
+      if (op.branch_always) return "goto " + op.label;
+      return std::string(op.branch_equal ? "beq " : "bne ") + term(op.lhs) + ", " + term(op.rhs) + ", " + op.label;
+    case OpKind::Barrier:
+      return (op.arrive ? "bar.cta.arrive " : "bar.cta.sync ") + std::to_string(op.value) +
+             (op.resource >= 0 ? ", id " + std::to_string(op.resource) : op.resource_reg.empty() ? "" : ", id " + op.resource_reg) +
+             (op.quorum >= 0 ? ", quorum " + std::to_string(op.quorum) : "");
   }
   return "?";
 }
