@@ -89,7 +89,8 @@ def check(dat3m: pathlib.Path, vmmcheck: str, expected_csv: pathlib.Path) -> dic
                 out.append(entry)
                 continue
             text = p.stdout
-            doc = json.loads(text[text.index("{"):]) if "{" in text else {"rows": []}
+            # The JSON document first; the command's own lines (kernel sources written, the summary) may follow it.
+            doc = json.JSONDecoder().raw_decode(text[text.index("{"):])[0] if "{" in text else {"rows": []}
             row = doc["rows"][0]
             holds = {}
             for reading in ("isa", "artifact"):

@@ -144,6 +144,7 @@ class RoleEmitter {
   void emit(const std::set<int>& warm) {
     emit_addresses();
     emit_register_declarations();
+    emit_loop_declarations();
     emit_warming(warm);
     for (std::size_t i = 0; i < l_.threads[t_].ops.size(); ++i) {
       op_index_ = static_cast<unsigned>(i);
@@ -193,6 +194,68 @@ class RoleEmitter {
       o_ << indent_ << "unsigned int v" << k << " = 0u;  // " << one_line(lay_.registers[static_cast<std::size_t>(k)]) << "\n";
   }
 
+  // A branch target's C label: unique in the kernel (the role's code may be emitted many times), by where
+  // this role's code starts in the body.
+  std::string label_of(const std::string& label) {
+    if (label_prefix_.empty()) label_prefix_ = "vmmcheck_L" + std::to_string(static_cast<long long>(start_)) + "_";
+    return label_prefix_ + identifier(label, 40);
+  }
+
+  // The labels a later branch jumps back to (loops), with each loop's registers: those its body sets.
+  std::map<std::string, std::set<int>> loops() const {
+    std::map<std::string, std::set<int>> out;
+    const std::vector<Op>& ops = l_.threads[t_].ops;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      if (ops[i].kind != OpKind::Branch) continue;
+      for (std::size_t j = 0; j < i; ++j)
+        if (ops[j].kind == OpKind::Label && ops[j].label == ops[i].label) {
+          std::set<int>& regs = out[ops[i].label];
+          for (std::size_t k = j; k < i; ++k)
+            if (!ops[k].reg.empty() && (ops[k].kind == OpKind::Load || ops[k].kind == OpKind::AtomAdd))
+              regs.insert(lay_.register_index.at(ops[k].reg));
+        }
+    }
+    return out;
+  }
+
+  // Each loop's poll count and start, declared before any branch can jump past them.
+  void emit_loop_declarations() {
+    int n = 0;
+    for (const auto& [label, regs] : loops()) {
+      loop_index_[label] = n;
+      o_ << indent_ << "unsigned int loop_polls" << n << " = 0u;  // the loop at " << one_line(label) << "\n"
+         << indent_ << "unsigned long long loop_started" << n << " = 0ull;\n";
+      ++n;
+    }
+  }
+
+  std::string term_of(const Term& t) const {
+    return t.reg.empty() ? std::to_string(t.value) + "u" : "v" + std::to_string(lay_.register_index.at(t.reg));
+  }
+
+  // A branch: a goto in C (ptxas lays out its own). A jump back (a loop) is bounded as a spin is, by
+  // p.spin_timeout_ns of globaltimer time: the bound reached leaves kSpinBoundReached in the registers the
+  // loop sets, an outcome of its own, and the thread goes on past the branch.
+  void emit_branch(const Op& op) {
+    const std::string condition =
+        op.branch_always ? std::string("true") : term_of(op.lhs) + (op.branch_equal ? " == " : " != ") + term_of(op.rhs);
+    const auto loop = loop_index_.find(op.label);
+    const bool backward = loop != loop_index_.end() && labels_seen_.count(op.label);
+    if (!backward) {
+      o_ << indent_ << "if (" << condition << ") goto " << label_of(op.label) << ";\n";
+      return;
+    }
+    const std::string n = std::to_string(loop->second);
+    o_ << indent_ << "if (" << condition << ") {\n"
+       << indent_ << "  if (loop_started" << n << " == 0ull) loop_started" << n << " = vmmcheck_now_ns();\n"
+       << indent_ << "  if ((++loop_polls" << n << " & 63u) != 0u || vmmcheck_now_ns() - loop_started" << n
+       << " <= p.spin_timeout_ns) goto " << label_of(op.label) << ";\n";
+    const std::map<std::string, std::set<int>> all = loops();
+    for (int k : all.at(op.label))
+      o_ << indent_ << "  v" << k << " = " << kSpinBoundReached << "u;  // the bound reached: an outcome of its own\n";
+    o_ << indent_ << "}\n";
+  }
+
   // Warming reads (Build::warm) of the role's own addresses; no site: they are not operations of the test.
   void emit_warming(const std::set<int>& warm) {
     for (int a : warm)
@@ -231,6 +294,8 @@ class RoleEmitter {
       p.site.text = op_text(l_, *current_);
       p.site.ptx = ptx_opcode(ptx);
       p.site.op = *current_;
+      const std::vector<Op>& ops = l_.threads[t_].ops;
+      p.site.branches = std::any_of(ops.begin(), ops.end(), [](const Op& o) { return o.kind == OpKind::Branch; });
       if (is_access(*current_)) {
         const std::size_t a = static_cast<std::size_t>(current_->address);
         p.site.location = lay_.shared_index[a] >= 0 ? 1000 + lay_.shared_index[a] : lay_.global_index[a];
@@ -270,6 +335,12 @@ class RoleEmitter {
 
   void emit_op(const Op& op) {
     o_ << indent_ << "// " << op_text(l_, op) << "\n";
+    if (op.kind == OpKind::Label) {
+      labels_seen_.insert(op.label);
+      o_ << indent_ << label_of(op.label) << ":;\n";
+      return;
+    }
+    if (op.kind == OpKind::Branch) return emit_branch(op);
     current_ = &op;
     const std::string scope = name_of(op.scope);
     const std::string a = "\"l\"(a" + std::to_string(op.address) + ")";
@@ -296,9 +367,14 @@ class RoleEmitter {
         const std::string value = operand(op);
         if (is_red(op)) {
           emit_asm("red." + sem + "." + scope + ".add.u32 [%0], %1;", "", a + ", \"r\"(" + value + ")");
+        } else if (op.rmw == Rmw::Cas) {
+          const std::string dst = destination(op);
+          emit_asm("atom." + sem + "." + scope + ".cas.b32 %0, [%1], %2, %3;", "\"=r\"(" + dst + ")",
+                   a + ", \"r\"(" + std::to_string(op.expected) + "u), \"r\"(" + value + ")");
         } else {
           const std::string dst = destination(op);
-          emit_asm("atom." + sem + "." + scope + ".add.u32 %0, [%1], %2;", "\"=r\"(" + dst + ")", a + ", \"r\"(" + value + ")");
+          const std::string operation = op.rmw == Rmw::Exch ? ".exch.b32" : ".add.u32";
+          emit_asm("atom." + sem + "." + scope + operation + " %0, [%1], %2;", "\"=r\"(" + dst + ")", a + ", \"r\"(" + value + ")");
         }
         return;
       }
@@ -307,6 +383,8 @@ class RoleEmitter {
       case OpKind::AliasFence: emit_asm("fence.proxy.alias;", "", ""); return;
       case OpKind::ProxyFence: throw std::logic_error("proxy fences are never generated");
       case OpKind::Barrier: emit_asm(barrier_ptx(op.value), "", ""); return;
+      case OpKind::Label:
+      case OpKind::Branch: return;  // above
     }
   }
 
@@ -409,6 +487,10 @@ class RoleEmitter {
   const Op* current_ = nullptr;  // the operation whose asm statement comes next
   unsigned op_index_ = 0;
   int scratch_ = 0;
+  std::streamoff start_ = o_.tellp();         // where the role's code starts in the body
+  std::string label_prefix_;
+  std::map<std::string, int> loop_index_;     // a loop's label -> its counters' number
+  std::set<std::string> labels_seen_;         // labels emitted so far (a branch to one jumps back)
 };
 
 std::string thread_title(const Litmus& l, const Layout& lay, std::size_t t) {

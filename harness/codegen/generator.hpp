@@ -20,6 +20,7 @@ struct Site {
   std::string ptx;               // the PTX instruction as emitted, e.g. "ld.acquire.gpu.u32"
   patterns::litmus::Op op;       // kind, sem, scope, proxy, address
   int location = -1;             // its memory word: a global location L, or 1000 + a shared one; -1: none (a fence)
+  bool branches = false;         // its thread has branches or loops: ptxas lays its blocks out in an order of its own
 };
 
 // How a test's kernel is built: the choices of the stress parameters that change the kernel's code

@@ -40,8 +40,8 @@ std::vector<int> role_order_of(const Litmus& l) {
   std::vector<int> waits(n, 0);
   for (std::size_t s = 0; s < n; ++s) {
     std::set<std::pair<bool, int>> spun_on;
-    for (const Op& op : l.threads[s].ops)
-      if (op.kind == OpKind::Load && op.spin) spun_on.insert(place_of(l, op.address));
+    for (std::size_t i = 0; i < l.threads[s].ops.size(); ++i)
+      if (spins(l.threads[s], i)) spun_on.insert(place_of(l, l.threads[s].ops[i].address));
     for (std::size_t w = 0; w < n; ++w) {
       if (w == s) continue;  // a thread's own stores come before its spin in program order
       for (const Op& op : l.threads[w].ops)
@@ -80,8 +80,8 @@ std::string why_not_reused(const Litmus& l, const Layout& lay, int L) {
   for (std::size_t a = 0; a < l.addresses.size(); ++a)
     if (lay.global_index[a] == L) place = place_of(l, static_cast<int>(a));
   for (const Thread& th : l.threads)
-    for (const Op& op : th.ops)
-      if (op.kind == OpKind::Load && op.spin && place_of(l, op.address) == place)
+    for (std::size_t i = 0; i < th.ops.size(); ++i)
+      if (spins(th, i) && place_of(l, th.ops[i].address) == place)
         // Measured on the H200: the spin finds the earlier round's value in its SM's cache and, at a scope
         // that does not look past that cache, waits out its bound (twice the timeouts of a fresh word).
         return "a thread spins on it: its cache would hold the earlier round's word";

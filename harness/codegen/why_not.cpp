@@ -1,7 +1,9 @@
 // Which litmus tests a generated kernel can run on a GPU, and why not the others
 // (codegen/generator.hpp, why_not_generated): one check per class of test.
+#include <algorithm>
 #include <map>
 #include <set>
+#include <tuple>
 
 #include "codegen/generator.hpp"
 #include "codegen/kernel_abi.h"
@@ -157,12 +159,43 @@ std::string why_not_registers(const Litmus& l) {
 
 // A GPU CTA holds one file CTA's threads of several instances, and a barrier waits for every thread of the
 // CTA (the idle ones pass the same barriers): its threads must pass the same barriers in the same order.
+// A named barrier then meets every thread of its CTA, as the model has it only when its logical id is
+// fixed, every thread passes it and its quorum (if any) is all of them.
 std::string why_not_barriers(const Litmus& l) {
-  std::map<std::pair<int, int>, std::pair<std::size_t, std::vector<std::uint32_t>>> first;  // (gpu, cta) -> thread, ids
+  std::map<std::pair<int, int>, int> threads_in;  // (gpu, cta) -> the file's threads there
+  for (const Thread& th : l.threads) ++threads_in[{th.gpu, th.cta}];
+  for (const Thread& th : l.threads)
+    for (const Op& op : th.ops) {
+      if (op.arrive) return op_text(l, op) + ": bar.cta.arrive is not generated in this version";
+      if (!op.resource_reg.empty())
+        return op_text(l, op) + ": a barrier whose logical id is read from memory is not generated (its id is the same for "
+                                "every thread of a GPU CTA)";
+      const int members = threads_in[{th.gpu, th.cta}];
+      if (op.kind == OpKind::Barrier && op.quorum > members)
+        return op_text(l, op) + ": a quorum of " + std::to_string(op.quorum) + " in a CTA of " + std::to_string(members) +
+               " threads: the model's threads wait forever, and so would the GPU's";
+      if (op.kind == OpKind::Barrier && op.quorum >= 0 && op.quorum < members)
+        return op_text(l, op) + ": a quorum of " + std::to_string(op.quorum) + " of the " + std::to_string(members) +
+               " threads of its CTA: on a GPU each barrier of a CTA meets all of its threads";
+    }
+  // A branch that can skip a barrier would leave the CTA's other threads waiting at it.
+  for (const Thread& th : l.threads)
+    for (std::size_t i = 0; i < th.ops.size(); ++i) {
+      const Op& branch = th.ops[i];
+      if (branch.kind != OpKind::Branch) continue;
+      const auto target = std::find_if(th.ops.begin() + static_cast<std::ptrdiff_t>(i), th.ops.end(),
+                                       [&](const Op& o) { return o.kind == OpKind::Label && o.label == branch.label; });
+      for (std::size_t j = i + 1; target != th.ops.end() && th.ops.begin() + static_cast<std::ptrdiff_t>(j) < target; ++j)
+        if (th.ops[j].kind == OpKind::Barrier)
+          return one_line(th.name) + ": " + op_text(l, branch) + " can skip " + op_text(l, th.ops[j]) +
+                 ": on a GPU the other threads of its CTA would wait there forever";
+    }
+  using Passed = std::tuple<std::uint32_t, std::int64_t>;  // instance, logical id (-1: none)
+  std::map<std::pair<int, int>, std::pair<std::size_t, std::vector<Passed>>> first;  // (gpu, cta) -> thread, barriers
   for (std::size_t t = 0; t < l.threads.size(); ++t) {
-    std::vector<std::uint32_t> ids;
+    std::vector<Passed> ids;
     for (const Op& op : l.threads[t].ops)
-      if (op.kind == OpKind::Barrier) ids.push_back(op.value);
+      if (op.kind == OpKind::Barrier) ids.emplace_back(op.value, op.resource);
     const auto [it, fresh] = first.emplace(std::make_pair(l.threads[t].gpu, l.threads[t].cta), std::make_pair(t, ids));
     if (!fresh && it->second.second != ids)
       return one_line(l.threads[it->second.first].name) + " and " + one_line(l.threads[t].name) +

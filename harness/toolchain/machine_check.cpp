@@ -308,6 +308,16 @@ MachineCheck check_machine_code(const codegen::Kernel& k, const std::vector<Func
     // converged warp's and a diverged one's), up to the next barrier: an operation's instructions then
     // count those paths, not copies of the thread's code. One copy; each operation's first is checked.
     const bool passes_barrier = std::any_of(ts.begin(), ts.end(), [&](std::size_t s) { return sites[s].op.kind == OpKind::Barrier; });
+    // Branches and loops: ptxas lays the thread's blocks out in an order of its own (a loop rotated, its
+    // exit placed after the code that follows it), so the listing's order is no program order. One copy;
+    // each operation's first instruction is checked for its kind and strength, and program order is not.
+    const bool branches = std::any_of(ts.begin(), ts.end(), [&](std::size_t s) { return sites[s].branches; });
+    if (branches) {
+      check.notes.push_back("thread T" + std::to_string(thread) + " has branches: each operation's first instruction is checked " +
+                            "for its kind and strength, not for its place in program order");
+      copies = std::min<std::size_t>(copies, 1);
+      for (std::size_t s : ts) mains[s].resize(std::min<std::size_t>(mains[s].size(), 1));
+    }
     if (passes_barrier && copies > 1) {
       check.notes.push_back("thread T" + std::to_string(thread) + " passes a CTA barrier: its operations' instructions count the " +
                             "barrier's two paths; the first of each is checked");
@@ -483,7 +493,7 @@ MachineCheck check_machine_code(const codegen::Kernel& k, const std::vector<Func
         }
       }
       // Program order, where the model binds it.
-      for (std::size_t j = 0; j < ts.size(); ++j) {
+      for (std::size_t j = 0; j < ts.size() && !branches; ++j) {
         if (!present(j, c) || reported[j]) continue;
         for (std::size_t i = 0; i < j; ++i) {
           if (!present(i, c) || !ordered(sites[ts[i]], sites[ts[j]])) continue;
