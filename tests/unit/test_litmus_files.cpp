@@ -26,6 +26,7 @@
 #include "codegen/nvrtc.hpp"
 #include "litmus/parser.hpp"
 #include "model/ptx_model.hpp"
+#include "vocabulary/op_kinds.hpp"
 #include "vocabulary/shape.hpp"
 
 namespace {
@@ -195,12 +196,18 @@ std::string instruction_of(const lt::Op& op) {
       return "?";
     case lt::OpKind::Store: return surface ? "sust" : "st";
     case lt::OpKind::AtomAdd:
+      if (op.rmw == lt::Rmw::Exch) return "atom.exch";
+      if (op.rmw == lt::Rmw::Cas) return "atom.cas";
       return op.reg.empty() ? (surface ? "sured" : "red") : (surface ? "suatom" : "atom");
     case lt::OpKind::FenceSc: return "fence.sc";
     case lt::OpKind::FenceAcqRel: return "fence.acq_rel";
     case lt::OpKind::AliasFence: return "fence.proxy.alias";
     case lt::OpKind::ProxyFence: return std::string("fence.proxy.") + lt::name_of(op.proxy);
-    case lt::OpKind::Barrier: return "bar.cta.sync";
+    case lt::OpKind::Barrier:
+      if (op.arrive) return "bar.cta.arrive";
+      return lt::is_named_barrier(op) ? (op.quorum >= 0 ? "bar.cta.sync id quorum" : "bar.cta.sync id") : "bar.cta.sync";
+    case lt::OpKind::Label: return "label";
+    case lt::OpKind::Branch: return op.branch_always ? "goto" : op.branch_equal ? "beq" : "bne";
   }
   return "?";
 }
@@ -334,6 +341,9 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
           }
           if (is_memory(op) && op.must_read >= 0) seen.insert("precondition on " + ins);
           if (is_memory(op) && !op.value_reg.empty()) seen.insert("register operand of " + ins);
+          if (is_memory(op) && !op.value_reg.empty() && op.value != 0) seen.insert("register plus integer");
+          if (!op.resource_reg.empty()) seen.insert("barrier id in a register");
+          if (op.kind == lt::OpKind::Branch && (!op.lhs.reg.empty() && !op.rhs.reg.empty())) seen.insert("branch on two registers");
         }
       }
     }
@@ -355,7 +365,10 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
       "precondition on atom", "precondition on suatom", "register operand of st", "register operand of atom",
       "register operand of red", "register operand of sust", "instruction ld.nc", "instruction bar.cta.sync",
       "address with an initial value", "text bar.sync", "text fence.alias;", "text ld.weak", "text st.weak",
-      "text ld.volatile", "text st.volatile", "text $10", "ld weak", "st weak"};
+      "text ld.volatile", "text st.volatile", "text $10", "ld weak", "st weak", "instruction atom.exch",
+      "instruction atom.cas", "instruction bar.cta.arrive", "instruction bar.cta.sync id", "instruction bar.cta.sync id quorum",
+      "instruction label", "instruction beq", "instruction bne", "instruction goto", "register plus integer",
+      "barrier id in a register", "branch on two registers"};
   for (const char* scope : {"cta", "gpu", "sys"}) {
     const std::string s = scope;
     for (const char* x : {"fence.sc.", "fence.acq_rel.", "ld relaxed.", "ld acquire.", "st relaxed.", "st release.",

@@ -10,6 +10,7 @@
 #include "litmus/herd.hpp"
 #include "litmus/parser.hpp"
 #include "litmus/rows.hpp"
+#include "model/ptx_model.hpp"
 
 namespace vmmcheck::litmus {
 namespace {
@@ -149,6 +150,80 @@ TEST(HerdFiles, ALocationsInitialValueIsTheLanguages) {
   EXPECT_TRUE(model_verdict(f.rows[0]).matches) << "2 - 1 - 1 is 0 in every execution";
 }
 
+// Dat3M's named barriers (SB+named-bar-*): `bar.cta.sync 1, R` is the language's `bar.cta.sync 1, id R`;
+// a register's initial value stands where the register is read before any instruction sets it.
+TEST(HerdFiles, NamedBarriersMeetOnTheirLogicalId) {
+  const auto sb = [](const std::string& id0, const std::string& id1) {
+    return "PTX t\n{\nx=0; y=0;\nP0:r2=1; P1:r3=2;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | st.weak y, 1 ;\n"
+           " bar.cta.sync 1, " + id0 + " | bar.cta.sync 1, " + id1 + " ;\n ld.weak r0, y | ld.weak r1, x ;\n"
+           "forall\n(P0:r0 == 1 \\/ P1:r1 == 1)\n";
+  };
+  const HerdTranslation h = translate_herd(sb("r2", "r3"), "t.litmus");
+  EXPECT_NE(h.text.find("bar.cta.sync 1, id 1;"), std::string::npos) << h.text;
+  EXPECT_NE(h.text.find("bar.cta.sync 1, id 2;"), std::string::npos) << h.text;
+  EXPECT_FALSE(model_verdict(herd(sb("r2", "r3")).rows[0]).matches) << "ids 1 and 2 do not meet: store buffering is allowed";
+  EXPECT_TRUE(model_verdict(herd(sb("r2", "1")).rows[0]).matches) << "ids 1 and 1 meet";
+  EXPECT_TRUE(model_verdict(herd(sb("0", "r4")).rows[0]).matches) << "an unset register is 0: ids 0 and 0 meet";
+}
+
+// Dat3M's quorum tests: `bar.cta.sync 1, 1, Q` lets threads on once Q of them meet; fewer than Q threads
+// never complete it, so no execution reaches the condition.
+TEST(HerdFiles, AQuorumIsTheFewestThatMustMeet) {
+  const auto quorum = [](int q) {
+    return "PTX t\n{\nx=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 | P2@cta 0,gpu 0 ;\n"
+           " st.weak x, 1 | bar.cta.sync 1, 1, " + std::to_string(q) + " | bar.cta.sync 1, 1, " + std::to_string(q) +
+           " ;\n bar.cta.sync 1, 1, " + std::to_string(q) + " | ld.weak r0, x | ;\nexists (P1:r0 == 0)\n";
+  };
+  EXPECT_TRUE(model::ptx::decide(herd(quorum(2)).rows[0].test, herd(quorum(2)).rows[0].condition, model::ptx::Reading::Isa).allowed)
+      << "two of three may meet without the writer";
+  for (int q : {3, 4}) {
+    const File f = herd(quorum(q));
+    EXPECT_FALSE(model::ptx::decide(f.rows[0].test, f.rows[0].condition, model::ptx::Reading::Isa).allowed) << "quorum " << q;
+  }
+}
+
+// atom.cas and atom.exch (Dat3M's LB-dlb and SL-*): a cas writes only when it reads what it compares with;
+// a spin loop on a cas's failure (`bne r, expected, L`) is its last iteration.
+TEST(HerdFiles, CasExchAndLoopsAreTheLanguages) {
+  const std::string lock =
+      "PTX t\n{\nx=0; m=1;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.weak x, 1 | LC00: ;\n"
+      " atom.release.gpu.exch r0, m, 0 | atom.acquire.gpu.cas r1, m, 0, 1 ;\n | bne r1, 0, LC00 ;\n | ld.weak r2, x ;\n"
+      "~exists (P1:r2 == 0)\n";
+  const HerdTranslation h = translate_herd(lock, "t.litmus");
+  for (const char* line : {"atom.exch.release.gpu r0, [m], 0;", "atom.cas.acquire.gpu r1, [m], 0, 1;", "LC00:\n", "bne r1, 0, LC00;"})
+    EXPECT_NE(h.text.find(line), std::string::npos) << line << " in\n" << h.text;
+  EXPECT_TRUE(model_verdict(herd(lock).rows[0]).matches) << "taking the lock acquires its release";
+  std::string relaxed = lock;
+  relaxed.replace(relaxed.find("atom.acquire.gpu.cas"), 20, "atom.relaxed.gpu.cas");
+  EXPECT_FALSE(model_verdict(herd(relaxed).rows[0]).matches) << "a relaxed cas acquires nothing";
+}
+
+// Dat3M's MP-dlb: a forward branch skips what it jumps over; `add r, r, 1` is a sum a store writes.
+TEST(HerdFiles, AForwardBranchAndASum) {
+  const std::string text =
+      "PTX t\n{\nt=0; d=0;\nP1:r3=0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n st.relaxed.gpu d, 1 | ld.weak r0, t ;\n"
+      " fence.sc.gpu | beq r0, r3, LC00 ;\n ld.weak r2, t | fence.sc.gpu ;\n add r2, r2, 1 | ld.relaxed.gpu r1, d ;\n"
+      " st.weak t, r2 | LC00: ;\nexists (P1:r0 == 1 /\\ P1:r1 == 0)\n";
+  const HerdTranslation h = translate_herd(text, "t.litmus");
+  for (const char* line : {"beq r", ", 0, LC00;", "st.weak [t], r", " + 1;"}) EXPECT_NE(h.text.find(line), std::string::npos) << line << " in\n" << h.text;
+  const File f = herd(text);
+  EXPECT_FALSE(model::ptx::decide(f.rows[0].test, f.rows[0].condition, model::ptx::Reading::Isa).allowed)
+      << "the branch is not taken only when r0 is 1, and then the fences order d before r1";
+}
+
+// Dat3M's PC-bar-sync-arrive and red.acq_rel: bar.cta.arrive waits for nothing; red.acq_rel (not PTX) is
+// read as Dat3M reads it, an atom that sets no register.
+TEST(HerdFiles, ArriveAndRedAcqRel) {
+  const std::string arrive =
+      "PTX t\n{\nx=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n ld.weak r0, x | bar.cta.arrive 1 ;\n"
+      " bar.cta.sync 0 | st.weak x, 1 ;\n bar.cta.arrive 1 | bar.cta.sync 0 ;\nexists (P0:r0 == 1)\n";
+  const File a = herd(arrive);
+  EXPECT_TRUE(model::ptx::decide(a.rows[0].test, a.rows[0].condition, model::ptx::Reading::Isa).allowed);
+  const std::string red = "PTX t\n{\nx=0;\n}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n red.acq_rel.sys.add x, 1 | red.acq_rel.sys.add x, 1 ;\n"
+                          "forall (x == 2)\n";
+  EXPECT_TRUE(model_verdict(herd(red).rows[0]).matches) << "both updates land";
+}
+
 struct Refused {
   const char* name;
   const char* text;
@@ -179,17 +254,24 @@ TEST_P(HerdRefused, SaysWhatAndWhere) {
 }
 
 const Refused kRefused[] = {
-    {"BarrierQuorum", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.sync 1, 1, 2 ;\nexists (x == 1)\n", true, 5,
-     "with a thread count"},
-    {"BarrierRegisterId", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.sync r2 ;\nexists (x == 1)\n", true, 5,
-     "with its id in a register"},
-    {"BarrierArrive", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.arrive 1 ;\nexists (x == 1)\n", true, 5,
-     "only bar.cta.sync"},
-    {"Label", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n LC00: ;\n st.weak x, 1 ;\nexists (x == 1)\n", true, 4, "label LC00:"},
-    {"Branch", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n goto LC00 ;\nexists (x == 1)\n", true, 5, "branch"},
-    {"Cas", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n atom.relaxed.gpu.cas r0, x, 0, 1 ;\nexists (x == 1)\n", true, 4, "atom.cas"},
-    {"InitialRegisterValue", "PTX t\n{\nx = 0;\nP0:r0 = 1;\n}\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n", true, 4,
-     "initial register value P0:r0 = 1"},
+    {"BarrierQuorumInMemory", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r2, x ;\n bar.cta.sync 1, 1, r2 ;\nexists (x == 1)\n",
+     true, 5, "with a quorum read from memory"},
+    {"BarrierInstanceInRegister", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.sync r2 ;\nexists (x == 1)\n", true,
+     5, "with its instance in a register"},
+    {"BarrierReduction", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.cta.red 1 ;\nexists (x == 1)\n", true, 5,
+     "bar.cta.sync and bar.cta.arrive are"},
+    {"BadLabel", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n LC 00: ;\n st.weak x, 1 ;\nexists (x == 1)\n", false, 4, "unknown instruction 'LC 00:'"},
+    {"NoSuchLabel", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n goto LC00 ;\nexists (x == 1)\n", false, 5,
+     "no label 'LC00:'"},
+    {"BranchLessThan", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n blt r0, 1, LC00 ;\n LC00: ;\nexists (x == 1)\n",
+     true, 5, "beq, bne and goto are"},
+    {"CasWithARegister",
+     "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r1, x ;\n atom.relaxed.gpu.cas r0, x, r1, 1 ;\nexists (x == 1)\n", true, 5,
+     "atom.cas comparing with a register"},
+    {"SumInACondition", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r1, x ;\n add r2, r1, 1 ;\nexists (P0:r2 == 1)\n", true, 6,
+     "a condition on a register set by add"},
+    {"SumOfRegisters", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r1, x ;\n add r2, r1, r1 ;\nexists (x == 1)\n", true, 5,
+     "add of a register and an integer is"},
     {"Filter", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nfilter (x == 1)\nexists (x == 1)\n", true, 5, "filter"},
     {"NoHeader", "{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n", false, 1, "expected 'PTX NAME'"},
     {"BadThread", "PTX t\n{ x = 0; }\n P0@cta 0 ;\n st.weak x, 1 ;\nexists (x == 1)\n", false, 3, "expected 'P0@cta C,gpu G'"},

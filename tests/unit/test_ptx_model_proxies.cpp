@@ -472,7 +472,9 @@ TEST(PtxModelProxies, ShapesOutsideTheModelAreRefused) {
   };
   EXPECT_THROW(refused({through(store(1, 1), Proxy::Texture), load("r0", 0)})(), std::invalid_argument);
   EXPECT_THROW(refused({through(store(0, 1), Proxy::Constant), load("r0", 0)})(), std::invalid_argument);
-  EXPECT_THROW(refused({red_add(0, 1, Sem::Acquire, Level::Gpu), load("r0", 0)})(), std::invalid_argument);
+  Op exchange_red = red_add(0, 1, Sem::Relaxed, Level::Gpu);
+  exchange_red.rmw = Rmw::Exch;
+  EXPECT_THROW(refused({exchange_red, load("r0", 0)})(), std::invalid_argument);
   EXPECT_THROW(refused({store_of(0, "r0"), load("r0", 0)})(), std::invalid_argument);  // r0 is loaded after
   Op load_with_operand = load("r0", 0);
   load_with_operand.value_reg = "r0";
