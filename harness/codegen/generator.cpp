@@ -277,8 +277,10 @@ class RoleEmitter {
 
   // A store's or an atom's operand; on a word of values by round, tagged with the round.
   std::string operand(const Op& op) {
-    const std::string plain = op.value_reg.empty() ? std::to_string(op.value) + "u"
-                                                   : "v" + std::to_string(lay_.register_index.at(op.value_reg));  // a data dependency
+    const std::string reg = op.value_reg.empty() ? "" : "v" + std::to_string(lay_.register_index.at(op.value_reg));  // a data dependency
+    const std::string plain = reg.empty() ? std::to_string(op.value) + "u"
+                              : op.value == 0 ? reg
+                                              : "(" + reg + " + " + std::to_string(op.value) + "u)";  // `r0 + 1`
     if (!is_access(op) || op.proxy == Proxy::Surface || !reused(lay_, location_of(op))) return plain;
     const std::string w = scratch();
     o_ << indent_ << w << " = tag | " << plain << ";  // this round's value (values by round)\n";

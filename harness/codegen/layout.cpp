@@ -92,6 +92,7 @@ std::string why_not_reused(const Litmus& l, const Layout& lay, int L) {
       if (op.proxy != Proxy::Generic) return "a surface store writes it";
       if (op.value_reg.empty() && op.value >= (1u << VMMCHECK_LITMUS_VALUE_BITS))
         return "a value of " + std::to_string(op.value) + " does not fit beside the round's tag";
+      if (!op.value_reg.empty() && op.value != 0) return "it stores a register plus an integer, which need not fit beside the round's tag";
       if (!op.value_reg.empty()) {
         const Op* from = setter_of(l, op.value_reg);
         if (!from || from->kind != OpKind::Load || has_rmw_on(l, place_of(l, from->address)))

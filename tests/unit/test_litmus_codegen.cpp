@@ -18,6 +18,7 @@
 #include "codegen/generator.hpp"
 #include "codegen/kernel_abi.h"
 #include "codegen/nvrtc.hpp"
+#include "litmus/parser.hpp"
 
 namespace {
 
@@ -423,6 +424,22 @@ TEST(LitmusCodegen, AtomAndRed) {
   expect_contains(k.source, "\"atom.acq_rel.gpu.add.u32 %0, [%1], %2;\"");
   expect_contains(k.source, "\"red.release.cta.add.u32 [%0], %1;\"");
   expect_contains(k.source, "\"red.relaxed.sys.add.u32 [%0], %1;\"");
+  expect_compiles(k);
+}
+
+// Branches are gotos, a loop is bounded as a spin is, atom.cas and atom.exch are PTX's, a register sum is
+// summed (tests/litmus/grammar/control_flow.test: a lock taken with a cas loop, freed with an exch).
+TEST(LitmusCodegen, BranchesLoopsCasAndExch) {
+  const vmmcheck::litmus::File f =
+      vmmcheck::litmus::parse_file((std::filesystem::path(VMMCHECK_SOURCE_DIR) / "tests/litmus/grammar/control_flow.test").string());
+  const Kernel k = generate(f.rows.at(0).test, kOneRole);
+  expect_contains(k.source, "\"atom.acquire.gpu.cas.b32 %0, [%1], %2, %3;\"");
+  expect_contains(k.source, "\"atom.release.gpu.exch.b32 %0, [%1], %2;\"");
+  expect_contains(k.source, "if (v1 != 0u) {");  // bne r1, 0, LC00: back to the loop, bounded
+  expect_contains(k.source, "<= p.spin_timeout_ns) goto vmmcheck_L");
+  expect_contains(k.source, "v1 = 4294967295u;  // the bound reached");
+  expect_contains(k.source, "if (v3 == v4) goto vmmcheck_L");  // beq r3, r4, SAME: forward
+  expect_contains(k.source, "\"r\"((v2 + 1u))");                 // st [y], r2 + 1
   expect_compiles(k);
 }
 
