@@ -928,10 +928,13 @@ def dat3m(src: Source) -> List[str]:
                    f"{s['agree_artifact']} of {s['decided']}", f"{s['would_run_on_gpu']} of {s['decided']}"]])
     not_taken = dict(s["unsupported"])
     refused = [e for e in doc["tests"] if e["status"] == "refused"]
-    out += ["", "Not decided: what the language lacks, or what it refuses, file by file:", ""]
     rows = [[name, str(n)] for name, n in sorted(not_taken.items(), key=lambda kv: -kv[1])]
     rows += [[f"refused: {e['reason'].split(': ', 1)[-1]} (`{Path(e['file']).name}`)", "1"] for e in refused]
-    out += table(["construct", "files"], rows)
+    if rows:
+        out += ["", "Not decided: what the language lacks, or what it refuses, file by file:", ""]
+        out += table(["construct", "files"], rows)
+    else:
+        out += ["", "Every file listed is decided: the language takes each, and the model refuses none."]
     out += ["", "Decided, but not run by a generated kernel in this version:", ""]
     out += table(["why", "files"], [[why, str(n)] for why, n in sorted(s["not_on_gpu"].items(), key=lambda kv: -kv[1])])
     wrong = [e for e in doc["tests"] if e["status"] == "decided" and not (e["agrees_isa"] and e["agrees_artifact"])]
