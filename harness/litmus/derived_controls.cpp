@@ -43,6 +43,19 @@ lt::Litmus applied(const lt::Litmus& test, const std::vector<const Edit*>& edits
   for (const auto& [t, i] : removed) out.threads[t].ops.erase(out.threads[t].ops.begin() + static_cast<std::ptrdiff_t>(i));
   std::sort(unbound.rbegin(), unbound.rend());
   for (std::size_t k : unbound) out.boundaries.erase(out.boundaries.begin() + static_cast<std::ptrdiff_t>(k));
+  // A thread the edits left with nothing to do (its one barrier removed) is left out, as herd's empty
+  // threads are: it orders nothing, and a file has no empty thread. One an operation boundary names stays.
+  for (std::size_t t = out.threads.size(); t-- > 0;) {
+    const bool bounded = std::any_of(out.boundaries.begin(), out.boundaries.end(), [&](const auto& b) {
+      return b.first == static_cast<int>(t) || b.second == static_cast<int>(t);
+    });
+    if (!out.threads[t].ops.empty() || bounded) continue;
+    out.threads.erase(out.threads.begin() + static_cast<std::ptrdiff_t>(t));
+    for (auto& [a, b] : out.boundaries) {
+      if (a > static_cast<int>(t)) --a;
+      if (b > static_cast<int>(t)) --b;
+    }
+  }
   return out;
 }
 

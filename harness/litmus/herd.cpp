@@ -389,7 +389,11 @@ struct Translator {
       // bar.cta.sync ID, R(, Q): a named barrier; bar.cta.arrive likewise. bar.red is not in the language.
       const bool sync = std::find(parts.begin(), parts.end(), "sync") != parts.end();
       const bool arrive = std::find(parts.begin(), parts.end(), "arrive") != parts.end();
-      if (!sync && !arrive) unsupported(line, "the CTA barrier '" + shown(text) + "' (bar.cta.sync and bar.cta.arrive are)");
+      const bool cta_only = std::all_of(parts.begin() + 1, parts.end(), [](const std::string& p) {
+        return p == "cta" || p == "sync" || p == "arrive" || p == "aligned";
+      });  // bar.warp.sync and bar.red are no CTA barrier of the language's
+      if ((!sync && !arrive) || !cta_only)
+        unsupported(line, "the barrier '" + shown(text) + "' (bar.cta.sync and bar.cta.arrive are)");
       if (operands.empty() || operands.size() > 3) malformed(line, "'" + shown(opcode) + "' takes an id, then perhaps a logical id and a quorum");
       const std::string id = trimmed(operands[0]);
       if (!std::regex_match(id, std::regex("[0-9]+"))) unsupported(line, "the CTA barrier '" + shown(text) + "' with its instance in a register");

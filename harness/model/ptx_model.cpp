@@ -716,6 +716,29 @@ bool feasible(const Shape& s, const Execution& x) {
   return true;
 }
 
+// Whether barriers that meet (`meet`) wait for each other in a circle: a thread passes barrier a before b
+// while another meets b's group before a's (bar 1; bar 2 against bar 2; bar 1). Such threads never get
+// past their barriers, on a GPU as in Dat3M's semantics: the execution is no execution.
+bool deadlocked(const Shape& s, const Rel& meet) {
+  if (meet.empty()) return false;
+  const int n = s.n();
+  std::vector<int> group(static_cast<std::size_t>(n));
+  for (int e = 0; e < n; ++e) group[static_cast<std::size_t>(e)] = e;
+  const std::function<int(int)> root = [&](int e) {
+    return group[static_cast<std::size_t>(e)] == e ? e : group[static_cast<std::size_t>(e)] = root(group[static_cast<std::size_t>(e)]);
+  };
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      if (meet.has(a, b)) group[static_cast<std::size_t>(root(a))] = root(b);
+  Rel order(n);  // between groups' roots: a barrier of one passed before a barrier of the other
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b)
+      if (s.events[static_cast<std::size_t>(a)].kind == Kind::Barrier && s.events[static_cast<std::size_t>(b)].kind == Kind::Barrier &&
+          s.po_plus.has(a, b) && root(a) != root(b))
+        order.add(root(a), root(b));
+  return !acyclic(order);
+}
+
 // The ways the barriers of an execution can meet (docs/litmus-model.md, "Barriers"), as Dat3M's PTX
 // semantics have them: unnamed ones as Shape::barrier_sync says; named ones in groups of one CTA,
 // instance, occurrence and resource id (as this execution's values give it). Without a quorum every
@@ -752,6 +775,7 @@ std::vector<Rel> barrier_choices(const Shape& s, const Execution& x) {
     }
     choices = std::move(next);
   }
+  choices.erase(std::remove_if(choices.begin(), choices.end(), [&](const Rel& meet) { return deadlocked(s, meet); }), choices.end());
   return choices;
 }
 
@@ -938,6 +962,9 @@ std::vector<std::string> explanation(const Decision& d) {
   if (d.coverage == Coverage::Every)
     lines.push_back("  note: every candidate execution that meets the preconditions shows it, allowed or not: the answer "
                     "does not depend on any ordering");
+  if (d.candidates == 0)
+    lines.push_back("  note: no execution of the test ends: in each, some thread waits forever (at a barrier that never "
+                    "completes, or in a loop no value lets it leave)");
   if (d.coverage == Coverage::None && d.candidates > 0)
     lines.push_back("  note: no candidate execution shows it, allowed or not: the answer does not depend on any ordering "
                     "(is a value or a register mistyped?)");

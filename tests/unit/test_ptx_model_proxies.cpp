@@ -388,6 +388,47 @@ TEST(PtxModelBarriers, TheKthBarrierOfAnIdMeetsTheOthersKth) {
   EXPECT_TRUE(asserted(between, eq("r0", 0)) == false);
 }
 
+// Barriers passed in crossed orders (bar 1; bar 2 against bar 2; bar 1) wait for each other forever: no
+// execution ends, so nothing is permitted and every assertion holds vacuously, with no candidate at all.
+TEST(PtxModelBarriers, CrossedBarriersLeaveNoExecution) {
+  Litmus l;
+  l.name = "crossed";
+  l.addresses = {Address{"x", 0}};
+  l.threads = {thread("t0", 0, {store(0, 1), barrier(1), barrier(2)}), thread("t1", 0, {barrier(2), barrier(1), load("r0", 0)})};
+  const Decision d = decide(l, eq("r0", 0), Reading::Isa);
+  EXPECT_FALSE(d.allowed);
+  EXPECT_EQ(d.candidates, 0u);
+  EXPECT_FALSE(permitted(l, eq("r0", 1)));
+  Litmus aligned = l;
+  aligned.threads[1].ops = {barrier(1), barrier(2), load("r0", 0)};
+  EXPECT_TRUE(asserted(aligned, eq("r0", 1)));
+  EXPECT_GT(decide(aligned, eq("r0", 1), Reading::Isa).candidates, 0u);
+}
+
+// atom.cas writes only when it reads what it compares with: of two cas(0 -> 1) on one word, at most one
+// succeeds; atom.exch writes its operand whatever it read.
+TEST(PtxModelAtomics, CasSucceedsOnceExchAlwaysWrites) {
+  Op cas0 = atom_add("r0", 0, 1, Sem::Relaxed, Level::Gpu);
+  cas0.rmw = Rmw::Cas;
+  cas0.expected = 0;
+  Op cas1 = cas0;
+  cas1.reg = "r1";
+  Litmus l;
+  l.name = "cas";
+  l.addresses = {Address{"x", 0}};
+  l.threads = {thread("t0", 0, {cas0}), thread("t1", 1, {cas1})};
+  EXPECT_TRUE(asserted(l, either(ne("r0", 0), ne("r1", 0))));  // not both read 0
+  EXPECT_TRUE(permitted(l, both(eq("r0", 0), eq("r1", 1))));
+  EXPECT_EQ(instruction_text(l, cas0), "atom.cas.relaxed.gpu r0, [x], 0, 1");
+  Litmus exch = l;
+  exch.threads[0].ops[0].rmw = Rmw::Exch;
+  exch.threads[0].ops[0].value = 5;
+  exch.threads[1].ops[0].rmw = Rmw::Exch;
+  exch.threads[1].ops[0].value = 7;
+  EXPECT_TRUE(asserted(exch, either(eq("r0", 7), eq("r1", 5))));  // the second reads the first's
+  EXPECT_TRUE(asserted(exch, either(eq("r0", 0), eq("r1", 0))));
+}
+
 TEST(PtxModelProxies, AConstantLoadSeesAGenericStoreOnlyAfterFenceProxyConstant) {
   Litmus l = store_then_read(through(load("r0", 0), Proxy::Constant));  // ldc r0, [x]
   EXPECT_TRUE(permitted(l, ne("r0", 1)));
