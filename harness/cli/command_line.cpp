@@ -178,7 +178,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
       "tune", "search the stress knobs for the most weak outcomes per GPU second on the controls; write a params file");
   add_common(*tune_cmd, o);
   add_budget(*tune_cmd, o);
-  tune_cmd->add_option("--trials", o.tune_trials, "random draws (the first is no stress)")->check(CLI::Range(1u, 100000u));
+  tune_cmd->add_option("--trials", o.tune_trials, "draws: the first no stress, the second contiguous words, then random ones")->check(CLI::Range(1u, 100000u));
   tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")->check(kFinite)->check(CLI::Range(1.0, 86400.0));
   tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)");
   tune_cmd->add_option("--per", o.tune_per,
