@@ -2,6 +2,9 @@
 // What kind of operation a litmus Op is (vocabulary/shape.hpp): the model, the generator, the derived
 // controls and the generator's mutants all ask.
 #include <cstddef>
+#include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "vocabulary/shape.hpp"
@@ -31,6 +34,28 @@ inline std::vector<bool> in_loop(const Thread& th) {
     for (std::size_t j = 0; j < i; ++j)
       if (th.ops[j].kind == OpKind::Label && th.ops[j].label == th.ops[i].label)
         for (std::size_t k = j; k < i; ++k) out[k] = true;
+  }
+  return out;
+}
+
+// The registers a loop's bound, when reached, marks timed out (kSpinBoundReached): those its body sets
+// and those its branches compare, for each loop (label -> registers).
+inline std::map<std::string, std::set<std::string>> loop_registers(const Thread& th) {
+  std::map<std::string, std::set<std::string>> out;
+  const std::vector<Op>& ops = th.ops;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind != OpKind::Branch) continue;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (ops[j].kind != OpKind::Label || ops[j].label != ops[i].label) continue;
+      std::set<std::string>& regs = out[ops[i].label];
+      for (std::size_t k = j; k <= i; ++k) {
+        const Op& o = ops[k];
+        if (!o.reg.empty() && (o.kind == OpKind::Load || o.kind == OpKind::AtomAdd)) regs.insert(o.reg);
+        if (o.kind == OpKind::Branch)
+          for (const Term* t : {&o.lhs, &o.rhs})
+            if (!t->reg.empty()) regs.insert(t->reg);
+      }
+    }
   }
   return out;
 }

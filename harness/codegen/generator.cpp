@@ -198,22 +198,19 @@ class RoleEmitter {
   // this role's code starts in the body.
   std::string label_of(const std::string& label) {
     if (label_prefix_.empty()) label_prefix_ = "vmmcheck_L" + std::to_string(static_cast<long long>(start_)) + "_";
-    return label_prefix_ + identifier(label, 40);
+    const std::vector<Op>& ops = l_.threads[t_].ops;
+    const auto at = std::find_if(ops.begin(), ops.end(), [&](const Op& o) { return o.kind == OpKind::Label && o.label == label; });
+    // Its place in the thread makes it unique; the name (cut short) is for people.
+    return label_prefix_ + std::to_string(at - ops.begin()) + "_" + identifier(label, 40);
   }
 
-  // The labels a later branch jumps back to (loops), with each loop's registers: those its body sets.
+  // The labels a later branch jumps back to (loops), with the registers each one's bound marks timed out:
+  // those its body sets and those its branches compare (loop_registers).
   std::map<std::string, std::set<int>> loops() const {
     std::map<std::string, std::set<int>> out;
-    const std::vector<Op>& ops = l_.threads[t_].ops;
-    for (std::size_t i = 0; i < ops.size(); ++i) {
-      if (ops[i].kind != OpKind::Branch) continue;
-      for (std::size_t j = 0; j < i; ++j)
-        if (ops[j].kind == OpKind::Label && ops[j].label == ops[i].label) {
-          std::set<int>& regs = out[ops[i].label];
-          for (std::size_t k = j; k < i; ++k)
-            if (!ops[k].reg.empty() && (ops[k].kind == OpKind::Load || ops[k].kind == OpKind::AtomAdd))
-              regs.insert(lay_.register_index.at(ops[k].reg));
-        }
+    for (const auto& [label, regs] : loop_registers(l_.threads[t_])) {
+      std::set<int>& mine = out[label];
+      for (const std::string& r : regs) mine.insert(lay_.register_index.at(r));
     }
     return out;
   }

@@ -132,7 +132,7 @@ std::vector<Edit> edits_of(const lt::Litmus& test, bool deep) {
       // the spin waits out its bound in nearly every instance (on the H200, b85b53c's deep run: 29 such
       // controls, 152 of its 168 control seconds, none showing anything;
       // ci/results/litmus/nvidia-h200_driver-580.159.04.deep.json).
-      if (deep && !op.spin && (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.proxy == lt::Proxy::Generic &&
+      if (deep && !lt::spins(test.threads[t], i) && (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.proxy == lt::Proxy::Generic &&
           op.sem != Sem::Weak) {
         lt::Op weak = op;
         weak.sem = Sem::Weak;

@@ -116,6 +116,9 @@ struct Translator {
   std::map<std::string, std::string> initial_registers;  // "P0:r1" -> "1": the init block's values
   std::set<std::string> set_registers;                   // "P0:r1": set by an instruction of the program
   std::map<std::string, std::string> sums;               // "P0:r2" -> "r0 + 1": set by `add r2, r1, 1`
+  // Per thread, the first line of a branch or label, and of a move or add: values put in by text order
+  // hold on every path only in a thread without branches.
+  std::map<int, int> branch_line, move_line;
   std::vector<std::pair<std::string, std::string>> register_order;
 
   [[noreturn]] void malformed(int line, const std::string& what) const { throw ParseError(path, line, 1, what); }
@@ -327,6 +330,15 @@ struct Translator {
         if (!mine.empty()) threads[t].ops.emplace_back(std::move(mine), line);
       }
     }
+    // A move, an add or a register's initial value is put in where the register is used, by the text's order;
+    // with branches the path decides which value a use sees, and the language has no such value.
+    for (const auto& [t, line] : branch_line) {
+      if (const auto m = move_line.find(t); m != move_line.end())
+        unsupported(m->second, "a move or add of registers in a thread with branches (P" + std::to_string(t) + ")");
+      for (const auto& [key, value] : initial_registers)
+        if (key.rfind("P" + std::to_string(t) + ":", 0) == 0 && set_registers.count(key))
+          unsupported(line, "the initial value of " + key + ", which an instruction of its thread sets, in a thread with branches");
+    }
     bool any = false;
     for (const ThreadOut& th : threads) any = any || !th.ops.empty();
     if (!any) unsupported(threads.empty() ? 1 : threads[0].line, "a test whose threads have no instruction");
@@ -352,8 +364,10 @@ struct Translator {
     static const std::regex label_re("[A-Za-z_][A-Za-z0-9_]*:");
     if (!opcode.empty() && opcode.back() == ':') {
       if (!std::regex_match(opcode, label_re) || !operands.empty()) malformed(line, "expected a label 'L:', found '" + shown(text) + "'");
+      branch_line.emplace(t, line);
       return opcode;
     }
+    if (op == "goto" || op == "beq" || op == "bne") branch_line.emplace(t, line);
     const auto label = [&](const std::string& l) {
       const std::string name = trimmed(l);
       if (!std::regex_match(name + ":", label_re)) malformed(line, "expected a label, found '" + shown(name) + "'");
@@ -378,6 +392,7 @@ struct Translator {
       constants.erase(key);
       sums.erase(key);
       set_registers.insert(key);
+      move_line.emplace(t, line);
       if (from[0] == 'r') sums[key] = from + " + " + amount;
       else constants[key] = std::to_string((std::stoull(from) + std::stoull(amount)) & 0xFFFFFFFFull);
       return {};
@@ -407,6 +422,7 @@ struct Translator {
       return out;
     }
     if (op == "ld" && parts.size() == 1 && operands.size() == 2 && std::regex_match(trimmed(operands[1]), std::regex("[0-9]+"))) {
+      move_line.emplace(t, line);
       constants["P" + std::to_string(t) + ":" + trimmed(operands[0])] = value(operands[1], t, line);  // ld r, 1: a move
       return {};
     }

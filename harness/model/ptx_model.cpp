@@ -180,10 +180,17 @@ void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::str
   if (is_access(op)) std::tie(e.address, e.location) = places.of(op.address, th);
   // A register operand is a data dependency on the load that set the register (ptx.als: dep in ^po).
   int operand_read = -1;
+  // A register no instruction of this path set before is 0 (as herd has it, and a generated kernel's are):
+  // the operand is then its integer alone, a barrier's id 0. Without branches the grammar sees to it that
+  // an earlier load sets it.
+  bool unset_resource = false;
   for (const std::string* reg : {&op.value_reg, &op.resource_reg}) {
     if (reg->empty()) continue;
     const auto it = set_by.find(*reg);
-    if (it == set_by.end()) throw std::invalid_argument(l.name + ": " + e.text + ": no earlier load of " + th.name + " sets " + *reg);
+    if (it == set_by.end()) {
+      unset_resource = reg == &op.resource_reg;
+      continue;
+    }
     operand_read = it->second;
   }
   const auto push_read = [&](Event r) {
@@ -251,7 +258,7 @@ void add_events(Shape& s, Places& places, int t, const Op& op, std::map<std::str
     case OpKind::Barrier:
       e.kind = Kind::Barrier;
       e.value = op.value;  // the barrier's id (a named barrier's: its instance)
-      e.resource = op.resource;
+      e.resource = unset_resource ? 0 : op.resource;
       e.operand_read = operand_read;  // a named barrier's resource id in a register: the read that set it
       e.quorum = op.quorum;
       e.named = is_named_barrier(op);
@@ -432,8 +439,10 @@ Shape build(const Litmus& l, std::uint64_t cas_successes, const std::vector<std:
 // The most atom.cas operations a test may have: each doubles the shapes the model decides over.
 constexpr int kMostCas = 8;
 
-// The most paths a test's threads may take together: the model decides each.
+// The most paths a test's threads may take together: the model decides each. And the most steps one
+// thread's walk through its branches may take, paths dropped included.
 constexpr std::size_t kMostPaths = 256;
+constexpr std::size_t kMostPathSteps = 100'000;
 
 // One thread's paths through its branches (docs/litmus-model.md, "Branches and loops"): each a straight
 // list of its operations, where a branch stands for the assumption that it came out as the path took it
@@ -465,14 +474,22 @@ std::vector<std::vector<Op>> paths_of(const Litmus& l, const Thread& th) {
                                     "the model takes spin loops only");
     }
   }
+  // Loop heads: the labels a later branch jumps back to. Every cycle passes one, so a path that comes to
+  // one a second time is the loop going round again.
+  std::set<std::string> heads;
+  for (std::size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].kind == OpKind::Branch && label_at.at(ops[i].label) < i) heads.insert(ops[i].label);
   std::vector<std::vector<Op>> paths;
   std::vector<Op> path;
   std::set<std::string> visited;
+  std::size_t steps = 0;  // paths dropped count too: the walk itself is bounded
   std::function<void(std::size_t)> walk = [&](std::size_t pc) {
-    if (paths.size() > kMostPaths) throw std::invalid_argument(l.name + ": " + th.name + ": more than " + std::to_string(kMostPaths) + " paths");
+    if (paths.size() > kMostPaths || ++steps > kMostPathSteps)
+      throw std::invalid_argument(l.name + ": " + th.name + ": more than " + std::to_string(kMostPaths) + " paths through its branches");
     if (pc == ops.size()) return paths.push_back(path);
     const Op& op = ops[pc];
     if (op.kind == OpKind::Label) {
+      if (!heads.count(op.label)) return walk(pc + 1);
       if (!visited.insert(op.label).second) return;  // the loop again: its last iteration is another path's
       walk(pc + 1);
       visited.erase(op.label);
@@ -506,7 +523,22 @@ struct Shapes {
   std::deque<Litmus> paths;  // the straight-line tests the shapes point into
   std::vector<Shape> shapes;
 };
+// A register an operation reads (an operand, a barrier's id, a branch's comparison) is one an earlier
+// operation of its thread sets, in the text; on a path that skipped that operation it is 0.
+void check_registers_read(const Litmus& l) {
+  for (const Thread& th : l.threads) {
+    std::set<std::string> set;
+    for (const Op& op : th.ops) {
+      for (const std::string* reg : {&op.value_reg, &op.resource_reg, &op.lhs.reg, &op.rhs.reg})
+        if (!reg->empty() && !set.count(*reg))
+          throw std::invalid_argument(l.name + ": " + op_text(th, op, l) + ": no earlier load of " + th.name + " sets " + *reg);
+      if ((op.kind == OpKind::Load || op.kind == OpKind::AtomAdd) && !op.reg.empty()) set.insert(op.reg);
+    }
+  }
+}
+
 Shapes build_all(const Litmus& l) {
+  check_registers_read(l);
   Shapes out;
   const std::vector<std::string> registers = registers_of(l);
   std::vector<std::vector<std::vector<Op>>> per_thread;
@@ -727,17 +759,23 @@ bool deadlocked(const Shape& s, const Rel& meet) {
   const std::function<int(int)> root = [&](int e) {
     return group[static_cast<std::size_t>(e)] == e ? e : group[static_cast<std::size_t>(e)] = root(group[static_cast<std::size_t>(e)]);
   };
+  // Barriers wait for each other where they meet both ways (a quorum's members outside the chosen set
+  // and bar.cta.arrive wait for no one).
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b)
-      if (meet.has(a, b)) group[static_cast<std::size_t>(root(a))] = root(b);
-  Rel order(n);  // between groups' roots: a barrier of one passed before a barrier of the other
+      if (meet.has(a, b) && meet.has(b, a)) group[static_cast<std::size_t>(root(a))] = root(b);
+  Rel order(n);  // between groups' roots: a thread waits at one before it comes to the other
   for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b)
-      if (s.events[static_cast<std::size_t>(a)].kind == Kind::Barrier && s.events[static_cast<std::size_t>(b)].kind == Kind::Barrier &&
-          s.po_plus.has(a, b) && root(a) != root(b))
+    for (int b = 0; b < n; ++b) {
+      const Event &x = s.events[static_cast<std::size_t>(a)], &y = s.events[static_cast<std::size_t>(b)];
+      if (x.kind == Kind::Barrier && y.kind == Kind::Barrier && !x.arrive && s.po_plus.has(a, b) && root(a) != root(b))
         order.add(root(a), root(b));
+    }
   return !acyclic(order);
 }
+
+// The most threads a quorum barrier's group may have: the model tries each set of Q of them.
+constexpr int kMostQuorumMembers = 16;
 
 // The ways the barriers of an execution can meet (docs/litmus-model.md, "Barriers"), as Dat3M's PTX
 // semantics have them: unnamed ones as Shape::barrier_sync says; named ones in groups of one CTA,
@@ -760,10 +798,18 @@ std::vector<Rel> barrier_choices(const Shape& s, const Execution& x) {
     for (int e : members) quorum = std::max(quorum, s.events[static_cast<std::size_t>(e)].quorum);
     const int size = static_cast<int>(members.size());
     if (quorum > size) return {};
+    if (quorum >= 0 && size > kMostQuorumMembers)
+      throw std::invalid_argument(s.litmus->name + ": a quorum barrier that " + std::to_string(size) + " threads pass (at most " +
+                                  std::to_string(kMostQuorumMembers) + ")");
+    // Exactly Q meet: a larger set only adds orderings, so it allows nothing a set of Q does not.
+    std::vector<std::uint64_t> sets;  // bit i: members[i] meets
+    if (quorum < 0)
+      sets.push_back(size >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << size) - 1);
+    else
+      for (std::uint64_t set = 1; set < (std::uint64_t{1} << size); ++set)
+        if (__builtin_popcountll(set) == quorum) sets.push_back(set);
     std::vector<Rel> next;
-    for (std::uint64_t set = 1; set < (std::uint64_t{1} << size); ++set) {
-      const int meeting = __builtin_popcountll(set);
-      if (quorum < 0 ? meeting != size : meeting < quorum) continue;
+    for (const std::uint64_t set : sets) {
       for (Rel r : choices) {
         for (int i = 0; i < size; ++i)
           if ((set >> i) & 1u)
@@ -873,7 +919,7 @@ std::string key_of(const Litmus& l) {
         << op.address << ',' << op.value << ',' << op.reg.size() << ':' << op.reg << ',' << op.must_read << ','
         << static_cast<int>(op.proxy) << ',' << op.nc << ',' << op.value_reg.size() << ':' << op.value_reg << ','
         << static_cast<int>(op.rmw) << ',' << op.expected << ',' << op.resource << ',' << op.resource_reg.size() << ':'
-        << op.resource_reg << ',' << op.quorum << ',' << op.label.size() << ':' << op.label << ',' << op.lhs.reg << '#'
+        << op.resource_reg << ',' << op.quorum << ',' << op.arrive << ',' << op.label.size() << ':' << op.label << ',' << op.lhs.reg << '#'
         << op.lhs.value << ',' << op.rhs.reg << '#' << op.rhs.value << ',' << op.branch_equal << op.branch_always << ';';
     o << '}';
   }

@@ -441,6 +441,16 @@ TEST(LitmusCodegen, BranchesLoopsCasAndExch) {
   expect_contains(k.source, "if (v3 == v4) goto vmmcheck_L");  // beq r3, r4, SAME: forward
   expect_contains(k.source, "\"r\"((v2 + 1u))");                 // st [y], r2 + 1
   expect_compiles(k);
+  // A loop whose body sets nothing: its bound marks the register its branch compares. Labels alike in
+  // their first 40 characters stay two labels.
+  const std::string label(48, 'L');
+  const vmmcheck::litmus::File waits = vmmcheck::litmus::parse_text(
+      ".global x;\n.global y;\nd0.b0.t0 { st [x], 1; }\nd0.b1.t0 {\n  ld.relaxed.gpu r0, [x];\n" + label +
+          "a:\n  bne r0, 1, " + label + "a;\n  beq r0, 1, " + label + "b;\n" + label + "b:\n}\npermit (r0 == 1) as leaves;\n",
+      "waits.test");
+  const Kernel w = generate(waits.rows.at(0).test, kOneRole);
+  expect_contains(w.source, "v0 = 4294967295u;  // the bound reached");
+  expect_compiles(w);
 }
 
 TEST(LitmusCodegen, TextureReadOfTexrefSynonym) {

@@ -262,6 +262,13 @@ const Refused kRefused[] = {
      "bar.cta.sync and bar.cta.arrive are"},
     {"WarpBarrier", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n bar.warp.sync 1 ;\nexists (x == 1)\n", true, 5,
      "bar.cta.sync and bar.cta.arrive are"},
+    {"MoveInABranchyThread",
+     "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n beq r0, 0, LC00 ;\n ld r1, 7 ;\n LC00: ;\n st.weak x, r1 ;\nexists (x == 7)\n",
+     true, 6, "a move or add of registers in a thread with branches"},
+    {"SetInitialRegisterInABranchyThread",
+     "PTX t\n{\nx = 0;\nP0:r1 = 5;\n}\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n beq r0, 0, LC00 ;\n ld.weak r1, x ;\n LC00: ;\n"
+     "exists (P0:r1 == 5)\n",
+     true, 8, "the initial value of P0:r1, which an instruction of its thread sets"},
     {"BadLabel", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n LC 00: ;\n st.weak x, 1 ;\nexists (x == 1)\n", false, 4, "unknown instruction 'LC 00:'"},
     {"NoSuchLabel", "PTX t\n{ x = 0; }\n P0@cta 0,gpu 0 ;\n st.weak x, 1 ;\n goto LC00 ;\nexists (x == 1)\n", false, 5,
      "no label 'LC00:'"},

@@ -405,6 +405,56 @@ TEST(PtxModelBarriers, CrossedBarriersLeaveNoExecution) {
   EXPECT_GT(decide(aligned, eq("r0", 1), Reading::Isa).candidates, 0u);
 }
 
+// Waiting is what deadlocks: bar.cta.arrive waits for no one, and with quorum 1 each barrier completes by
+// itself, so neither crossing leaves the threads stuck.
+TEST(PtxModelBarriers, ArrivalsAndQuorumsOfOneDoNotDeadlock) {
+  Litmus l;
+  l.name = "arrive";
+  l.addresses = {Address{"x", 0}};
+  Op arrive = barrier(1);
+  arrive.arrive = true;
+  l.threads = {thread("t0", 0, {store(0, 1), arrive, barrier(2)}), thread("t1", 0, {barrier(2), barrier(1), load("r0", 0)})};
+  EXPECT_TRUE(asserted(l, eq("r0", 1)));  // t0's store is before its arrival, which t1's barrier 1 waits for
+  EXPECT_GT(decide(l, eq("r0", 1), Reading::Isa).candidates, 0u);
+  const auto alone = [](std::uint32_t instance) {
+    Op b = barrier(instance);
+    b.resource = 0;
+    b.quorum = 1;
+    return b;
+  };
+  Litmus q;
+  q.name = "quorum1";
+  q.addresses = {Address{"x", 0}};
+  q.threads = {thread("t0", 0, {store(0, 1), alone(1), alone(2)}), thread("t1", 0, {alone(2), alone(1), load("r0", 0)})};
+  EXPECT_TRUE(permitted(q, eq("r0", 0)));
+  EXPECT_TRUE(permitted(q, eq("r0", 1)));
+}
+
+// A loop entered at its test (goto COND; BODY: ld; COND: bne r0, 1, BODY) passes its test's label twice
+// in one iteration; only coming back to the loop's head ends a path.
+TEST(PtxModelBranches, ALoopEnteredAtItsTest) {
+  Op to_cond;
+  to_cond.kind = OpKind::Branch;
+  to_cond.branch_always = true;
+  to_cond.label = "COND";
+  Op body, cond;
+  body.kind = cond.kind = OpKind::Label;
+  body.label = "BODY";
+  cond.label = "COND";
+  Op back;
+  back.kind = OpKind::Branch;
+  back.label = "BODY";
+  back.branch_equal = false;
+  back.lhs = Term{"r0", 0};
+  back.rhs = Term{"", 1};
+  Litmus l;
+  l.name = "rotated";
+  l.addresses = {Address{"x", 0}};
+  l.threads = {thread("t0", 0, {store(0, 1)}), thread("t1", 1, {to_cond, body, load("r0", 0), cond, back})};
+  EXPECT_TRUE(asserted(l, eq("r0", 1)));  // it leaves only having read 1
+  EXPECT_GT(decide(l, eq("r0", 1), Reading::Isa).candidates, 0u);
+}
+
 // atom.cas writes only when it reads what it compares with: of two cas(0 -> 1) on one word, at most one
 // succeeds; atom.exch writes its operand whatever it read.
 TEST(PtxModelAtomics, CasSucceedsOnceExchAlwaysWrites) {

@@ -2,13 +2,19 @@
 
 #include <algorithm>
 
+#include "vocabulary/op_kinds.hpp"
+
 namespace vmmcheck::run {
 
 std::vector<std::string> spinning_registers(const patterns::litmus::Litmus& test) {
   std::vector<std::string> out;
-  for (const auto& thread : test.threads)
+  for (const auto& thread : test.threads) {
     for (const auto& op : thread.ops)
       if (op.spin && !op.reg.empty()) out.push_back(op.reg);
+    for (const auto& [label, regs] : patterns::litmus::loop_registers(thread))  // a loop's bound marks them
+      for (const std::string& r : regs)
+        if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  }
   return out;
 }
 
