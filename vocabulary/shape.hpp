@@ -194,6 +194,9 @@ struct Litmus {
   // value of the last write to its location in coherence order, or the initial 0 (docs/litmus.md,
   // "Final values"). A litmus file lists those its conditions name.
   std::vector<int> finals;
+  // herd's filter (`filter (COND);`): only executions whose outcome satisfies it count, as a precondition
+  // does (docs/litmus.md, "Preconditions and spins"); empty: none.
+  std::vector<Expr> filter;
 };
 
 // The register an outcome holds the final value of address `name` in: "[x]", as a condition writes it.

@@ -249,7 +249,17 @@ Test Parser::run() {
   if (!numbered(peek(), 'd'))
     fail_expected(peek(), "an address declaration (.global, .shared, .texref, .surfref) or a thread dD.bB.tT");
   while (numbered(peek(), 'd')) thread();
-  if (!starts_command(peek())) fail_expected(peek(), "a thread dD.bB.tT or a command (permit, assert, check)");
+  // filter (COND);  -- herd's: only executions whose outcome satisfies COND count, as a precondition does.
+  if (is_word(peek(), "filter")) {
+    const Token word = take();
+    expect("(");
+    test_.litmus.filter = {disjunction(0)};
+    if (!accept(")")) fail_expected(peek(), "'&&', '||' or ')'");
+    expect(";");
+    if (is_word(peek(), "filter")) src_.fail(peek().at, "a second filter (a test has one; join them with &&)");
+    (void)word;
+  }
+  if (!starts_command(peek())) fail_expected(peek(), "a thread dD.bB.tT, a filter or a command (permit, assert, check)");
   while (starts_command(peek())) command();
   if (peek().kind != TokenKind::End)
     fail_expected(peek(), "a command (permit, assert, check) or " + described(Token{}));

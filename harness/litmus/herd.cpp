@@ -15,7 +15,8 @@
 //   `surface aliases` are .texref and .surfref synonyms; a `constant` alias names its target's address,
 //   read by `cold` as ldc.
 // - `exists C` is `check (C)`, `~exists C` is `assert (not (C))`, `forall C` is `assert (C)`; /\ is &&, \/
-//   is ||, ~ is not; a location in a condition is its final value ([x]).
+//   is ||, ~ is not; a location in a condition is its final value ([x]). `filter C` before it is the
+//   language's `filter (C);`.
 // - `bar.cta.sync ID` (or bar.sync, barrier.sync): the language's CTA barrier; Dat3M's named barrier
 //   `bar.cta.sync ID, R` and `bar.cta.sync ID, R, Q` (instance ID, logical barrier R, quorum Q) the
 //   language's `bar.cta.sync ID, id R, quorum Q`; bar.cta.arrive the language's.
@@ -496,7 +497,7 @@ struct Translator {
 
   // The assertion: `exists`, `~exists` or `forall`, then a condition, perhaps over several lines.
   struct Assertion {
-    std::string quantifier, condition;
+    std::string quantifier, condition, filter;
     int line = 0;
   };
   Assertion assertion() {
@@ -511,10 +512,14 @@ struct Translator {
       if (end == std::string::npos) malformed(line, "'locations [' is never closed");
       t = trimmed(t.substr(end + 1));
     }
-    if (starts_with(t, "filter")) unsupported(line, "a filter");
     t = std::regex_replace(t, std::regex(R"((P?[0-9]+)\s*:\s*)"), "$1:");  // "P3: r0" is P3:r0
     Assertion a;
     a.line = line;
+    if (starts_with(t, "filter")) {  // filter C: only executions satisfying C count (the language's filter)
+      std::size_t i = std::string("filter").size();
+      a.filter = disjunction(t, i, line);
+      t = trimmed(t.substr(i));
+    }
     for (const char* q : {"~exists", "~ exists", "exists", "forall"})
       if (starts_with(t, q)) {
         a.quantifier = q == std::string("~ exists") ? "~exists" : q;
@@ -653,6 +658,7 @@ struct Translator {
       for (const auto& [op, line] : th.ops) put("  " + op + (op.back() == ':' ? "" : ";"), line);
       put("}", th.line);
     }
+    if (!a.filter.empty()) put("filter " + parenthesised(a.filter) + ";", a.line);
     if (a.quantifier == "exists") put("check " + parenthesised(a.condition) + " as exists;", a.line);
     else if (a.quantifier == "~exists") put("assert (not " + parenthesised(a.condition) + ") as not_exists;", a.line);
     else put("assert " + parenthesised(a.condition) + " as forall;", a.line);

@@ -50,6 +50,7 @@ std::string test_text(const Row& row) {
     for (const lt::Op& op : th.ops) o << "  " << op_text(test, op) << (op.kind == lt::OpKind::Label ? "\n" : ";\n");
     o << "}\n";
   }
+  for (const lt::Expr& f : test.filter) o << "\nfilter (" << model::ptx::to_string(f) << ");\n";
   const std::size_t dot = row.name.rfind('.');
   o << "\n" << name_of(row.expect) << " (" << model::ptx::to_string(row.condition) << ") as "
     << (dot == std::string::npos ? row.name : row.name.substr(dot + 1)) << ";\n";

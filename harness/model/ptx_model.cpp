@@ -826,6 +826,8 @@ std::vector<Rel> barrier_choices(const Shape& s, const Execution& x) {
 }
 
 bool preconditions_hold(const Shape& s, const Execution& x) {
+  // herd's filter: an outcome it rules out answers no question the test asks.
+  if (!s.litmus->filter.empty() && !holds(s.litmus->filter.front(), s.registers, register_values(s, x))) return false;
   for (int e = 0; e < s.n(); ++e) {
     const Event& ev = s.events[static_cast<std::size_t>(e)];
     if (ev.kind == Kind::Read && ev.must_read >= 0 && x.value[e] != static_cast<std::uint32_t>(ev.must_read)) return false;
@@ -925,6 +927,7 @@ std::string key_of(const Litmus& l) {
   }
   for (const auto& [a, b] : l.boundaries) o << 'B' << a << ',' << b << ';';
   for (int a : l.finals) o << 'F' << a << ';';
+  for (const Expr& f : l.filter) o << "filter " << to_string(f) << ';';
   return o.str();
 }
 

@@ -317,6 +317,7 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
     for (const Row& row : f.rows) {
       const lt::Litmus& t = row.test;
       seen.insert(std::string("command ") + vmmcheck::litmus::name_of(row.expect));
+      if (!t.filter.empty()) seen.insert("filter");
       collect_expr(row.condition, seen);
       for (std::size_t i = 0; i < t.addresses.size(); ++i) {
         const lt::Address& a = t.addresses[i];
@@ -368,7 +369,7 @@ TEST(LitmusFiles, GrammarTestsCoverEveryConstruct) {
       "text ld.volatile", "text st.volatile", "text $10", "ld weak", "st weak", "instruction atom.exch",
       "instruction atom.cas", "instruction bar.cta.arrive", "instruction bar.cta.sync id", "instruction bar.cta.sync id quorum",
       "instruction label", "instruction beq", "instruction bne", "instruction goto", "register plus integer",
-      "barrier id in a register", "branch on two registers"};
+      "barrier id in a register", "branch on two registers", "filter"};
   for (const char* scope : {"cta", "gpu", "sys"}) {
     const std::string s = scope;
     for (const char* x : {"fence.sc.", "fence.acq_rel.", "ld relaxed.", "ld acquire.", "st relaxed.", "st release.",

@@ -47,6 +47,8 @@ bool spin_timed_out(const std::vector<std::uint32_t>& values) {
 // The preconditions of a file ("ld.acquire r0, [flag] == 1"): instances where a load read another value
 // answer no question the file asks, so they are counted but not judged.
 bool preconditions_met(const litmus::Row& row, const std::vector<std::string>& registers, const std::vector<std::uint32_t>& values) {
+  for (const auto& f : row.test.filter)  // herd's filter: likewise
+    if (!model::ptx::holds(f, registers, values)) return false;
   for (const auto& t : row.test.threads)
     for (const auto& op : t.ops) {
       if (op.must_read < 0 || op.reg.empty()) continue;
