@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "litmus/parser.hpp"
+#include "run/rows/launch_split.hpp"
 #include "run/rows/row_result.hpp"
 #include "row_outcomes_fixture.hpp"
 
@@ -164,3 +165,20 @@ TEST(LitmusRows, TheModelVerdictOfARow) {
 
 }  // namespace
 }  // namespace vmmcheck::run
+
+// A row's rounds fall into launches of at most so many rounds, the instance-rounds kept (a long budget is
+// more launches of the default's rounds: run/rows/engine.cpp).
+TEST(LitmusRowLaunches, AtMostSoManyRoundsALaunch) {
+  using vmmcheck::run::at_most;
+  using vmmcheck::run::RoundsAndLaunches;
+  const RoundsAndLaunches long_run{2500, 4};  // 100x the default's 25 rounds a launch
+  const RoundsAndLaunches split = at_most(long_run, 25);
+  EXPECT_EQ(split.rounds, 25u);
+  EXPECT_EQ(split.launches, 400u);
+  EXPECT_EQ(at_most({25, 4}, 25).launches, 4u);   // within the limit: as it was
+  EXPECT_EQ(at_most({2500, 4}, 0).rounds, 2500u);  // 0: no limit
+  const RoundsAndLaunches odd = at_most({10, 3}, 4);  // 30 instance-rounds: 8 launches of 4, none lost
+  EXPECT_EQ(odd.rounds, 4u);
+  EXPECT_EQ(odd.launches, 8u);
+  EXPECT_GE(static_cast<std::uint64_t>(odd.rounds) * odd.launches, 30u);
+}

@@ -1,4 +1,5 @@
 #include "run/rows/engine.hpp"
+#include "run/rows/launch_split.hpp"
 
 #include "toolchain/audit.hpp"
 
@@ -264,32 +265,21 @@ RowEngine::Launches RowEngine::plan(const codegen::Kernel& k, const Loaded& kern
   p.grid_barrier = knobs.grid_barrier ? 1u : 0u;
   p.grid_counter = grid_counter_.get();
   l.launches = std::max<std::uint32_t>(1, knobs.row_launches ? knobs.row_launches : budget.row_launches);
-  p.rounds = rounds_for(budget, p.instances, l.launches);
+  RoundsAndLaunches split{rounds_for(budget, p.instances, l.launches), l.launches};
   // A budget beyond the default's is more launches of the default's rounds, not longer launches: threads
   // with no barrier between rounds drift apart over many rounds, and a row's weak outcomes go with them
   // (on the H200, cuda-litmus's isa2 under its tuned knobs: 0.555% of 10.8M instances, 0.0094% of 1G run
   // as launches a hundred times as long). So a long run keeps the shape its knobs were measured with.
   Budget usual = budget;
   usual.instances = Budget{}.instances;
-  const std::uint32_t usual_rounds = rounds_for(usual, p.instances, l.launches);
-  if (!knobs.row_rounds_per_launch && p.rounds > usual_rounds) {
-    const std::uint64_t total = static_cast<std::uint64_t>(p.rounds) * l.launches;
-    p.rounds = usual_rounds;
-    l.launches = (total + p.rounds - 1) / p.rounds;
-  }
-  if (knobs.row_rounds_per_launch && p.rounds > knobs.row_rounds_per_launch) {  // more launches of fewer rounds
-    const std::uint64_t total = static_cast<std::uint64_t>(p.rounds) * l.launches;
-    p.rounds = knobs.row_rounds_per_launch;
-    l.launches = (total + p.rounds - 1) / p.rounds;
-  }
+  if (!knobs.row_rounds_per_launch) split = at_most(split, rounds_for(usual, p.instances, l.launches));
+  split = at_most(split, knobs.row_rounds_per_launch);  // more launches of fewer rounds
   // Values by round: a round's tag must fit beside the value (kernel_abi.h); more launches instead.
   constexpr std::uint32_t kMostTaggedRounds = (1u << (32 - VMMCHECK_LITMUS_VALUE_BITS)) - 2u;
-  if (std::find(k.reused_locations.begin(), k.reused_locations.end(), true) != k.reused_locations.end() &&
-      p.rounds > kMostTaggedRounds) {
-    const std::uint64_t total = static_cast<std::uint64_t>(p.rounds) * l.launches;
-    p.rounds = kMostTaggedRounds;
-    l.launches = (total + p.rounds - 1) / p.rounds;
-  }
+  if (std::find(k.reused_locations.begin(), k.reused_locations.end(), true) != k.reused_locations.end())
+    split = at_most(split, kMostTaggedRounds);
+  p.rounds = split.rounds;
+  l.launches = split.launches;
   const bool surfaces = std::find(k.surface_locations.begin(), k.surface_locations.end(), true) != k.surface_locations.end();
   if (surfaces) {  // a surface's texels are the words of its location: as many instance-rounds as texels per launch
     const unsigned texels = vmm::SurfaceAlias::kSide * vmm::SurfaceAlias::kSide;
