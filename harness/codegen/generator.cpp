@@ -217,8 +217,9 @@ class RoleEmitter {
 
   // Each loop's poll count and start, declared before any branch can jump past them.
   void emit_loop_declarations() {
+    loops_ = loops();
     int n = 0;
-    for (const auto& [label, regs] : loops()) {
+    for (const auto& [label, regs] : loops_) {
       loop_index_[label] = n;
       o_ << indent_ << "unsigned int loop_polls" << n << " = 0u;  // the loop at " << one_line(label) << "\n"
          << indent_ << "unsigned long long loop_started" << n << " = 0ull;\n";
@@ -247,8 +248,7 @@ class RoleEmitter {
        << indent_ << "  if (loop_started" << n << " == 0ull) loop_started" << n << " = vmmcheck_now_ns();\n"
        << indent_ << "  if ((++loop_polls" << n << " & 63u) != 0u || vmmcheck_now_ns() - loop_started" << n
        << " <= p.spin_timeout_ns) goto " << label_of(op.label) << ";\n";
-    const std::map<std::string, std::set<int>> all = loops();
-    for (int k : all.at(op.label))
+    for (int k : loops_.at(op.label))
       o_ << indent_ << "  v" << k << " = " << kSpinBoundReached << "u;  // the bound reached: an outcome of its own\n";
     o_ << indent_ << "}\n";
   }
@@ -488,6 +488,7 @@ class RoleEmitter {
   int scratch_ = 0;
   std::streamoff start_ = o_.tellp();         // where the role's code starts in the body
   std::string label_prefix_;
+  std::map<std::string, std::set<int>> loops_;  // a loop's label -> the registers its bound marks
   std::map<std::string, int> loop_index_;     // a loop's label -> its counters' number
   std::set<std::string> labels_seen_;         // labels emitted so far (a branch to one jumps back)
 };

@@ -158,6 +158,7 @@ class Parser {
   Token register_token();
   std::string register_name(const Token& reg) const;
   std::string sets(const Token& reg);
+  std::string read_register(const Token& reg);
   void value(lt::Op& op);
   std::int64_t must_read();
 
@@ -514,9 +515,7 @@ lt::Term Parser::branch_operand() {
   if (t.kind == TokenKind::Number) return lt::Term{"", integer(take())};
   if (!numbered(t, 'r')) fail_expected(t, "an integer or a register r<N>");
   take();
-  const std::string reg = register_name(t);
-  if (!thread_registers_.count(reg)) src_.fail(t.at, "register " + reg + " is read but no earlier load or atom of this thread sets it");
-  return lt::Term{reg, 0};
+  return lt::Term{read_register(t), 0};
 }
 
 // fence.sc.<scope>;  fence.acq_rel.<scope>;  fence.proxy.<proxy>;  fence.alias;
@@ -572,9 +571,7 @@ lt::Op Parser::barrier() {
     } else {
       if (!numbered(r, 'r')) fail_expected(r, "the barrier's logical id (an integer or a register r<N>)");
       take();
-      o.resource_reg = register_name(r);
-      if (!thread_registers_.count(o.resource_reg))
-        src_.fail(r.at, "register " + o.resource_reg + " is read but no earlier load or atom of this thread sets it");
+      o.resource_reg = read_register(r);
     }
     if (accept(",")) {
       if (!is_word(peek(), "quorum")) fail_expected(peek(), "'quorum Q' (the fewest threads that must meet)");
@@ -682,6 +679,14 @@ std::string Parser::sets(const Token& reg) {
   return name;
 }
 
+// A register an operation reads: one an earlier load or atom of the same thread set (a register of another
+// thread is no value this thread has).
+std::string Parser::read_register(const Token& reg) {
+  std::string name = register_name(reg);
+  if (!thread_registers_.count(name)) src_.fail(reg.at, "register " + name + " is read but no earlier load or atom of this thread sets it");
+  return name;
+}
+
 // A store's or atomic's operand: an integer, or a register an earlier load or atom of the same thread
 // set (a data dependency: a register of another thread is no value this thread has).
 void Parser::value(lt::Op& op) {
@@ -692,9 +697,7 @@ void Parser::value(lt::Op& op) {
   }
   if (!numbered(t, 'r')) fail_expected(t, "a value (an integer or a register r<N>)");
   take();
-  op.value_reg = register_name(t);
-  if (!thread_registers_.count(op.value_reg))
-    src_.fail(t.at, "register " + op.value_reg + " is read but no earlier load or atom of this thread sets it");
+  op.value_reg = read_register(t);
   if (accept("+")) {  // r0 + 1: the register's value plus an integer
     if (peek().kind != TokenKind::Number) fail_expected(peek(), "an integer after '+'");
     op.value = integer(take());

@@ -447,24 +447,25 @@ constexpr std::size_t kMostPathSteps = 100'000;
 // One thread's paths through its branches (docs/litmus-model.md, "Branches and loops"): each a straight
 // list of its operations, where a branch stands for the assumption that it came out as the path took it
 // (OpKind::Branch, its comparison negated where the path falls through). A loop runs its body once: a path
-// that comes to a label a second time is dropped, so a spin loop is its last iteration, the one whose load
-// read what ends it (earlier iterations only read, and order nothing an acquire of the last does not). A
-// loop whose body does more than read is refused: dropping its earlier iterations would drop writes.
+// that comes to a loop's head a second time is dropped, so a spin loop is its last iteration, the one whose
+// load read what ends it (earlier iterations only read, and order nothing an acquire of the last does not).
+// A loop whose body does more than read is refused: dropping its earlier iterations would drop writes.
 std::vector<std::vector<Op>> paths_of(const Litmus& l, const Thread& th) {
   const std::vector<Op>& ops = th.ops;
   std::map<std::string, std::size_t> label_at;
   for (std::size_t i = 0; i < ops.size(); ++i)
     if (ops[i].kind == OpKind::Label) label_at[ops[i].label] = i;
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i].kind != OpKind::Branch) continue;
-    const auto target = label_at.find(ops[i].label);
-    if (target == label_at.end()) throw std::invalid_argument(l.name + ": " + th.name + ": no label " + ops[i].label);
-    for (std::size_t k = target->second; k < i; ++k) {  // a backward branch: a loop over ops[target, i)
+  for (const Op& op : ops)
+    if (op.kind == OpKind::Branch && !label_at.count(op.label))
+      throw std::invalid_argument(l.name + ": " + th.name + ": no label " + op.label);
+  const std::vector<Loop> loops = loops_of(th);
+  for (const Loop& loop : loops) {
+    for (std::size_t k = loop.head; k < loop.back; ++k) {
       const Op& body = ops[k];
       if (body.kind == OpKind::Load || body.kind == OpKind::Label || body.kind == OpKind::Branch) continue;
       // An atom.cas whose failure is what loops (`bne r, expected, L`): every earlier iteration's cas
       // failed, and a failed cas only reads.
-      const Op& back = ops[i];
+      const Op& back = ops[loop.back];
       const bool loops_on_failure = body.kind == OpKind::AtomAdd && body.rmw == Rmw::Cas && !back.branch_always && !back.branch_equal &&
                                     ((back.lhs.reg == body.reg && back.rhs.reg.empty() && back.rhs.value == body.expected) ||
                                      (back.rhs.reg == body.reg && back.lhs.reg.empty() && back.lhs.value == body.expected));
@@ -477,8 +478,7 @@ std::vector<std::vector<Op>> paths_of(const Litmus& l, const Thread& th) {
   // Loop heads: the labels a later branch jumps back to. Every cycle passes one, so a path that comes to
   // one a second time is the loop going round again.
   std::set<std::string> heads;
-  for (std::size_t i = 0; i < ops.size(); ++i)
-    if (ops[i].kind == OpKind::Branch && label_at.at(ops[i].label) < i) heads.insert(ops[i].label);
+  for (const Loop& loop : loops) heads.insert(ops[loop.head].label);
   std::vector<std::vector<Op>> paths;
   std::vector<Op> path;
   std::set<std::string> visited;
