@@ -316,6 +316,16 @@ TEST(RowPower, ControlsThatNarrowAScopeRunLast) {
   EXPECT_EQ(controls[0].name, "litmus.mp_power.1.relaxed");  // the file's own still first
 }
 
+TEST(RowPower, EveryOrderingTakenAwayRunsFirst) {
+  // The control most likely to show the outcome runs first (the file's own before it): a run stops at
+  // the first that shows it, and the row's power is the strongest shown.
+  const auto controls = controls_of(mp()[0]);
+  ASSERT_GT(controls.size(), 2u);
+  EXPECT_EQ(controls[0].name, "litmus.mp_power.1.relaxed");
+  EXPECT_EQ(controls[1].token, "ctl_unordered");
+  for (std::size_t i = 2; i < controls.size(); ++i) EXPECT_NE(controls[i].token, "ctl_unordered");
+}
+
 TEST(RowPower, ShowedForbiddenJudgesAsTheRowIs) {
   const auto controls = controls_of(mp()[0]);
   const ControlRun showed{&controls[1], seen({{{1, 1}, 99}, {{1, 0}, 1}}), Status::Pass, ""};
