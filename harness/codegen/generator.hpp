@@ -34,9 +34,6 @@ struct Build {
   enum class Warm { None, Weak, All } warm = Warm::All;
   // Locations of one writer keep one word across rounds, values tagged by round (kernel_abi.h).
   bool reuse_words = true;
-  // With reuse_words, a location a thread spins on too (a flag): the reader's cache then holds the
-  // earlier round's flag, as the hand-written message-passing kernels' flags grow by round.
-  bool reuse_spun_words = false;
 };
 
 struct Kernel {

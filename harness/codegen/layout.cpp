@@ -67,7 +67,7 @@ std::vector<int> role_order_of(const Litmus& l) {
   return order;
 }
 
-std::string why_not_reused(const Litmus& l, const Layout& lay, int L, bool spun_too) {
+std::string why_not_reused(const Litmus& l, const Layout& lay, int L) {
   if (lay.surface_backed[static_cast<std::size_t>(L)]) return "a surface's memory: its words are texels";
   if (lay.initial[static_cast<std::size_t>(L)] != 0)
     return "its initial value is not 0: a word of an earlier round reads as 0 under values by round";
@@ -81,7 +81,7 @@ std::string why_not_reused(const Litmus& l, const Layout& lay, int L, bool spun_
     if (lay.global_index[a] == L) place = place_of(l, static_cast<int>(a));
   for (const Thread& th : l.threads)
     for (std::size_t i = 0; i < th.ops.size(); ++i)
-      if (!spun_too && spins(th, i) && place_of(l, th.ops[i].address) == place)
+      if (spins(th, i) && place_of(l, th.ops[i].address) == place)
         // Measured on the H200: the spin finds the earlier round's value in its SM's cache and, at a scope
         // that does not look past that cache, waits out its bound (twice the timeouts of a fresh word).
         return "a thread spins on it: its cache would hold the earlier round's word";
@@ -180,7 +180,7 @@ Layout layout_of(const Litmus& l, const Build& build) {
   if (build.all_roles && !has_barrier(l)) lay.role_order = role_order_of(l);
   lay.reused.assign(lay.global_locations, false);
   if (build.reuse_words)
-    for (unsigned L = 0; L < lay.global_locations; ++L) lay.reused[L] = why_not_reused(l, lay, static_cast<int>(L), build.reuse_spun_words).empty();
+    for (unsigned L = 0; L < lay.global_locations; ++L) lay.reused[L] = why_not_reused(l, lay, static_cast<int>(L)).empty();
   return lay;
 }
 

@@ -43,9 +43,7 @@ std::vector<int> role_order_of(const patterns::litmus::Litmus& test);
 
 // Whether global location L can keep one word across rounds with its values tagged by round
 // (kernel_abi.h, "Values by round"): written by plain generic stores of one litmus thread only, whose
-// values fit VMMCHECK_LITMUS_VALUE_BITS; no thread spins on it (unless `spun_too`); not a surface's memory.
-// Why not, or empty.
-// With `spun_too` (Build::reuse_spun_words) a location a thread spins on can keep its word as well.
-std::string why_not_reused(const patterns::litmus::Litmus& test, const Layout& layout, int L, bool spun_too = false);
+// values fit VMMCHECK_LITMUS_VALUE_BITS; no thread spins on it; not a surface's memory. Why not, or empty.
+std::string why_not_reused(const patterns::litmus::Litmus& test, const Layout& layout, int L);
 
 }  // namespace vmmcheck::codegen

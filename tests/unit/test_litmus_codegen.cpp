@@ -334,24 +334,6 @@ TEST(LitmusCodegen, ValuesByRoundOnlyForOneWritersPlainStores) {
   EXPECT_EQ(generate(l, Build{true, Build::Warm::All, false}).reused_locations, (std::vector<bool>(5, false)));
 }
 
-// A spun-on flag keeps a fresh word every round unless the build asks for flags by round
-// (Build::reuse_spun_words, a row's own knob): then the spin compares the round's decoded value.
-TEST(LitmusCodegen, FlagsByRoundOnlyWhenAsked) {
-  Litmus l = message_passing();
-  l.threads[1].ops[0].spin = true;
-  EXPECT_EQ(generate(l).reused_locations, (std::vector<bool>{true, false})) << "the spun-on flag: a fresh word";
-  Build flags;
-  flags.reuse_spun_words = true;
-  const Kernel k = generate(l, flags);
-  EXPECT_EQ(k.reused_locations, (std::vector<bool>{true, true}));
-  expect_contains(k.source, " = vmmcheck_value(");
-  expect_contains(k.source, "== 1u) break;");
-  expect_compiles(k);
-  Build neither = flags;
-  neither.reuse_words = false;
-  EXPECT_EQ(generate(l, neither).reused_locations, (std::vector<bool>{false, false})) << "only with values by round";
-}
-
 // Final values are registers the kernel leaves for the host (Kernel::finals), after the loads' own; their
 // location keeps a word per round; a final value of a surface's memory is not generated.
 TEST(LitmusCodegen, FinalValuesAreReadBackByTheHost) {

@@ -55,11 +55,6 @@ struct StressParams {
   // A location one litmus thread writes keeps its word across rounds, values tagged by round (as the
   // hand-written kernels' values grow by round), so a reader's line still holds an earlier round's value.
   bool reuse_words = true;
-  // With reuse_words, spun-on locations (flags) keep their word too, their values growing by round as the
-  // hand-written message-passing kernels' flags do. Off by default: the spin then finds the earlier
-  // round's flag in its SM's cache and, at a scope that does not look past it, waits out its bound twice
-  // as often (docs/litmus.md, "How a generated kernel is built"); a row's own knobs may turn it on.
-  bool reuse_spun_words = false;
   // Generated litmus kernels: before each round every testing CTA meets the others (a bounded spin on a
   // counter), so that every instance's roles start together, as cuda-litmus's barrier does.
   bool grid_barrier = false;

@@ -117,7 +117,6 @@ codegen::Build build_of(const StressParams& s) {
   b.all_roles = s.all_roles;
   b.warm = s.warm_loads;
   b.reuse_words = s.reuse_words;
-  b.reuse_spun_words = s.reuse_spun_words;
   return b;
 }
 
@@ -135,7 +134,7 @@ const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
   const codegen::Build build = build_of(stress_of(row));
   const std::string key = row.source + (mutant ? "\n// mutant " + std::string(patterns::name_of(*mutant)) : std::string()) +
                           "\n// build " + std::to_string(build.all_roles) + std::to_string(static_cast<int>(build.warm)) +
-                          std::to_string(build.reuse_words) + std::to_string(build.reuse_spun_words);
+                          std::to_string(build.reuse_words);
   auto it = kernels_.find(key);
   if (it == kernels_.end()) it = kernels_.emplace(key, codegen::generate(as_generated(row.test, mutant), build)).first;
   return it->second;
