@@ -198,9 +198,8 @@ run::StressParams contiguous_words() {
 }
 
 // One search: trial 0 the default (no stress), the baseline every draw is compared with, trial 1 the
-// default with contiguous words, then random draws (even trials) and steps from the best so far (odd:
-// one or two knobs changed); `written` is called after every trial (an interrupted search keeps what
-// it found).
+// default with contiguous words, then random draws; `written` is called after every trial (an
+// interrupted search keeps what it found).
 struct Search {
   std::optional<Trial> best, baseline;
   Json tried = Json::array();
@@ -217,11 +216,7 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
       out << "tune: " << title << "stopped after " << i << " trials (" << rate_text(elapsed) << " s)\n";
       break;
     }
-    // After the two fixed trials, random draws and steps from the best so far take turns.
-    const run::StressParams params = i == 0   ? run::StressParams{}
-                                     : i == 1 ? contiguous_words()
-                                     : i % 2 == 1 ? run::nearby_stress_params(found.best->params, rng)
-                                                  : run::random_stress_params(rng);
+    const run::StressParams params = i == 0 ? run::StressParams{} : i == 1 ? contiguous_words() : run::random_stress_params(rng);
     const Trial t = measure(o, targets, params);
     if (i == 0) found.baseline = t;
     const bool better = !found.best || t.better_than(*found.best);

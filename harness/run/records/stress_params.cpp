@@ -1,6 +1,5 @@
 #include "run/records/stress_params.hpp"
 
-#include <algorithm>
 #include <array>
 #include <fstream>
 #include <sstream>
@@ -199,18 +198,6 @@ std::vector<RowStress> read_row_stress(const std::string& path) {
   const Json j = params_file(path);
   if (!j.is_object() || !j.contains("rows")) return {};
   return row_stress_from_json(j.at("rows"), path);
-}
-
-StressParams nearby_stress_params(const StressParams& from, std::mt19937_64& rng) {
-  const Json fresh = to_json(random_stress_params(rng));
-  Json near = to_json(from);
-  std::vector<std::string> keys;
-  for (const auto& [key, value] : near.items())
-    if (fresh.at(key) != value) keys.push_back(key);
-  std::shuffle(keys.begin(), keys.end(), rng);
-  const std::size_t changes = std::min<std::size_t>(keys.size(), 1 + std::uniform_int_distribution<int>(0, 1)(rng));
-  for (std::size_t i = 0; i < changes; ++i) near[keys[i]] = fresh.at(keys[i]);
-  return stress_params_from_json(near, "a nearby draw");
 }
 
 StressParams random_stress_params(std::mt19937_64& rng) {

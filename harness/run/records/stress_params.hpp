@@ -125,9 +125,5 @@ std::vector<RowStress> read_row_stress(const std::string& path);
 
 // One random draw from the ranges `vmmcheck tune` searches.
 StressParams random_stress_params(std::mt19937_64& rng);
-// A draw near `from`: one or two of its knobs drawn afresh from the same ranges, the rest kept (a search's
-// step from the best so far: the knobs that matter differ from shape to shape, and a random draw over
-// all twenty rarely keeps the few that made the best).
-StressParams nearby_stress_params(const StressParams& from, std::mt19937_64& rng);
 
 }  // namespace vmmcheck::run
