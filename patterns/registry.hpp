@@ -19,7 +19,6 @@
 #include "patterns/peer_pair/definition.hpp"
 #include "patterns/planted/definition.hpp"
 #include "patterns/resident/definition.hpp"
-#include "patterns/rmw/definition.hpp"
 #include "patterns/same_thread/definition.hpp"
 #include "patterns/surface/definition.hpp"
 #include "patterns/texture/definition.hpp"
@@ -27,7 +26,7 @@
 
 namespace vmmcheck::patterns {
 
-using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Rmw, Access, Lifecycle, UnmapInUse,
+using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Access, Lifecycle, UnmapInUse,
                              Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, Texture, AsyncCopy, Surface,
                              PlantedHost, PlantedGpu>;
 

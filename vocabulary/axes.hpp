@@ -128,15 +128,6 @@ struct Vocabulary<Partner> {
   static constexpr std::array<Word<Partner>, 2> words{{{Partner::OtherCta, "other_cta"}, {Partner::SameCta, "same_cta"}}};
 };
 
-// How a thread adds to a shared word.
-enum class Update : int {
-  Atomic,  // one atom.add
-  Plain,   // a load, then a store of the value plus one: not atomic
-};
-template <>
-struct Vocabulary<Update> {
-  static constexpr std::array<Word<Update>, 2> words{{{Update::Atomic, "atomic"}, {Update::Plain, "plain"}}};
-};
 
 // What touches the memory between the write under test and the check that reads it back.
 enum class Interference : int {

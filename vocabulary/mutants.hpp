@@ -21,7 +21,7 @@ enum class Mutant : int {
   NoHostSync,        // the host does not synchronise with the writer before it starts the reader
   NoGraphEdge,       // the graph's reader node does not depend on its writer node
   NoResidentSignal,  // a resident reader does not wait for the signal that the write completed
-  PlainRmw,          // atom.add becomes a load and a store
+  PlainRmw,          // atom.add becomes a load and a store (of generated litmus kernels: alias.rmw's rows)
   NoGrant,           // cuMemSetAccess is not called for the access under test
   FullGrant,         // every mapping is granted read-write to every device that touches it
   StrayWrite,        // another kernel writes the memory before it is checked

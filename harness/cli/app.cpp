@@ -84,17 +84,23 @@ int cmd_explain(const Options& o, std::ostream& out) {
       throw InputError("--results " + o.results + ": not a vmmcheck results file (run --json writes one; not JSON, truncated, or another kind)");
     results = {o.results};
   }
-  // A name litmus.<row> is a litmus row of the shipped files (or of --litmus), the rest are cases.
+  // A name litmus.<row> is a litmus row of the shipped files (or of --litmus); another is a case of the
+  // tables, or a row that stands for a retired family's case (`case NAME`).
   std::vector<litmus::Row> rows;
   std::vector<std::string> texts;
   for (const std::string& name : o.names) {
-    if (name.rfind("litmus.", 0) != 0) {
+    const bool row_name = name.rfind("litmus.", 0) == 0;
+    if (!row_name && std::any_of(table.cases.begin(), table.cases.end(), [&](const model::Case& c) { return c.name == name; })) {
       texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));
       continue;
     }
     if (rows.empty()) rows = all_litmus_rows(o);
     const auto row = std::find_if(rows.begin(), rows.end(), [&](const litmus::Row& r) { return litmus::case_name_of(r) == name; });
-    if (row == rows.end()) throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");
+    if (row == rows.end()) {
+      if (!row_name) texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));  // says it is unknown
+      else throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");
+      continue;
+    }
     texts.push_back(explain(*row, results));
   }
   if (o.names.empty())

@@ -1,5 +1,6 @@
 #include "cli/cases.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "common/error.hpp"
@@ -46,7 +47,14 @@ Selected select(const Options& o, const model::CaseTable& table) {
   if (!o.shard.empty()) s.selection.shard = model::parse_shard(o.shard);
   std::vector<litmus::Row> rows = all_litmus_rows(o);
   for (const model::Case& c : table.cases) s.known.push_back(c.name);
-  for (const litmus::Row& r : rows) s.known.push_back(litmus::case_name_of(r));
+  for (const litmus::Row& r : rows) {
+    // A row that stands for a case (`case NAME`) replaces the family's hand-written one: both is a mistake.
+    if (!r.case_name.empty() &&
+        std::any_of(table.cases.begin(), table.cases.end(), [&](const model::Case& c) { return c.name == r.case_name; }))
+      throw InputError(r.file + ":" + std::to_string(r.line) + ": row " + litmus::row_name_of(r) + " stands for the case " +
+                       r.case_name + ", which the case tables have too (a retired family's table goes)");
+    s.known.push_back(litmus::case_name_of(r));
+  }
   if (!o.caselist.empty()) {
     s.selection.caselist = model::Caselist::read(o.caselist);
     s.selection.caselist->check_against(s.known);

@@ -31,6 +31,9 @@ struct Row {
   // Empty: none named (the derived controls, litmus/derived_controls.hpp, are the row's power).
   std::string control;
   std::shared_ptr<const Row> control_row;  // that row, when named
+  // The hand-written case this row stands for (`... as name case alias.rmw.same.gpu`): its results are
+  // named so (case_name_of). Empty: named by the file, "litmus.<stem>...".
+  std::string case_name;
 };
 
 struct File {

@@ -42,7 +42,8 @@ std::vector<File> parse_paths(const std::vector<std::filesystem::path>& paths) {
       if (!fresh)
         throw std::runtime_error(r.file + ":" + std::to_string(r.line) + ": row " + it->first + " has the name of a row of " +
                                  it->second->file + ":" + std::to_string(it->second->line) +
-                                 " (a row is named by its file's stem: rename one of the files)");
+                                 (r.case_name.empty() ? " (a row is named by its file's stem: rename one of the files)"
+                                                      : " (two rows stand for one case)"));
     }
   return files;
 }

@@ -713,7 +713,7 @@ std::int64_t Parser::must_read() {
 
 // --- Commands ---
 
-// permit|assert|check (condition) as name (control name)?;
+// permit|assert|check (condition) as name (case dotted.name)? (control name)?;
 void Parser::command() {
   const Token keyword = take();
   Command c;
@@ -726,6 +726,21 @@ void Parser::command() {
   const Token name = expect_word("a name for the command");
   if (!command_names_.insert(name.text).second) src_.fail(name.at, "command name '" + name.text + "' is used twice");
   c.name = name.text;
+  if (is_word(peek(), "case")) {
+    c.case_at = take().at;
+    for (;;) {
+      const Token part = take();
+      if (part.kind != TokenKind::Word && part.kind != TokenKind::Number)
+        src_.fail(part.at, "expected the case's dotted name (family.axis...), found " + (part.text.empty() ? std::string("the end") : "'" + part.text + "'"));
+      for (char ch : part.text)
+        if ((ch < 'a' || ch > 'z') && (ch < '0' || ch > '9') && ch != '_')
+          src_.fail(part.at, "a case name is lowercase letters, digits and '_' between dots ('" + part.text + "')");
+      c.case_name += (c.case_name.empty() ? "" : ".") + part.text;
+      if (!accept(".")) break;
+    }
+    if (c.case_name.find('.') == std::string::npos || c.case_name.rfind("litmus.", 0) == 0)
+      src_.fail(c.case_at, "a case name has a family and an axis at least, and is not a litmus row's name ('" + c.case_name + "')");
+  }
   if (is_word(peek(), "control")) {
     const Token word = take();
     if (c.expect != Expect::Assert) src_.fail(word.at, "only an assert row has a control (a permit row is one)");

@@ -22,6 +22,11 @@ struct Command {
   // control (docs/litmus.md, "Power"), besides those derived from the row. Empty: none named.
   std::string control;
   std::size_t control_at = 0;
+  // `... as name case alias.rmw.same.gpu ...`: the name of the hand-written case the row stands for (a
+  // retired family's, docs/litmus.md "Beside the hand-written kernels"): the row's results name. Empty:
+  // the row's own name.
+  std::string case_name;
+  std::size_t case_at = 0;
 };
 
 struct Test {

@@ -70,6 +70,7 @@ void add_rows(File& file, const syntax::Source& source, const std::string& prefi
     row.expect = c.expect;
     row.source = source.text;
     row.control = c.control;  // a command name until resolve_controls makes it a row name
+    row.case_name = c.case_name;
     file.rows.push_back(std::move(row));
     if (!c.control.empty()) controls.push_back({file.rows.size() - 1, source.lines->line(source.origin[c.control_at])});
   }

@@ -70,10 +70,12 @@ std::string file_token(const Row& row) { return token(stem_of(row)); }
 std::string command_token(const Row& row) { return token(row.name.substr(row.name.rfind('.') + 1)); }
 std::string family_of(const Row& row) { return "litmus." + file_token(row); }
 
-std::string case_name_of(const Row& row) {
+std::string row_name_of(const Row& row) {
   std::string name = family_of(row);
   if (row.instance >= 0) name += "." + std::to_string(row.instance);
   return name + "." + command_token(row);
 }
+
+std::string case_name_of(const Row& row) { return row.case_name.empty() ? row_name_of(row) : row.case_name; }
 
 }  // namespace vmmcheck::litmus

@@ -36,8 +36,10 @@ RowVerdict verdict_of(const Row& row);
 std::string answer_of(const Row& row, const RowVerdict& v);
 
 // Case names of rows: "litmus.<row name>" with the file stem and command lowered to [a-z0-9_] (the
-// results' names are); family "litmus.<file stem>"; pattern "litmus".
+// results' names are: row_name_of), or the hand-written case's name the row stands for (`case NAME`, a
+// retired family's); family "litmus.<file stem>"; pattern "litmus".
 std::string case_name_of(const Row& row);
+std::string row_name_of(const Row& row);
 std::string family_of(const Row& row);
 // A row's axis tokens: its file stem and its command, as case_name_of spells them.
 std::string file_token(const Row& row);

@@ -151,6 +151,22 @@ def test_allow_missing_lists_them_as_vanished(tmp_path, run_cli):
     assert "Vanished (1):\n  alias.mp.a.gone: Warning -> (absent)\n" in out and "Missing" not in out
 
 
+def test_a_row_that_now_stands_for_a_case_is_renamed_not_missing():
+    """A retired family's rows are named for its cases (`case NAME`): the row's old name, rebuilt from its
+    axes, maps to it; the case's hand-written result in BASELINE compares with the row's in CURRENT."""
+    axes = {"file": "alias_rmw", "instance": "0", "command": "same_gpu", "expect": "assert"}
+    base = make_doc([result("alias.rmw.same.gpu"), result("litmus.alias_rmw.0.same_gpu", pattern="litmus", axes=axes),
+                     result("litmus.alias_rmw.9.plain", pattern="litmus", axes=dict(axes, instance="9", command="plain"))])
+    cur = make_doc([result("alias.rmw.same.gpu", pattern="litmus", axes=axes),
+                    result("litmus.alias_rmw.9.plain", pattern="litmus", axes=dict(axes, instance="9", command="plain"))])
+    cmp = compare.compare(base, cur)
+    assert cmp.exit_code == 0 and cmp.missing == []
+    assert [(c.name, c.detail) for c in cmp.renamed] == [("litmus.alias_rmw.0.same_gpu", "now alias.rmw.same.gpu")]
+    assert "Renamed (1):\n  litmus.alias_rmw.0.same_gpu: now alias.rmw.same.gpu\n" in compare.format_text(cmp)
+    assert compare.row_name(cur["results"][0]) == "litmus.alias_rmw.0.same_gpu"
+    assert compare.row_name(result("alias.mp.a.b")) is None
+
+
 def test_the_header_names_both_runs_and_notes_what_differs(tmp_path, h200_doc):
     other = copy.deepcopy(h200_doc)
     other["context"].update(driver_release="590.10.01", driver="13.1", git_sha="abc1234")

@@ -196,6 +196,21 @@ def test_litmus_power_counts_rows_and_lists_those_no_control_showed(tmp_path):
     assert "litmus.mp.0.a`" not in text.split("with what they tried")[1], text
 
 
+def test_a_retired_familys_rows_are_its_cases(tmp_path):
+    """Rows that bear a family's case names (`case NAME`) stand for it: the family is retired, not paired."""
+    kept = _litmus_row("litmus.alias_mp.0.same_flagsame_nofence_cta", "permit", weak=9)
+    hand = result("alias.mp.same.flagsame.nofence.cta", weak=1, instances=100, expectation="undefined")
+    retired = _litmus_row("litmus.alias_rmw.0.same_gpu", "assert", _power(9, 10, [
+        {"control": "litmus.alias_rmw.9.plain", "mechanism": "m", "status": "Pass", "instances": 10, "violations": 9,
+         "reason": ""}]))
+    retired["name"] = "alias.rmw.same.gpu"
+    path = write_json(tmp_path / "r.json", make_doc([kept, hand, retired]))
+    text = "\n".join(figures.litmus_vs_hand(figures.Source(path, "r.json")))
+    assert "| `alias.rmw` | 1 | 1 | - | - | - | retired: its cases are rows of `alias_rmw.test` |" in text, text
+    assert "| `alias.rmw.same.gpu` | assert | Pass |" in text and "- (retired: the row is the case) | - |" in text, text
+    assert "The litmus row is at least as strong in 1 of 1 pairs." in text, text
+
+
 def test_the_dat3m_table_counts_agreement_and_names_each_disagreement(tmp_path):
     doc = {"schema": "vmmcheck-dat3m-check/1", "dat3m_commit": "30640123b", "vmmcheck": "0.1.0 (git abc)",
            "summary": {"listed": 4, "decided": 2, "agree_isa": 1, "agree_artifact": 2, "agree_either": 2,

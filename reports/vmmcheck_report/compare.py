@@ -17,6 +17,9 @@ Other differences, listed and never failing:
 * improvement: a case in both whose rank is lower now (Fail -> Pass, NotSupported -> Pass, Fail -> ExpectedFail);
 * other status change: the same rank, another status (Fail -> Crash, Pass -> ExpectedFail, Warning -> Flake);
 * appeared: a case only CURRENT has, not failing; vanished: as missing, with --allow-missing;
+* renamed: a litmus row of BASELINE that CURRENT runs under another name -- the hand-written case it now
+  stands for (`case NAME` in its file: a retired family's, docs/litmus.md); its name in BASELINE is its
+  row's, rebuilt from CURRENT's axes. Not missing;
 * lost power: a required or fault case whose control showed a forbidden outcome in the baseline and not
   now (docs/design.md, "Power"): its Pass proves less than it did;
 * weak-rate change: an `undefined` case whose weak/instances moved by more than an absolute threshold;
@@ -66,6 +69,7 @@ class Comparison:
     other_status_changes: List[Change] = field(default_factory=list)
     appeared: List[Change] = field(default_factory=list)
     vanished: List[Change] = field(default_factory=list)
+    renamed: List[Change] = field(default_factory=list)
     lost_power: List[Change] = field(default_factory=list)
     weak_rate_changes: List[Change] = field(default_factory=list)
     rate_changes: List[Change] = field(default_factory=list)
@@ -82,6 +86,7 @@ class Comparison:
         ("other_status_changes", "Other status changes"),
         ("appeared", "Appeared"),
         ("vanished", "Vanished"),
+        ("renamed", "Renamed"),
         ("lost_power", "Lost power"),
         ("weak_rate_changes", "Weak-outcome rate changes"),
         ("rate_changes", "Instances/s changes"),
@@ -194,8 +199,14 @@ def compare(baseline: Mapping, current: Mapping, rate_threshold: float = 0.25, w
                      notes=machine_notes(baseline, current))
     before = {r["name"]: r for r in baseline["results"]}
     after = {r["name"]: r for r in current["results"]}
+    renamed = {row_name(r): r for r in current["results"] if row_name(r) not in (None, r["name"])}
     for name, b in before.items():
-        if name not in after:
+        if name in after:
+            continue
+        if name in renamed:
+            a = renamed[name]
+            out.renamed.append(Change(name, b["status"], a["status"], f"now {a['name']}"))
+        else:
             (out.vanished if allow_missing else out.missing).append(Change(name, b["status"], None))
     for name, a in after.items():
         b = before.get(name)
@@ -224,6 +235,16 @@ def compare(baseline: Mapping, current: Mapping, rate_threshold: float = 0.25, w
                                                f"{fmt.rate(rb)} -> {fmt.rate(ra)} ({fmt.signed_percent(rel)}, "
                                                f"{model.rate_basis(a)} time)"))
     return out
+
+
+def row_name(r: Mapping) -> Optional[str]:
+    """A litmus row's own name, litmus.<file>[.<instance>].<command>, from its axes (None for a case of
+    the tables): the name it has unless its file says it stands for a case."""
+    if r.get("pattern") != "litmus" or "file" not in r.get("axes", {}):
+        return None
+    axes = r["axes"]
+    instance = "" if axes.get("instance", "none") == "none" else f".{axes['instance']}"
+    return f"litmus.{axes['file']}{instance}.{axes['command']}"
 
 
 def _line(c: Change) -> str:

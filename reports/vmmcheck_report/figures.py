@@ -426,9 +426,16 @@ def litmus_vs_hand(src: Source) -> List[str]:
     rows, pairs, stronger = [], 0, 0
     verdicts: Dict[str, List[str]] = {f: [] for f in model.LITMUS_MIRRORS}
     paired = set()
+    retired: Dict[str, List[str]] = {}  # family -> the case names its rows bear (`case NAME`: its kernel is gone)
     for r in litmus_rows(doc):
         family = next((f for f, stem in model.LITMUS_MIRRORS.items() if stem == r["axes"]["file"]), None)
         if not family:
+            continue
+        if r["name"].startswith(family + "."):  # the row is the case now
+            retired.setdefault(family, []).append(r["name"])
+            rows.append([code(r["name"]), r["axes"]["expect"], model.raw_status(r),
+                         f"{exact(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}",
+                         _power_cell(r), "- (retired: the row is the case)", "-"])
             continue
         hand = by_name.get(family + "." + r["axes"]["command"].replace("_", "."))
         if hand is None:  # a token with an underscore of its own (relaxed_gpu): match by spelling
@@ -459,6 +466,11 @@ def litmus_vs_hand(src: Source) -> List[str]:
            "row is); where the hand-written case is stronger, or has no mirror, the family stays:", ""]
     summary = []
     for family, seen in verdicts.items():
+        if family in retired:
+            n = exact(len(retired[family]))
+            summary.append([code(family), n, n, "-", "-", "-",
+                            f"retired: its cases are rows of `{model.LITMUS_MIRRORS[family]}.test`"])
+            continue
         cases = [r["name"] for r in doc["results"] if r.get("family") == family]
         unmirrored = sum(1 for n in cases if n not in paired)
         hand, litmus, neither = seen.count("hand"), seen.count("litmus"), seen.count("neither")

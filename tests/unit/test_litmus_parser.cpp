@@ -571,6 +571,24 @@ $$
   EXPECT_EQ(rows[3].condition.rhs.value, 2u);
 }
 
+// `as NAME case FAMILY.AXES`: the row stands for a retired family's case, and its results bear that name;
+// the control clause may follow.
+TEST(LitmusParser, ARowMayStandForACase) {
+  const auto rows = rows_of(R"(.global x;
+d0.b0.t0 { atom.add.relaxed.gpu r0, [x], 1; }
+d0.b1.t0 { atom.add.relaxed.gpu r1, [x], 1; }
+assert ([x] == 2) as same case alias.rmw.same.gpu control plain;
+permit (not ([x] == 2)) as plain;
+)");
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].case_name, "alias.rmw.same.gpu");
+  EXPECT_EQ(case_name_of(rows[0]), "alias.rmw.same.gpu");
+  EXPECT_EQ(row_name_of(rows[0]), "litmus.t.same");
+  EXPECT_EQ(rows[0].control, "t.plain");
+  EXPECT_TRUE(rows[1].case_name.empty());
+  EXPECT_EQ(case_name_of(rows[1]), "litmus.t.plain");
+}
+
 // --- Malformed files ---
 
 struct Malformed {
@@ -782,6 +800,14 @@ $$
      {"expected ']'", "found '=='"}},
     {"TemplateWithoutRows", ".global x;\nd0.b0.t0 { st [x], $0; }\npermit (1 == 1) as a;\n$$\n# only a comment\n\n", 4, 1,
      {"expected rows", "after $$"}},
+    {"CaseNameOfOnePart", ".global x;\nd0.b0.t0 { st [x], 1; }\npermit ([x] == 1) as a case rmw;", 3, 24,
+     {"a case name has a family and an axis at least"}},
+    {"CaseNameOfALitmusRow", ".global x;\nd0.b0.t0 { st [x], 1; }\npermit ([x] == 1) as a case litmus.t.a;", 3, 24,
+     {"is not a litmus row's name"}},
+    {"CaseNameInCapitals", ".global x;\nd0.b0.t0 { st [x], 1; }\npermit ([x] == 1) as a case alias.Rmw;", 3, 35,
+     {"lowercase letters, digits and '_'", "'Rmw'"}},
+    {"CaseNameCutShort", ".global x;\nd0.b0.t0 { st [x], 1; }\npermit ([x] == 1) as a case alias.;", 3, 35,
+     {"expected the case's dotted name", "found ';'"}},
 };
 
 INSTANTIATE_TEST_SUITE_P(LitmusParser, LitmusParserMalformed, testing::ValuesIn(kMalformed),

@@ -409,5 +409,38 @@ assert (r1 == 1) as a;
   for (const codegen::Site& s : k.sites) EXPECT_EQ(s.ptx.find("acquire"), std::string::npos) << s.ptx;
 }
 
+TEST(GeneratorMutants, PlainRmwMakesAnAddALoadAndAStore) {
+  const char* text = R"(
+.global x;
+d0.b0.t0 { atom.add.acq_rel.gpu r0, [x], 2; red.add.relaxed.gpu [x], 1; }
+d0.b1.t0 { atom.add.relaxed.gpu r1, [x], 1; atom.exch.relaxed.gpu r2, [x], 5; }
+assert (not (r0 == 0 && r1 == 0)) as a;
+)";
+  const lt::Litmus t = litmus::parse_text(text, "m.test").rows[0].test;
+  const lt::Litmus plain = as_generated(t, patterns::Mutant::PlainRmw);
+  ASSERT_EQ(plain.threads[0].ops.size(), 3u);  // the red stays: it sets no register
+  const lt::Op& load = plain.threads[0].ops[0];
+  const lt::Op& store = plain.threads[0].ops[1];
+  EXPECT_EQ(load.kind, lt::OpKind::Load);
+  EXPECT_EQ(load.reg, "r0");
+  EXPECT_EQ(load.sem, lt::Sem::Acquire);
+  EXPECT_EQ(load.scope, lt::Level::Gpu);
+  EXPECT_EQ(store.kind, lt::OpKind::Store);
+  EXPECT_EQ(store.sem, lt::Sem::Release);
+  EXPECT_EQ(store.value_reg, "r0");
+  EXPECT_EQ(store.value, 2u);
+  EXPECT_EQ(plain.threads[0].ops[2].kind, lt::OpKind::AtomAdd);
+  ASSERT_EQ(plain.threads[1].ops.size(), 3u);  // the exch stays
+  EXPECT_EQ(plain.threads[1].ops[0].sem, lt::Sem::Relaxed);
+  EXPECT_EQ(plain.threads[1].ops[2].rmw, lt::Rmw::Exch);
+  // The model lets the plain adds lose an update the atoms cannot; the kernel emits no atom.add with a register.
+  litmus::Row row = litmus::parse_text(text, "m.test").rows[0];
+  EXPECT_FALSE(litmus::model_verdict(row).artifact_allows);
+  row.test = plain;
+  EXPECT_TRUE(litmus::model_verdict(row).isa_allows);
+  const codegen::Kernel k = codegen::generate(plain);
+  for (const codegen::Site& s : k.sites) EXPECT_NE(s.ptx, "atom.acq_rel.gpu.add.u32") << s.ptx;
+}
+
 }  // namespace
 }  // namespace vmmcheck::run

@@ -131,14 +131,6 @@ TEST(Oracle, ReleaseAcquireNeedsAScopeHoldingBothThreads) {
   EXPECT_EQ(of(m).expectation, Expectation::Undefined);
 }
 
-TEST(Oracle, AtomicityNeedsOneAddressAndAScopeHoldingEveryThread) {
-  patterns::Rmw r;
-  EXPECT_EQ(of(r).expectation, Expectation::Required);
-  EXPECT_EQ(of(r).outcomes, std::vector<std::string>{"exact"});
-  r.view = patterns::View::Alias;  // coherence orders only writes to one virtual address
-  EXPECT_EQ(of(r).expectation, Expectation::Undefined);
-}
-
 TEST(Oracle, OperationBoundariesAndTheResidentGrid) {
   patterns::KernelPair k;
   k.view = patterns::View::Alias;

@@ -38,7 +38,7 @@ TEST(Support, WhatEveryGpuCaseNeedsComesFirst) {
   EXPECT_EQ(why("alias.mp.same.flagsame.nofence.gpu", m), "");
   EXPECT_NE(why("alias.mp.same.flagsame.nofence.gpu", m, 1).find("no device 1 here"), std::string::npos);
   m.devices[0].vmm = false;
-  EXPECT_NE(why("alias.rmw.same.gpu", m).find("does not support virtual memory management"), std::string::npos);
+  EXPECT_NE(why("alias.mp.same.flagsame.nofence.gpu", m).find("does not support virtual memory management"), std::string::npos);
 }
 
 TEST(Support, EachPatternSaysWhatItNeeds) {
