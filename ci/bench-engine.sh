@@ -40,7 +40,7 @@ timed() {  # timed ID CACHE ARGS...: one vmmcheck run, its wall time in ID.wall
   python3 -c "print(f'{$end - $start:.3f}')" >"$out/$id.wall"
   echo "$id: exit $(cat "$out/$id.rc") in $(cat "$out/$id.wall") s"
 }
-rows=(run --cases "$PWD/cases" --no-power --filter 'litmus.*' "${extra[@]}")
+rows=(run --cases "$PWD/cases" --no-power --filter 'litmus.*,alias.rmw.*' "${extra[@]}")
 timed litmus-cold "$cache/litmus" "${rows[@]}" --json "$out/litmus-cold.json"
 timed litmus-warm "$cache/litmus" "${rows[@]}" --json "$out/litmus-warm.json"
 if [ "$suite" = 1 ]; then

@@ -18,7 +18,7 @@ ci/bench-engine.sh "$after" "$work/engine/after" --label after
 budget() {  # budget ID ARGS...: AFTER's litmus rows (warm cache) with other budget flags
   local id=$1 start=$SECONDS
   shift
-  "$after" run --cases "$PWD/cases" --no-power --filter 'litmus.*' "$@" --json "$work/engine/$id.json" \
+  "$after" run --cases "$PWD/cases" --no-power --filter 'litmus.*,alias.rmw.*' "$@" --json "$work/engine/$id.json" \
     >"$work/engine/$id.console" 2>&1
   echo "$id ($*): exit $? in $((SECONDS - start)) s" | tee -a "$work/engine/budgets.txt"
 }

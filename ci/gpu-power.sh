@@ -9,7 +9,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?usage: ci/gpu-power.sh VMMCHECK [SELFTEST_FILTER]}
-filter=${2:-litmus.*}
+filter=${2:-litmus.*,alias.rmw.*}
 OUT=${OUT:-$PWD/gpu-out}
 work=$(mktemp -d)/power-gpu
 mkdir -p "$OUT" "$work"
@@ -32,6 +32,6 @@ step mp "$bin" run --litmus cases/litmus/MP.test --cases "$PWD/cases" --json "$w
 step suite "$bin" run --cases "$PWD/cases" --json "$work/suite.json"
 step selftest "$bin" selftest --cases "$PWD/cases" --filter "$filter" --mutant no-proxy-fence --mutant relaxed-acquire \
   --mutant relaxed-release --mutant narrow-scope --json "$work/selftest.json"
-step deep "$bin" run --cases "$PWD/cases" --filter 'litmus.*' --deep-power --json "$work/deep.json"
+step deep "$bin" run --cases "$PWD/cases" --filter 'litmus.*,alias.rmw.*' --deep-power --json "$work/deep.json"
 step tune "$bin" tune --cases "$PWD/cases" --filter 'litmus.mp.*' --trials "${TUNE_TRIALS:-6}" --seconds 90 \
   --out "$work/tune.params.toml"

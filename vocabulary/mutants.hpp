@@ -4,7 +4,8 @@
 // case's control is the case itself with its mechanism's mutant switched on (control_of in each pattern
 // header); the self-test runs the suite under each mutant and asks, for every pattern the mutant lives
 // in, whether a case *of that pattern* went wrong. Where a mutant lives is declared by each pattern
-// (kMutants), next to control_of. Plain C++17: read by the host compiler and nvcc.
+// (kMutants), next to control_of, or by the litmus kernel generator (run/rows/generator_mutants.hpp),
+// whose rows catch it. Plain C++17: read by the host compiler and nvcc.
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -21,7 +22,6 @@ enum class Mutant : int {
   NoHostSync,        // the host does not synchronise with the writer before it starts the reader
   NoGraphEdge,       // the graph's reader node does not depend on its writer node
   NoResidentSignal,  // a resident reader does not wait for the signal that the write completed
-  PlainRmw,          // atom.add becomes a load and a store (of generated litmus kernels: alias.rmw's rows)
   NoGrant,           // cuMemSetAccess is not called for the access under test
   FullGrant,         // every mapping is granted read-write to every device that touches it
   StrayWrite,        // another kernel writes the memory before it is checked
@@ -30,6 +30,7 @@ enum class Mutant : int {
   RelaxedAcquire,    // every acquire (ld.acquire, atom.acquire/acq_rel) is emitted .relaxed
   RelaxedRelease,    // every release (st.release, atom.release/acq_rel) is emitted .relaxed
   NarrowScope,       // every .gpu and .sys scope is emitted .cta
+  PlainRmw,          // every atom.add that sets a register is emitted as a load and a store of it plus the operand
 };
 
 struct MutantWord {
@@ -48,13 +49,13 @@ inline constexpr std::array<MutantWord, 15> kMutantWords{{
     {Mutant::NoHostSync, "no-host-sync", "host synchronisation after the writer", false},
     {Mutant::NoGraphEdge, "no-graph-edge", "the graph edge from writer to reader", false},
     {Mutant::NoResidentSignal, "no-resident-signal", "the signal a resident reader waits for", false},
-    {Mutant::PlainRmw, "plain-rmw", "atomicity of atom.add", false},
     {Mutant::NoGrant, "no-grant", "cuMemSetAccess", true},
     {Mutant::FullGrant, "full-grant", "the access right a grant leaves out", false},
     {Mutant::StrayWrite, "stray-write", "exclusive use of the memory until it is checked", false},
     {Mutant::RelaxedAcquire, "relaxed-acquire", "the acquire of generated litmus kernels", false},
     {Mutant::RelaxedRelease, "relaxed-release", "the release of generated litmus kernels", false},
     {Mutant::NarrowScope, "narrow-scope", "the .gpu and .sys scopes of generated litmus kernels", false},
+    {Mutant::PlainRmw, "plain-rmw", "atomicity of atom.add", false},
 }};
 
 constexpr const MutantWord& word_of(Mutant m) { return kMutantWords[static_cast<std::size_t>(m)]; }

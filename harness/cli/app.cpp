@@ -90,18 +90,18 @@ int cmd_explain(const Options& o, std::ostream& out) {
   std::vector<std::string> texts;
   for (const std::string& name : o.names) {
     const bool row_name = name.rfind("litmus.", 0) == 0;
-    if (!row_name && std::any_of(table.cases.begin(), table.cases.end(), [&](const model::Case& c) { return c.name == name; })) {
-      texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));
-      continue;
-    }
     if (rows.empty()) rows = all_litmus_rows(o);
-    const auto row = std::find_if(rows.begin(), rows.end(), [&](const litmus::Row& r) { return litmus::case_name_of(r) == name; });
-    if (row == rows.end()) {
-      if (!row_name) texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));  // says it is unknown
-      else throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");
-      continue;
-    }
-    texts.push_back(explain(*row, results));
+    // A row by the name its results bear, or by its file's name when it stands for a case.
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const litmus::Row& r) {
+      return litmus::case_name_of(r) == name || litmus::row_name_of(r) == name;
+    });
+    const bool in_table = std::any_of(table.cases.begin(), table.cases.end(), [&](const model::Case& c) { return c.name == name; });
+    if (row != rows.end() && !row->case_name.empty() && in_table)
+      throw InputError(row->file + ":" + std::to_string(row->line) + ": row " + litmus::row_name_of(*row) + " stands for the case " +
+                       name + ", which the case tables have too (a retired family's table goes)");
+    if (row != rows.end()) texts.push_back(explain(*row, results));
+    else if (!row_name) texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));  // or: unknown case
+    else throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");
   }
   if (o.names.empty())
     for (const model::Case* c : model::select_cases(table.cases, o.filter)) texts.push_back(explain(*c, table.cases, results));

@@ -259,7 +259,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   add_common(*explain_cmd, o);
   explain_cmd->add_option("case", o.names, "dotted case names (default: every case the filter selects)");
   explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from");
-  explain_cmd->add_option("--litmus", o.litmus, "litmus files or folders whose rows litmus.<row> names (default: cases/litmus)")
+  explain_cmd->add_option("--litmus", o.litmus, "litmus files or folders whose rows litmus.<row> (or a case a row stands for) names (default: cases/litmus)")
       ->allow_extra_args(false);
 
   CLI::App* probe_cmd = app.add_subcommand("probe", "print driver, runtime and per-device VMM capabilities");

@@ -71,8 +71,8 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
   const std::vector<litmus::Row> rows = rows_named(o);
   if (rows.empty()) throw InputError("no litmus row in the files named (a file needs a permit, assert or check command)");
   std::size_t width = 0, against = 0, vacuous = 0;
-  // Each row by the one name every command prints and takes (litmus.<file stem>.<command>, as run,
-  // explain and the results spell it).
+  // Each row by the one name every command prints and takes (litmus.<file stem>.<command>, or the case it
+  // stands for, as run, explain and the results spell it).
   for (const litmus::Row& r : rows) width = std::max(width, litmus::case_name_of(r).size());
   nlohmann::ordered_json doc{{"schema", "vmmcheck-model/1"}, {"rows", nlohmann::ordered_json::array()}};
   for (const litmus::Row& row : rows) {

@@ -54,7 +54,8 @@ std::vector<Subject> subjects_of(const Options& o, std::ostream& out) {
     codegen::Kernel k = codegen::generate(row.test);
     const auto [it, fresh] = by_kernel.emplace(k.name, subjects.size());
     if (fresh) subjects.push_back(Subject{std::move(k), {}});
-    subjects[it->second].rows.push_back(litmus::case_name_of(row));
+    // By the row's own name (litmus.<file>...): the report groups a kernel's rows by their file.
+    subjects[it->second].rows.push_back(litmus::row_name_of(row));
   }
   if (subjects.empty()) throw InputError("no generated kernel among the rows of " + o.litmus.front() + (o.filter.empty() ? "" : " matching " + o.filter));
   if (not_generated > 0) out << not_generated << " rows have no generated kernel (vmmcheck model --verbose says why): not checked\n";

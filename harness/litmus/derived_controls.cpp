@@ -231,6 +231,8 @@ std::vector<DerivedControl> derived_controls(const Row& row, Depth depth) {
                   set[0]->thread != set[1]->thread && kind_of(*set[0]) == kind_of(*set[1]);
     d.row = row;
     d.row.name = row.name + "." + d.change;
+    // A row that stands for a case: its controls are named after the case, as RowControl::name says.
+    if (!row.case_name.empty()) d.row.case_name = row.case_name + "." + d.change;
     d.row.test = applied(row.test, set);
     d.row.test.name = d.row.name;
     d.row.control.clear();

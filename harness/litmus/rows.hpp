@@ -41,7 +41,7 @@ std::string answer_of(const Row& row, const RowVerdict& v);
 std::string case_name_of(const Row& row);
 std::string row_name_of(const Row& row);
 std::string family_of(const Row& row);
-// A row's axis tokens: its file stem and its command, as case_name_of spells them.
+// A row's axis tokens: its file stem and its command, as row_name_of spells them.
 std::string file_token(const Row& row);
 std::string command_token(const Row& row);
 

@@ -19,7 +19,7 @@ std::vector<const Case*> select_cases_or_none(const std::vector<Case>& cases, co
 // Whether one glob (`*`, `?`, `[...]`) matches the whole of `name`.
 bool glob_matches(const std::string& pattern, const std::string& name);
 
-// Whether `filter` selects the dotted name `name` (litmus rows: litmus.<row>).
+// Whether `filter` selects the dotted name `name` (litmus rows: litmus.<row>, or the case a row stands for).
 bool filter_selects(const std::string& filter, const std::string& name);
 
 // What a run takes (docs/design.md, "Case lists and shards"): the names --filter selects, that a --caselist

@@ -164,6 +164,10 @@ def test_a_row_that_now_stands_for_a_case_is_renamed_not_missing():
     assert [(c.name, c.detail) for c in cmp.renamed] == [("litmus.alias_rmw.0.same_gpu", "now alias.rmw.same.gpu")]
     assert "Renamed (1):\n  litmus.alias_rmw.0.same_gpu: now alias.rmw.same.gpu\n" in compare.format_text(cmp)
     assert compare.row_name(cur["results"][0]) == "litmus.alias_rmw.0.same_gpu"
+    # The renamed row is compared with its own record too: a Fail under its new name is a regression.
+    cur["results"][0]["status"] = "Fail"
+    cmp = compare.compare(base, cur)
+    assert [c.name for c in cmp.worsened] == ["litmus.alias_rmw.0.same_gpu", "alias.rmw.same.gpu"]
     assert compare.row_name(result("alias.mp.a.b")) is None
 
 

@@ -206,6 +206,7 @@ def compare(baseline: Mapping, current: Mapping, rate_threshold: float = 0.25, w
         if name in renamed:
             a = renamed[name]
             out.renamed.append(Change(name, b["status"], a["status"], f"now {a['name']}"))
+            _compare_pair(out, name, b, a, rate_threshold, weak_threshold)  # the row against its own record
         else:
             (out.vanished if allow_missing else out.missing).append(Change(name, b["status"], None))
     for name, a in after.items():
@@ -214,27 +215,32 @@ def compare(baseline: Mapping, current: Mapping, rate_threshold: float = 0.25, w
             failing = model.rank(a["status"]) >= model.RANK_FAILING
             (out.new_failing if failing else out.appeared).append(Change(name, None, a["status"]))
             continue
-        status = _status_change(name, b["status"], a["status"])
-        if status:
-            getattr(out, status[0]).append(status[1])
-        pb, pa = model.power(b), model.power(a)
-        if pb and pa and pb["discriminating"] and not pa["discriminating"]:
-            out.lost_power.append(Change(name, b["status"], a["status"],
-                                         f"its control ({pa['control']}, without {pa['mechanism']}) showed "
-                                         f"{pb['violations']} forbidden outcomes before, {pa['violations']} of "
-                                         f"{pa['instances']} now"))
-        wb, wa = model.weak_rate(b), model.weak_rate(a)
-        if wb is not None and wa is not None and abs(wa - wb) > weak_threshold:
-            out.weak_rate_changes.append(Change(name, b["status"], a["status"],
-                                                f"weak rate {fmt.percent(wb)} -> {fmt.percent(wa)}"))
-        rb, ra = model.rate(b), model.rate(a)
-        if rb is not None and ra is not None and model.rate_basis(b) == model.rate_basis(a):
-            rel = (ra - rb) / rb
-            if abs(rel) > rate_threshold:
-                out.rate_changes.append(Change(name, b["status"], a["status"],
-                                               f"{fmt.rate(rb)} -> {fmt.rate(ra)} ({fmt.signed_percent(rel)}, "
-                                               f"{model.rate_basis(a)} time)"))
+        _compare_pair(out, name, b, a, rate_threshold, weak_threshold)
     return out
+
+
+def _compare_pair(out: Comparison, name: str, b: Mapping, a: Mapping, rate_threshold: float, weak_threshold: float) -> None:
+    """What changed between one record of BASELINE and one of CURRENT: status, power, weak rate, rate."""
+    status = _status_change(name, b["status"], a["status"])
+    if status:
+        getattr(out, status[0]).append(status[1])
+    pb, pa = model.power(b), model.power(a)
+    if pb and pa and pb["discriminating"] and not pa["discriminating"]:
+        out.lost_power.append(Change(name, b["status"], a["status"],
+                                     f"its control ({pa['control']}, without {pa['mechanism']}) showed "
+                                     f"{pb['violations']} forbidden outcomes before, {pa['violations']} of "
+                                     f"{pa['instances']} now"))
+    wb, wa = model.weak_rate(b), model.weak_rate(a)
+    if wb is not None and wa is not None and abs(wa - wb) > weak_threshold:
+        out.weak_rate_changes.append(Change(name, b["status"], a["status"],
+                                            f"weak rate {fmt.percent(wb)} -> {fmt.percent(wa)}"))
+    rb, ra = model.rate(b), model.rate(a)
+    if rb is not None and ra is not None and model.rate_basis(b) == model.rate_basis(a):
+        rel = (ra - rb) / rb
+        if abs(rel) > rate_threshold:
+            out.rate_changes.append(Change(name, b["status"], a["status"],
+                                           f"{fmt.rate(rb)} -> {fmt.rate(ra)} ({fmt.signed_percent(rel)}, "
+                                           f"{model.rate_basis(a)} time)"))
 
 
 def row_name(r: Mapping) -> Optional[str]:

@@ -326,6 +326,21 @@ TEST(RowPower, EveryOrderingTakenAwayRunsFirst) {
   for (std::size_t i = 2; i < controls.size(); ++i) EXPECT_NE(controls[i].token, "ctl_unordered");
 }
 
+TEST(RowPower, ARowThatStandsForACaseNamesItsControlsAfterIt) {
+  const auto rows = litmus::parse_text(R"(.global x;
+.global xb physically aliases x;
+d0.b0.t0 { atom.add.relaxed.gpu r0, [x], 1; }
+d0.b1.t0 { atom.add.relaxed.gpu r1, [x], 1; }
+assert ([x] == 2) as same case alias.rmw.same.gpu;
+)", "r.test").rows;
+  const auto controls = controls_of(rows[0]);
+  ASSERT_FALSE(controls.empty());
+  for (const RowControl& c : controls) {
+    EXPECT_EQ(c.name.rfind("alias.rmw.same.gpu.ctl_", 0), 0u) << c.name;
+    EXPECT_EQ(litmus::case_name_of(c.row), c.name);  // knobs and seeds follow the control's own name
+  }
+}
+
 TEST(RowPower, ShowedForbiddenJudgesAsTheRowIs) {
   const auto controls = controls_of(mp()[0]);
   const ControlRun showed{&controls[1], seen({{{1, 1}, 99}, {{1, 0}, 1}}), Status::Pass, ""};
@@ -429,6 +444,10 @@ assert (not (r0 == 0 && r1 == 0)) as a;
   EXPECT_EQ(store.sem, lt::Sem::Release);
   EXPECT_EQ(store.value_reg, "r0");
   EXPECT_EQ(store.value, 2u);
+  EXPECT_TRUE(store.reg.empty());
+  EXPECT_EQ(store.must_read, -1);
+  EXPECT_TRUE(load.value_reg.empty());
+  EXPECT_EQ(load.address, store.address);
   EXPECT_EQ(plain.threads[0].ops[2].kind, lt::OpKind::AtomAdd);
   ASSERT_EQ(plain.threads[1].ops.size(), 3u);  // the exch stays
   EXPECT_EQ(plain.threads[1].ops[0].sem, lt::Sem::Relaxed);
@@ -439,7 +458,12 @@ assert (not (r0 == 0 && r1 == 0)) as a;
   row.test = plain;
   EXPECT_TRUE(litmus::model_verdict(row).isa_allows);
   const codegen::Kernel k = codegen::generate(plain);
-  for (const codegen::Site& s : k.sites) EXPECT_NE(s.ptx, "atom.acq_rel.gpu.add.u32") << s.ptx;
+  std::size_t adds = 0;  // the red stays a red; no atom.add is left
+  for (const codegen::Site& s : k.sites) {
+    EXPECT_FALSE(s.ptx.rfind("atom.", 0) == 0 && s.ptx.find(".add.") != std::string::npos) << s.ptx;
+    adds += s.ptx.rfind("red.", 0) == 0;
+  }
+  EXPECT_EQ(adds, 1u);
 }
 
 }  // namespace

@@ -193,9 +193,11 @@ Suite::Step Suite::run(const litmus::Row& row) {
 // that held another run's results as it was.
 void Suite::save(const CaseResult& latest) {
   if (options_.json_file.empty()) return;
+  if (!file_) file_.emplace(options_.json_file, context_block_, context_.expectations);
+  file_->add(latest);  // results_.back(): each case is saved once, in order
   if (!anything_ran_)
     anything_ran_ = latest.status != Status::NotSupported || !options_.resume_file.empty() || options_.write_when_nothing_ran;
-  if (anything_ran_) write_results(options_.json_file, results_document(context_block_, results_, context_.expectations));
+  if (anything_ran_) file_->write();
 }
 
 void Suite::attach_row_power(const litmus::Row& row, CaseResult& r) {

@@ -53,7 +53,8 @@ class Suite {
   // Runs (or keeps) case `c` and records it; see the top of this file.
   Step run(const model::Case& c);
   // Runs (or keeps) one litmus row (docs/litmus.md) in this process, on the suite's device, and records
-  // it as a case named litmus.<row>: the same resume, baseline and JSON as a case.
+  // it as a case named litmus.<row> (or the case it stands for: litmus::case_name_of): the same resume,
+  // baseline and JSON as a case.
   Step run(const litmus::Row& row);
   // Starts compiling, in the background on every core, the kernels of the rows this run will run (those
   // neither kept from the run being resumed nor skipped by the baseline); call it before the first case.
@@ -87,6 +88,7 @@ class Suite {
   // Writes the results file (RunSettings::json_file) once some case has run (suite.cpp says why).
   void save(const CaseResult& latest);
   bool anything_ran_ = false;
+  std::optional<ResultsFile> file_;  // every result so far, each serialized once
 };
 
 }  // namespace vmmcheck::run

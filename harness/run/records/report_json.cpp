@@ -386,13 +386,17 @@ json results_document(const json& context, const std::vector<CaseResult>& result
   return doc;
 }
 
-void write_results(const std::filesystem::path& path, const json& document) {
+namespace {
+
+// Invalid UTF-8 (from a child's output, a path) is replaced rather than failing the whole file.
+std::string document_text(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
   const std::filesystem::path tmp = path.string() + ".partial";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(path.string() + ": cannot write the JSON results");
-    // Invalid UTF-8 (from a child's output, a path) is replaced rather than failing the whole file.
-    out << document.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+    out << text << '\n';
     out.flush();  // then the rename: a reader (or a resumed run) sees the old file or the new, never half
     if (!out) throw InputError(path.string() + ": writing the JSON results failed");
   }
@@ -404,5 +408,41 @@ void write_results(const std::filesystem::path& path, const json& document) {
     throw InputError(path.string() + ": cannot replace the JSON results: " + ec.message());
   }
 }
+
+}  // namespace
+
+void write_results(const std::filesystem::path& path, const json& document) { write_text(path, document_text(document)); }
+
+ResultsFile::ResultsFile(std::filesystem::path path, json context, std::vector<std::pair<std::string, std::string>> expectations)
+    : path_(std::move(path)), context_(std::move(context)), expectations_(std::move(expectations)) {}
+
+void ResultsFile::add(const CaseResult& r) {
+  CaseResult status_only;
+  status_only.status = r.status;
+  counted_.push_back(std::move(status_only));
+  // An element of "results" sits two levels in: every line of its own text indented four more spaces (a
+  // newline inside a string is escaped, so every newline is one of the layout's).
+  std::string text = document_text(to_json(r));
+  std::string nested = "    ";
+  for (char ch : text) {
+    nested += ch;
+    if (ch == '\n') nested += "    ";
+  }
+  results_ += (results_.empty() ? "" : ",\n") + nested;
+}
+
+std::string ResultsFile::text() const {
+  // The document of the statuses (its totals) with its list emptied, then the texts spliced in where
+  // dump(2) puts "[]" (a "results" key inside a string of the context would have escaped quotes).
+  json doc = results_document(context_, counted_, expectations_);
+  doc["results"] = json::array();
+  const std::string out = document_text(doc);
+  if (results_.empty()) return out;
+  const std::string empty = "\"results\": []";
+  const std::size_t at = out.find(empty);
+  return out.substr(0, at) + "\"results\": [\n" + results_ + "\n  ]" + out.substr(at + empty.size());
+}
+
+void ResultsFile::write() const { write_text(path_, text()); }
 
 }  // namespace vmmcheck::run

@@ -72,6 +72,25 @@ StoredRun stored_run_of(const Json& doc, const std::string& source);
 // Writes the document to `path` atomically (a temporary file, then rename).
 void write_results(const std::filesystem::path& path, const Json& document);
 
+// The results file of a run in progress, rewritten after every case (nothing lost on a crash) without
+// serializing every earlier case again: each result's text is made once, and the document is those
+// texts in the text of the rest -- the very bytes write_results would write for results_document (a
+// suite of 800 cases re-serialized all of them 800 times: 440 MB of JSON, ten seconds).
+class ResultsFile {
+ public:
+  ResultsFile(std::filesystem::path path, Json context, std::vector<std::pair<std::string, std::string>> expectations);
+  void add(const CaseResult& r);  // the run's next result, in order
+  void write() const;             // the document of every result added so far, atomically
+  std::string text() const;       // what write() writes
+
+ private:
+  std::filesystem::path path_;
+  Json context_;
+  std::vector<std::pair<std::string, std::string>> expectations_;
+  std::vector<CaseResult> counted_;  // statuses only matter (totals); kept as results_document takes them
+  std::string results_;              // the texts so far, each indented as the document nests it
+};
+
 std::string utc_now_iso8601();
 
 }  // namespace vmmcheck::run

@@ -121,9 +121,11 @@ codegen::Build build_of(const StressParams& s) {
 }
 
 const StressParams& RowEngine::stress_of(const litmus::Row& row) const {
-  const std::string name = litmus::case_name_of(row);
+  // By either of its names: a row that stands for a case (`case NAME`) keeps its file's, which
+  // `tune --each` writes its globs in (litmus.<stem>.*).
+  const std::string name = litmus::case_name_of(row), own = litmus::row_name_of(row);
   for (const RowStress& r : s_.budget().row_stress)
-    if (model::filter_selects(r.rows, name)) return r.params;
+    if (model::filter_selects(r.rows, name) || model::filter_selects(r.rows, own)) return r.params;
   return s_.budget().stress;
 }
 
