@@ -562,3 +562,16 @@ def test_litmus_rows_carry_the_models_explanation(tmp_path):
     file_page = (out / "litmus-file-mp.html").read_text()
     assert 'id="litmus.mp.0.cta_rel_acq"' in file_page and "<b>vacuous</b>" in file_page
     assert "the one candidate execution showing it breaks an axiom: causality" in file_page
+
+
+def test_a_topic_of_a_retired_family_links_its_litmus_rows():
+    """alias.rmw's cases are litmus rows now (`case NAME`): the topic on atomics links the file's page."""
+    rows = [{"name": "alias.rmw.same.gpu", "expect": "assert", "condition": "[x] == 3", "model": "holds"},
+            {"name": "alias.rmw.alias.gpu", "expect": "permit", "condition": "not ([x] == 3)", "model": "allowed"}]
+    files = {"alias_rmw": {"file": "alias_rmw.test", "page": "litmus-file-alias_rmw.html"}}
+    found = handbook.topics([], {}, {}, rows, files)
+    atomics = next(t for t in found if t["title"].startswith("Atomics through two aliases"))
+    assert [(l["case"], l["rule"]["page"]) for l in atomics["links"]] == [("alias.rmw.alias.gpu", "litmus-file-alias_rmw.html")]
+    assert "the model: allowed" in atomics["links"][0]["rule"]["rule"]
+    # Without the rows, no link (and no error).
+    assert next(t for t in handbook.topics([], {}, {}) if t["title"].startswith("Atomics"))["links"] == []

@@ -317,7 +317,8 @@ def build(cases_doc: Mapping, runs: Sequence[Run], list_path: Path) -> dict:
     litmus = litmus_rows(runs, litmus_files, listed)
     return {"runs": runs, "rules": rules, "families": fams, "case_rule": case_rule, "litmus": litmus,
             "litmus_files": [litmus_files[k] for k in sorted(litmus_files)],
-            "topics": topics(cases_doc["cases"], case_rule, {f["name"]: f for f in fams}),
+            "topics": topics(cases_doc["cases"], case_rule, {f["name"]: f for f in fams},
+                             cases_doc.get("litmus_rows", []), litmus_files),
             "cases": len(cases_doc["cases"])}
 
 
@@ -455,7 +456,8 @@ TOPICS = [
 ]
 
 
-def topics(cases: Sequence[Mapping], case_rule: Mapping[str, dict], fams: Mapping[str, dict]) -> List[dict]:
+def topics(cases: Sequence[Mapping], case_rule: Mapping[str, dict], fams: Mapping[str, dict],
+           rows: Sequence[Mapping] = (), litmus_files: Mapping[str, dict] = {}) -> List[dict]:
     out = []
     for title, text, refs in TOPICS:
         links = []
@@ -467,6 +469,18 @@ def topics(cases: Sequence[Mapping], case_rule: Mapping[str, dict], fams: Mappin
                 f = fams.get(family)
                 links.append({"label": label, "rule": r, "case": hit["name"],
                               "family_page": f["page"] if f else None})
+                continue
+            # A retired family: its cases are litmus rows that bear their names (family.<axis values>); the
+            # link goes to the file's page, with what the model says of the row.
+            stem = model.LITMUS_MIRRORS.get(family)
+            row = next((r for r in rows if stem and r["name"].startswith(family + ".") and
+                        all("." + v + "." in r["name"] + "." for v in want.values())), None)
+            lf = litmus_files.get(stem or "")
+            if row is not None and lf is not None:
+                links.append({"label": label, "case": row["name"], "family_page": None,
+                              "rule": {"page": lf["page"], "slug": "litmus-rows",
+                                       "rule": f"{row['name']}: {row['expect']} ({row['condition']}) -- the model: "
+                                               f"{row['model']} (cases/litmus/{lf['file']})"}})
         out.append({"title": title, "text": text, "links": links, "anchor": slugify(title)})
     return out
 
