@@ -1,6 +1,10 @@
 // Classification against verdicts, and the JSON records.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "device/machine.hpp"
 #include "model/registry.hpp"
 #include "run/records/report_json.hpp"
@@ -146,6 +150,34 @@ TEST(Budget, DefaultsCertifyAndLessDoesNot) {
   EXPECT_TRUE(b.certifying());
   b.iterations = 1;
   EXPECT_FALSE(b.certifying());
+}
+
+}  // namespace
+}  // namespace vmmcheck::run
+
+namespace vmmcheck::run {
+namespace {
+
+// The results file a run rewrites after every case holds the very bytes write_results writes of
+// results_document: each result serialized once, spliced into the rest.
+TEST(Json, AResultsFileBuiltCaseByCaseIsTheWholeDocument) {
+  const StoredRun stored = read_results(std::filesystem::path(VMMCHECK_SOURCE_DIR) / "ci/results/nvidia-h200_driver-580.159.04.json");
+  std::vector<CaseResult> some(stored.results.begin(), stored.results.begin() + 40);
+  some[3].reason = "a line\nand \"quotes\" and \xff not UTF-8";
+  const auto path = std::filesystem::temp_directory_path() / "vmmcheck-results-file.json";
+  const std::vector<std::pair<std::string, std::string>> files{{"fails", "ci/expectations/x-fails.txt"}, {"flakes", ""}};
+  ResultsFile file(path, stored.context_block, files);
+  for (std::size_t k = 0; k <= some.size(); ++k) {
+    const std::vector<CaseResult> first(some.begin(), some.begin() + static_cast<std::ptrdiff_t>(k));
+    write_results(path, results_document(stored.context_block, first, files));
+    std::ifstream in(path);
+    const std::string whole((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_EQ(file.text() + "\n", whole) << k << " results";
+    if (k < some.size()) file.add(some[k]);
+  }
+  file.write();
+  EXPECT_EQ(read_results(path).results.size(), some.size());
+  std::filesystem::remove(path);
 }
 
 }  // namespace
