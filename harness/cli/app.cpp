@@ -95,10 +95,7 @@ int cmd_explain(const Options& o, std::ostream& out) {
     const auto row = std::find_if(rows.begin(), rows.end(), [&](const litmus::Row& r) {
       return litmus::case_name_of(r) == name || litmus::row_name_of(r) == name;
     });
-    const bool in_table = std::any_of(table.cases.begin(), table.cases.end(), [&](const model::Case& c) { return c.name == name; });
-    if (row != rows.end() && !row->case_name.empty() && in_table)
-      throw InputError(row->file + ":" + std::to_string(row->line) + ": row " + litmus::row_name_of(*row) + " stands for the case " +
-                       name + ", which the case tables have too (a retired family's table goes)");
+    if (row != rows.end()) refuse_case_twice(*row, table);
     if (row != rows.end()) texts.push_back(explain(*row, results));
     else if (!row_name) texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));  // or: unknown case
     else throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");

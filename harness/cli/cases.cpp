@@ -41,6 +41,14 @@ std::vector<litmus::Row> all_litmus_rows(const Options& o) {
   }
 }
 
+void refuse_case_twice(const litmus::Row& row, const model::CaseTable& table) {
+  if (row.case_name.empty() ||
+      std::none_of(table.cases.begin(), table.cases.end(), [&](const model::Case& c) { return c.name == row.case_name; }))
+    return;
+  throw InputError(row.file + ":" + std::to_string(row.line) + ": row " + litmus::row_name_of(row) + " stands for the case " +
+                   row.case_name + ", which the case tables have too (a retired family's table goes)");
+}
+
 Selected select(const Options& o, const model::CaseTable& table) {
   Selected s;
   s.selection.filter = o.filter;
@@ -48,11 +56,7 @@ Selected select(const Options& o, const model::CaseTable& table) {
   std::vector<litmus::Row> rows = all_litmus_rows(o);
   for (const model::Case& c : table.cases) s.known.push_back(c.name);
   for (const litmus::Row& r : rows) {
-    // A row that stands for a case (`case NAME`) replaces the family's hand-written one: both is a mistake.
-    if (!r.case_name.empty() &&
-        std::any_of(table.cases.begin(), table.cases.end(), [&](const model::Case& c) { return c.name == r.case_name; }))
-      throw InputError(r.file + ":" + std::to_string(r.line) + ": row " + litmus::row_name_of(r) + " stands for the case " +
-                       r.case_name + ", which the case tables have too (a retired family's table goes)");
+    refuse_case_twice(r, table);
     s.known.push_back(litmus::case_name_of(r));
   }
   if (!o.caselist.empty()) {

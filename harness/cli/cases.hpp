@@ -30,6 +30,9 @@ std::vector<std::filesystem::path> litmus_paths(const Options& o);
 // Every litmus row there is (docs/litmus.md), of litmus_paths. A malformed file is an InputError
 // (path:line:column).
 std::vector<litmus::Row> all_litmus_rows(const Options& o);
+// Throws InputError when `row` stands for a case (`case NAME`) that the tables still have: a retired
+// family's table goes, and one name cannot mean two things.
+void refuse_case_twice(const litmus::Row& row, const model::CaseTable& table);
 
 // What --filter, --caselist and --shard select: the cases (none with run --litmus: those files alone) and
 // the litmus rows. A case list line that names no case or row there is is an InputError (file:line).

@@ -417,6 +417,13 @@ def _mirror_strength(r: Mapping) -> float:
     return r["weak"] / whole if whole else 0.0
 
 
+def _row_cells(r: Mapping) -> List[str]:
+    """A litmus row's own cells of the mirror table: name, question, status, weak outcome, power."""
+    return [code(r["name"]), r["axes"]["expect"], model.raw_status(r),
+            f"{exact(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}",
+            _power_cell(r)]
+
+
 def litmus_vs_hand(src: Source) -> List[str]:
     """The mirror litmus rows beside the hand-written cases they mirror, from one run: what each side
     shows (the weak outcome where it is allowed; its controls' forbidden outcome where it is not), how
@@ -433,9 +440,7 @@ def litmus_vs_hand(src: Source) -> List[str]:
             continue
         if r["name"].startswith(family + "."):  # the row is the case now
             retired.setdefault(family, []).append(r["name"])
-            rows.append([code(r["name"]), r["axes"]["expect"], model.raw_status(r),
-                         f"{exact(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}",
-                         _power_cell(r), "- (retired: the row is the case)", "-"])
+            rows.append(_row_cells(r) + ["- (retired: the row is the case)", "-"])
             continue
         hand = by_name.get(family + "." + r["axes"]["command"].replace("_", "."))
         if hand is None:  # a token with an underscore of its own (relaxed_gpu): match by spelling
@@ -452,9 +457,7 @@ def litmus_vs_hand(src: Source) -> List[str]:
         hand_cell = "-" if hand is None else (f"{code(hand['name'])} {model.raw_status(hand)}: "
                                               f"{exact(hand['weak'])} of {short(hand['instances'])} ({pct(hand['weak'], hand['instances'])}), "
                                               f"{_per_gpu_second(hand['weak'], hand)}; power {_power_cell(hand)}")
-        rows.append([code(r["name"]), r["axes"]["expect"], model.raw_status(r),
-                     f"{exact(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}",
-                     _power_cell(r), hand_cell, verdict])
+        rows.append(_row_cells(r) + [hand_cell, verdict])
     if not rows:
         raise FiguresError(f"{src.shown}: no litmus row mirrors a hand-written family")
     out = [provenance(doc, src) + ": each litmus row that mirrors a hand-written case, its weak outcome out of the "
