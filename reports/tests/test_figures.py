@@ -211,6 +211,29 @@ def test_a_retired_familys_rows_are_its_cases(tmp_path):
     assert "The litmus row is at least as strong in 1 of 1 pairs." in text, text
 
 
+def test_a_hand_written_spin_that_gave_up_is_listed_not_compared(tmp_path):
+    """A case's timeout bin is not the outcome its question asks about: the pair is compared on the stale data
+    alone, and both sides' spins at their bound are listed."""
+    row = _litmus_row("litmus.alias_mp_cta.4.same_flagalias_wfence_cta", "assert",
+                      _power(0, 80, [{"control": "litmus.alias_mp_cta.4.same_flagalias_wfence_cta.ctl_unordered",
+                                      "mechanism": "m", "status": "Pass", "instances": 80, "violations": 0,
+                                      "reason": ""}]), judged=96)
+    row["instances"] = 100  # 4 of them at a spin's bound
+    hand = result("alias.mp_cta.same.flagalias.wfence.cta", status="Warning", expectation="model", weak=3,
+                  instances=100, histogram={"new": 97, "stale": 0, "timeout": 3})
+    path = write_json(tmp_path / "r.json", make_doc([row, hand]))
+    text = "\n".join(figures.litmus_vs_hand(figures.Source(path, "r.json")))
+    line = next(l for l in text.splitlines() if l.startswith("| `litmus.alias_mp_cta.4."))
+    assert line.endswith("| neither |"), line
+    assert "; 4 at a spin's bound (4%)" in line and "; 3 at a spin's bound (3%)" in line, line
+    assert "| `alias.mp_cta` | 1 | 1 | 0 | 0 | 1 | no: no side showed anything |" in text, text
+    hand["histogram"] = {"new": 95, "stale": 2, "timeout": 3}
+    hand["weak"] = 5
+    path = write_json(tmp_path / "r.json", make_doc([row, hand]))
+    text = "\n".join(figures.litmus_vs_hand(figures.Source(path, "r.json")))
+    assert "| `alias.mp_cta` | 1 | 1 | 0 | 1 | 0 | no: 1 stronger by hand |" in text, text
+
+
 def test_the_dat3m_table_counts_agreement_and_names_each_disagreement(tmp_path):
     doc = {"schema": "vmmcheck-dat3m-check/1", "dat3m_commit": "30640123b", "vmmcheck": "0.1.0 (git abc)",
            "summary": {"listed": 4, "decided": 2, "agree_isa": 1, "agree_artifact": 2, "agree_either": 2,

@@ -407,20 +407,43 @@ def _power_cell(r: Mapping) -> str:
             + ("" if p["discriminating"] else ", none"))
 
 
+# A hand-written kernel's bins that say its spin gave up waiting for the flag (patterns/message_passing:
+# "timeout"). The kernel counts them among its weak outcomes (a Warning where the rules require the flag be
+# seen); a litmus row counts an instance whose spin reached its bound as one whose preconditions did not
+# hold. Neither is the outcome the question asks about, so the mirror table compares them apart.
+SPIN_BOUND_BINS = ("timeout",)
+
+
+def _spin_bound(r: Mapping) -> int:
+    """The instances of a side whose spin reached its bound: a row's not judged, a case's timeout bins."""
+    if r.get("pattern") == "litmus":
+        return r["instances"] - judged(r)
+    return sum(r.get("histogram", {}).get(b, 0) for b in SPIN_BOUND_BINS)
+
+
 def _mirror_strength(r: Mapping) -> float:
-    """What a side shows per instance: a permit row's (or undefined case's) weak outcome, an assert row's
-    (or required case's) strongest control's forbidden outcome."""
+    """What a side shows per instance of the outcome its question is about: a permit row's (or undefined
+    case's) weak outcome, an assert row's (or required case's) strongest control's forbidden outcome. A
+    case's spins that gave up are not that outcome (SPIN_BOUND_BINS)."""
     p = r.get("power")
     if p:
         return p["violations"] / p["instances"] if p["instances"] else 0.0
-    whole = judged(r) if r.get("pattern") == "litmus" else r["instances"]
-    return r["weak"] / whole if whole else 0.0
+    if r.get("pattern") == "litmus":
+        return r["weak"] / judged(r) if judged(r) else 0.0
+    return (r["weak"] - _spin_bound(r)) / r["instances"] if r["instances"] else 0.0
+
+
+def _spin_bound_note(r: Mapping) -> str:
+    """`; N at a spin's bound` where a side's spins gave up, so the table hides none of what it counts."""
+    n = _spin_bound(r)
+    return f"; {exact(n)} at a spin's bound ({pct(n, r['instances'])})" if n else ""
 
 
 def _row_cells(r: Mapping) -> List[str]:
     """A litmus row's own cells of the mirror table: name, question, status, weak outcome, power."""
     return [code(r["name"]), r["axes"]["expect"], model.raw_status(r),
-            f"{exact(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}",
+            f"{exact(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}"
+            f"{_spin_bound_note(r)}",
             _power_cell(r)]
 
 
@@ -456,14 +479,17 @@ def litmus_vs_hand(src: Source) -> List[str]:
             paired.add(hand["name"])
         hand_cell = "-" if hand is None else (f"{code(hand['name'])} {model.raw_status(hand)}: "
                                               f"{exact(hand['weak'])} of {short(hand['instances'])} ({pct(hand['weak'], hand['instances'])}), "
-                                              f"{_per_gpu_second(hand['weak'], hand)}; power {_power_cell(hand)}")
+                                              f"{_per_gpu_second(hand['weak'], hand)}{_spin_bound_note(hand)}; "
+                                              f"power {_power_cell(hand)}")
         rows.append(_row_cells(r) + [hand_cell, verdict])
     if not rows:
         raise FiguresError(f"{src.shown}: no litmus row mirrors a hand-written family")
     out = [provenance(doc, src) + ": each litmus row that mirrors a hand-written case, its weak outcome out of the "
            "instances meeting its preconditions and per GPU second, and its power (what its strongest control showed), "
            "beside the case's; `stronger` compares what each side shows per instance -- the weak outcome where it is "
-           "allowed, its strongest control's forbidden outcome where it is not.", "",
+           "allowed, its strongest control's forbidden outcome where it is not. A hand-written kernel counts a spin "
+           "that gave up waiting for its flag among its weak outcomes, a row as an instance whose preconditions did "
+           "not hold; both are listed (`at a spin's bound`), and neither is the outcome compared.", "",
            f"The litmus row is at least as strong in {stronger} of {pairs} pairs.", "",
            "A family retires when each of its cases has a mirror row and no case is the stronger side (and some "
            "row is); where the hand-written case is stronger, or has no mirror, the family stays:", ""]
