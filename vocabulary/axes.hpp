@@ -118,16 +118,6 @@ struct Vocabulary<FlagSync> {
       {{FlagSync::ReleaseAcquire, "release_acquire"}, {FlagSync::Relaxed, "relaxed"}}};
 };
 
-// Where the reader of a message-passing instance sits relative to its writer.
-enum class Partner : int {
-  OtherCta,  // a thread of another CTA (another SM, as a rule: no shared L1)
-  SameCta,   // a thread of another warp of the same CTA (one SM, one L1)
-};
-template <>
-struct Vocabulary<Partner> {
-  static constexpr std::array<Word<Partner>, 2> words{{{Partner::OtherCta, "other_cta"}, {Partner::SameCta, "same_cta"}}};
-};
-
 
 // What touches the memory between the write under test and the check that reads it back.
 enum class Interference : int {

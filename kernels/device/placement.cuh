@@ -35,14 +35,4 @@ __device__ __forceinline__ std::uint32_t partner_of(std::uint32_t t, std::uint32
   return block * threads + lane;
 }
 
-// The instance thread `t` reads in `round` when writer and reader share a CTA: a thread of the same CTA
-// in another warp, at a lane rotated by 32 to blockDim - 32 (a rotation is a bijection, and never lands
-// in the thread's own warp when the block is a multiple of 32 threads, at least 64).
-__device__ __forceinline__ std::uint32_t partner_in_cta(std::uint32_t t, std::uint32_t round, const Placement& p) {
-  const std::uint32_t threads = blockDim.x;
-  const std::uint32_t h = p.shuffle ? mix32(p.seed * 0x9e3779b97f4a7c15ull + round) : 0u;
-  const std::uint32_t rotation = 32 + h % (threads - 63);
-  return (t / threads) * threads + (t % threads + rotation) % threads;
-}
-
 }  // namespace vmmcheck::kernels::device

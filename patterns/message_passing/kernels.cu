@@ -1,7 +1,8 @@
-// alias.mp and alias.mp_cta: message passing between CTAs, or between warps of one CTA. Each thread first warms the data line of the instance it will
-// read, writes its own instance's data and releases its flag; then, as the reader of another CTA's
-// instance, it acquires that flag (a bounded spin) and reads the data. Values grow by one each round, so
-// a data value below the round's is the weak outcome.
+// alias.memory.mp: message passing between CTAs on other kinds of memory (alias.mp and alias.mp_cta,
+// on device memory, are litmus rows now: cases/litmus/alias_mp*.test). Each thread first warms the data
+// line of the instance it will read, writes its own instance's data and releases its flag; then, as the
+// reader of another CTA's instance, it acquires that flag (a bounded spin) and reads the data. Values
+// grow by one each round, so a data value below the round's is the weak outcome.
 #include "kernels/device/histogram.cuh"
 #include "kernels/device/launch.cuh"
 #include "kernels/device/memory_ops.cuh"
@@ -15,10 +16,9 @@ namespace {
 
 using namespace device;
 using patterns::FlagSync;
-using patterns::Partner;
 using Bin = patterns::MessagePassing::Bin;
 
-template <Scope S, FlagSync F, Partner P, bool WriterFence, bool ReaderFence>
+template <Scope S, FlagSync F, bool WriterFence, bool ReaderFence>
 __global__ void message_passing_litmus(MessagePassingArgs a) {
   if (is_stress_block(a.stress)) return memory_stress(a.stress);
   const std::uint32_t t = global_thread();
@@ -30,7 +30,7 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
   for (std::uint32_t r = 0; r < a.rounds; ++r) {
     stress_round(a.stress, t, r, keep);
     const std::uint32_t v = a.value_base + r + 1;
-    const std::uint32_t reader_of = P == Partner::SameCta ? partner_in_cta(t, r, a.placement) : partner_of(t, r, a.placement, blocks);
+    const std::uint32_t reader_of = partner_of(t, r, a.placement, blocks);
     const std::uint32_t theirs = word_of(reader_of, a.placement, n);
     // The reader warms its data line first, so an unordered read can hit the stale copy (as in
     // alias.same_thread); it orders nothing.
@@ -41,7 +41,7 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
     if constexpr (WriterFence) proxy_alias_fence();
     publish<S, F>(a.flag_write + mine, v);
 
-    // Reader of the partner's instance (in another CTA, or another warp of this one).
+    // Reader of the partner's instance, in another CTA.
     std::uint32_t* const flag = a.flag_read + theirs;
     if (!wait_until([&] { return observe<S, F>(flag) >= v; }, a.spin_timeout_ns)) {
       ++c.bin[Bin::Timeout];
@@ -58,22 +58,17 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
 
 using Kernel = void (*)(MessagePassingArgs);
 
-template <Scope S, FlagSync F, Partner P>
+template <Scope S, FlagSync F>
 Kernel select_fences(const MessagePassingArgs& a) {
   if (a.writer_fence)
-    return a.reader_fence ? &message_passing_litmus<S, F, P, true, true> : &message_passing_litmus<S, F, P, true, false>;
-  return a.reader_fence ? &message_passing_litmus<S, F, P, false, true> : &message_passing_litmus<S, F, P, false, false>;
-}
-
-template <Scope S, FlagSync F>
-Kernel select_partner(const MessagePassingArgs& a) {
-  return a.partner == Partner::SameCta ? select_fences<S, F, Partner::SameCta>(a) : select_fences<S, F, Partner::OtherCta>(a);
+    return a.reader_fence ? &message_passing_litmus<S, F, true, true> : &message_passing_litmus<S, F, true, false>;
+  return a.reader_fence ? &message_passing_litmus<S, F, false, true> : &message_passing_litmus<S, F, false, false>;
 }
 
 template <Scope S>
 Kernel select_sync(const MessagePassingArgs& a) {
-  return a.flag_sync == FlagSync::ReleaseAcquire ? select_partner<S, FlagSync::ReleaseAcquire>(a)
-                                                 : select_partner<S, FlagSync::Relaxed>(a);
+  return a.flag_sync == FlagSync::ReleaseAcquire ? select_fences<S, FlagSync::ReleaseAcquire>(a)
+                                                 : select_fences<S, FlagSync::Relaxed>(a);
 }
 
 Kernel select(const MessagePassingArgs& a) {

@@ -1,5 +1,5 @@
 #pragma once
-// Host-side interface of the alias.mp kernel (patterns/message_passing/definition.hpp).
+// Host-side interface of the alias.memory.mp kernel (patterns/message_passing/definition.hpp).
 #include <cuda_runtime_api.h>
 
 #include "kernels/in_kernel.hpp"
@@ -20,7 +20,6 @@ struct MessagePassingArgs {
   bool reader_fence = false;
   patterns::Scope scope = patterns::Scope::Gpu;
   patterns::FlagSync flag_sync = patterns::FlagSync::ReleaseAcquire;
-  patterns::Partner partner = patterns::Partner::OtherCta;  // SameCta: blocks of at least 64 threads
   std::uint32_t rounds = 1;
   std::uint32_t value_base = 0;
   std::uint64_t spin_timeout_ns = 20'000'000;

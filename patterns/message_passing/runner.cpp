@@ -1,4 +1,4 @@
-// Runner of alias.mp (patterns/message_passing/definition.hpp): one instance per resident thread per round, the
+// Runner of alias.memory.mp (patterns/message_passing/definition.hpp): one instance per resident thread per round, the
 // thread writing one instance and reading another CTA's.
 #include "run/kit/support.hpp"
 #include "common/error.hpp"
@@ -15,14 +15,10 @@ void run_pattern(GpuSession& s, const patterns::MessagePassing& def, const model
   kernels::MessagePassingArgs a;
   a.scope = def.scope;
   a.flag_sync = mutated(Mutant::RelaxedFlag) ? patterns::FlagSync::Relaxed : def.flag_sync;
-  a.partner = def.partner;
   const bool fences = !mutated(Mutant::NoProxyFence);
   a.writer_fence = fences && (def.fence == FencePlacement::Writer || def.fence == FencePlacement::Both);
   a.reader_fence = fences && (def.fence == FencePlacement::Reader || def.fence == FencePlacement::Both);
   const kernels::LaunchShape shape = kernels::message_passing_shape(a, static_cast<int>(b.stress.threads_per_block));
-  if (def.partner == patterns::Partner::SameCta && shape.threads < 64)
-    throw InputError("alias.mp_cta needs at least 64 threads per block (two warps per CTA); the budget has " +
-                     std::to_string(shape.threads));
   const std::uint32_t n = shape.instances();
   // Data words first, flag words after them (in another part of the allocation).
   const std::uint64_t flag_offset = (n + 1023u) / 1024u * 1024u;

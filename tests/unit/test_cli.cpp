@@ -88,20 +88,20 @@ TEST(Cli, ListTakesLitmusFiles) {
 // list --json describes itself: each case its pattern and axes; each family its axes' docs and value
 // descriptions, its outcomes and which are weak, and its prune rules with their reasons.
 TEST(Cli, ListJsonCarriesPatternsAxesOutcomesAndPrunes) {
-  const Outcome o = cli({"list", "--filter", "alias.mp.*", "--json"});
+  const Outcome o = cli({"list", "--filter", "alias.memory.mp.*", "--json"});
   ASSERT_EQ(o.code, kExitOk) << o.err;
   const auto doc = nlohmann::json::parse(o.out);
   EXPECT_EQ(doc["schema_version"], 2);
   ASSERT_EQ(doc["families"].size(), 1u);
   const auto& fam = doc["families"][0];
-  EXPECT_EQ(fam["name"], "alias.mp");
+  EXPECT_EQ(fam["name"], "alias.memory.mp");
   EXPECT_EQ(fam["pattern"], "message_passing");
-  ASSERT_EQ(fam["axes"].size(), 4u);
-  EXPECT_EQ(fam["axes"][1]["name"], "flag");
-  EXPECT_FALSE(fam["axes"][1]["doc"].get<std::string>().empty());
-  EXPECT_EQ(fam["axes"][1]["values"][1]["value"], "alias");
-  EXPECT_EQ(fam["axes"][1]["values"][1]["name"], "flagalias");
-  EXPECT_FALSE(fam["axes"][1]["values"][1]["description"].get<std::string>().empty());
+  ASSERT_EQ(fam["axes"].size(), 5u);
+  EXPECT_EQ(fam["axes"][3]["name"], "fence");
+  EXPECT_FALSE(fam["axes"][3]["doc"].get<std::string>().empty());
+  EXPECT_EQ(fam["axes"][3]["values"][1]["value"], "reader");
+  EXPECT_EQ(fam["axes"][3]["values"][1]["name"], "rfence");
+  EXPECT_FALSE(fam["axes"][3]["values"][1]["description"].get<std::string>().empty());
   ASSERT_EQ(fam["outcomes"].size(), 3u);
   EXPECT_EQ(fam["outcomes"][1]["name"], "stale");
   EXPECT_EQ(fam["outcomes"][1]["weak"], true);
@@ -109,16 +109,17 @@ TEST(Cli, ListJsonCarriesPatternsAxesOutcomesAndPrunes) {
   ASSERT_EQ(fam["prunes"].size(), 1u);
   EXPECT_EQ(fam["prunes"][0]["name"], "fence_without_alias");
   EXPECT_FALSE(fam["prunes"][0]["why"].get<std::string>().empty());
-  EXPECT_EQ(fam["prunes"][0]["when"]["fence"], nlohmann::json({"both", "reader", "writer"}));
-  EXPECT_EQ(fam["pruned"].size(), 9u);  // 3 fences x 3 scopes with data and flag through view A
-  ASSERT_EQ(doc["cases"].size(), 63u);
+  EXPECT_EQ(fam["prunes"][0]["when"]["fence"], nlohmann::json({"reader"}));
+  EXPECT_EQ(fam["pruned"].size(), 4u);  // 2 memories x 2 scopes with the data through view A and a fence
+  ASSERT_EQ(doc["cases"].size(), 12u);
   for (const auto& c : doc["cases"]) {
     EXPECT_EQ(c["pattern"], "message_passing");
-    EXPECT_EQ(c["axes"].size(), 4u);
+    EXPECT_EQ(c["axes"].size(), 5u);
   }
   const auto& first = doc["cases"][0];
-  EXPECT_EQ(first["name"], "alias.mp.alias.flagalias.bothfence.cta");
-  EXPECT_EQ(first["axes"], nlohmann::json({{"data", "alias"}, {"flag", "alias"}, {"fence", "both"}, {"scope", "cta"}}));
+  EXPECT_EQ(first["name"], "alias.memory.mp.compressible.alias.flagsame.nofence.gpu");
+  EXPECT_EQ(first["axes"], nlohmann::json({{"memory", "compressible"}, {"data", "alias"}, {"flag", "same"}, {"fence", "none"},
+                                           {"scope", "gpu"}}));
 }
 
 TEST(Cli, CasesTakesOneValueEachTime) {
@@ -269,7 +270,7 @@ using cli::kExitUsage;
 // list --json carries what the handbook draws and explains: each case's why, the oracle's derivation and
 // the litmus shape the model decides (null where the model says nothing).
 TEST(CliModel, ListJsonCarriesDerivationAndShape) {
-  const Outcome o = cli({"list", "--json", "--filter", "alias.mp.same.flagsame.nofence.gpu,access.none.read"});
+  const Outcome o = cli({"list", "--json", "--filter", "alias.memory.mp.compressible.same.flagsame.nofence.gpu,access.none.read"});
   ASSERT_EQ(o.code, 0) << o.err;
   const auto doc = nlohmann::json::parse(o.out);
   const auto& access = doc["cases"][0];

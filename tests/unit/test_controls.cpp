@@ -56,12 +56,12 @@ TEST(Controls, EveryRequiredAndFaultCaseHasOneThatRemovesOneMechanism) {
     EXPECT_FALSE(d.expectation == c.verdict.expectation && d.outcomes == c.verdict.outcomes)
         << c.name << ": its control " << k->control.name << " is still " << to_string(d.expectation);
   }
-  // Every required and fault case of the shipped tables has one (151 + 6 multicast, + 24 ipc/peer/fabric,
+  // Every required and fault case of the shipped tables has one (123 + 6 multicast, + 24 ipc/peer/fabric,
   // + 34 on other kinds of memory, + 12 proxy.texture, + 9 proxy.async, + 6 proxy.surface, + 2
-  // multicast.processes; alias.rmw's two required cases are litmus rows now, their control named by
-  // their file). Only one virtual address is a separate case: the same_thread cases through view A (4
+  // multicast.processes; alias.rmw's two required cases and alias.mp's and alias.mp_cta's 28 are litmus
+  // rows now, their controls the rows' own). Only one virtual address is a separate case: the same_thread cases through view A (4
   // load flavours x 2 fences in alias.same_thread, 8 more in alias.memory.same_thread).
-  EXPECT_EQ(same_case + separate, 151 + 6 + 24 + 34 + 12 + 9 + 6 + 2);
+  EXPECT_EQ(same_case + separate, 123 + 6 + 24 + 34 + 12 + 9 + 6 + 2);
   EXPECT_EQ(separate, 16);
 }
 
@@ -84,8 +84,8 @@ TEST(Controls, AControlIsTheCaseItselfUnderTheMutantOfItsMechanism) {
   EXPECT_EQ(mutant("alias.kernels.memcpy.kernel.host.same"), "no-host-sync");
   EXPECT_EQ(mutant("alias.kernels.memset.kernel.graph.offset"), "no-graph-edge");
   EXPECT_EQ(mutant("alias.same_thread.alias.volatile.fence"), "no-proxy-fence");
-  EXPECT_EQ(mutant("alias.mp.offset.flagsame.rfence.sys"), "no-proxy-fence");
-  EXPECT_EQ(mutant("alias.mp.same.flagsame.nofence.gpu"), "relaxed-flag");
+  EXPECT_EQ(mutant("alias.memory.mp.host_numa.alias.flagsame.rfence.sys"), "no-proxy-fence");
+  EXPECT_EQ(mutant("alias.memory.mp.compressible.same.flagsame.nofence.gpu"), "relaxed-flag");
   EXPECT_EQ(mutant("alias.resident.same.weak.hostsignal"), "no-resident-signal");
   EXPECT_EQ(mutant("lifecycle.seam"), "stray-write");
   EXPECT_EQ(mutant("access.readwrite.write"), "no-grant");

@@ -150,7 +150,7 @@ TEST(StressParams, RandomDrawsStayInRangeAndVary) {
     const StressParams p = random_stress_params(rng);
     // Every draw is a valid file.
     EXPECT_EQ(stress_params_from_json(to_json(p), "draw"), p);
-    EXPECT_GE(p.threads_per_block, 64u);  // alias.mp_cta needs two warps per CTA
+    EXPECT_GE(p.threads_per_block, 64u);  // two warps a CTA at least
     seen.insert(describe(p));
   }
   EXPECT_GT(seen.size(), 150u);
