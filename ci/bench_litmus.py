@@ -282,7 +282,12 @@ def read_vmmcheck_case(path: str, name: str, weak_bin: str) -> tuple[dict, dict]
     h = r["histogram"]
     if not isinstance(h, dict) or not all(isinstance(v, int) and v >= 0 for v in h.values()):
         raise BenchError(f"{where}: 'histogram' is not an object of counts")
-    if weak_bin not in h:
+    # A litmus row (alias.mp's cases are rows of cases/litmus/alias_mp.test now) has its registers'
+    # outcomes for bins and counts its permitted outcome in 'weak'.
+    if r.get("pattern") == "litmus":
+        if not isinstance(r.get("weak"), int) or r["weak"] < 0:
+            raise BenchError(f"{where}: a litmus row without a 'weak' count")
+    elif weak_bin not in h:
         raise BenchError(f"{where}: histogram has no '{weak_bin}' bin (bins: {', '.join(h) or 'none'})")
     for key in ("instances",):
         if not isinstance(r[key], int) or r[key] < 0:
@@ -439,8 +444,9 @@ def _vmmcheck_row(logs: Logs, rid: str, variant: str, json_path: str, case: str,
         problems.append(f"{rid}: histogram total {sum(h.values())} != instances {r['instances']}")
     row.update({
         "status": status, "expectation": r.get("expectation"), "histogram": h,
-        # The comparable weak outcome: the reader saw the flag, then stale data (cuda-litmus's r0=1, r1=0).
-        "weak": h["stale"], "weak_field": r.get("weak"),
+        # The comparable weak outcome: the reader saw the flag, then stale data (cuda-litmus's r0=1, r1=0):
+        # a hand-written kernel's "stale" bin, a litmus row's permitted outcome (r1 == 1, r2 != 1).
+        "weak": r["weak"] if r.get("pattern") == "litmus" else h["stale"], "weak_field": r.get("weak"),
         "instances": r["instances"], "tool_seconds": r["seconds"],
         "tool_seconds_meaning": "the case's 'seconds': wall time of the case inside vmmcheck",
         "gpu_seconds": r["gpu_seconds"] if r["gpu_seconds"] > 0 else None,
@@ -787,6 +793,17 @@ def cmd_selftest(a) -> int:
         with open(vj, "w") as f:
             f.write('{"results": [')
         raises("cut JSON", lambda: read_vmmcheck_case(vj, racy, "stale"), "not JSON")
+        # The case as a litmus row: registers for bins, the permitted outcome in 'weak'.
+        row = _vmm_doc(racy, {"r0=0 r1=1 r2=0": 7, "r0=0 r1=1 r2=1": 90, "r0=0 r1=timeout r2=1": 3}, 0.01)
+        row["results"][0].update(pattern="litmus", weak=7, judged=97)
+        with open(vj, "w") as f:
+            json.dump(row, f)
+        r, _ = read_vmmcheck_case(vj, racy, "stale")
+        check("a litmus row's record", r["weak"] == 7)
+        row["results"][0]["weak"] = -1
+        with open(vj, "w") as f:
+            json.dump(row, f)
+        raises("row without weak", lambda: read_vmmcheck_case(vj, racy, "stale"), "without a 'weak' count")
 
         # a whole report from made-up logs
         out = os.path.join(d, "out")

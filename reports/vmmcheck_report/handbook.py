@@ -412,14 +412,14 @@ TOPICS = [
      "through view B of the same bytes are not ordered, even in one thread: the read may return the old "
      "value. Message passing with a flag does not help when the data is read through another alias.",
      [("alias.same_thread", {"view": "alias", "load": "weak", "fence": "none"}, "one thread writes A, reads B"),
-      ("alias.mp", {"data": "alias", "flag": "same", "fence": "none", "scope": "gpu"},
+      ("alias.mp", {"data": "alias", "flag": "flagsame", "fence": "nofence", "scope": "gpu"},
        "message passing, data read through B")]),
     ("fence.proxy.alias orders accesses through different aliases",
      "The PTX instruction fence.proxy.alias (cuda::ptx::fence_proxy_alias) between the write and the read "
      "makes them ordered. In message passing it may stand on the writer's side, before the release, or on "
      "the reader's side, after the acquire: it must lie on the causality path between the two accesses.",
      [("alias.same_thread", {"view": "alias", "load": "weak", "fence": "proxy_alias"}, "the fence in one thread"),
-      ("alias.mp", {"data": "alias", "flag": "same", "fence": "writer", "scope": "gpu"}, "the fence on the writer's side")]),
+      ("alias.mp", {"data": "alias", "flag": "flagsame", "fence": "wfence", "scope": "gpu"}, "the fence on the writer's side")]),
     ("Operation boundaries make aliases coherent",
      "Two device operations (kernels, copies, memsets) ordered by the stream, an event, a host "
      "synchronisation or a graph edge see each other's writes through any alias. Two operations with "
@@ -450,7 +450,7 @@ TOPICS = [
      "proxy fence. NVIDIA's formal proxy model (the mixedproxy artifact) decides small litmus tests; where "
      "it goes further than the prose, the case says \"model\" and a forbidden outcome is a warning, not "
      "a failure.",
-     [("alias.mp", {"data": "same", "flag": "alias", "scope": "gpu"}, "a flag read through an alias: the model's reading"),
+     [("alias.mp", {"data": "same", "flag": "flagalias", "scope": "gpu"}, "a flag read through an alias: the model's reading"),
       ("proxy.texture", {}, "texture reads of written memory"),
       ("proxy.async", {}, "the async proxy")]),
 ]
@@ -470,8 +470,9 @@ def topics(cases: Sequence[Mapping], case_rule: Mapping[str, dict], fams: Mappin
                 links.append({"label": label, "rule": r, "case": hit["name"],
                               "family_page": f["page"] if f else None})
                 continue
-            # A retired family: its cases are litmus rows that bear their names (family.<axis values>); the
-            # link goes to the file's page, with what the model says of the row.
+            # A retired family: its cases are litmus rows that bear their names (family.<name segments>), so
+            # its references give the segments (alias.mp's "flagsame", "nofence"); the link goes to the
+            # file's page, with what the model says of the row.
             stem = model.LITMUS_MIRRORS.get(family)
             row = next((r for r in rows if stem and r["name"].startswith(family + ".") and
                         all("." + v + "." in r["name"] + "." for v in want.values())), None)
