@@ -137,8 +137,11 @@ void emit_idle_barriers(const Litmus& l, const Layout& lay, const std::string& i
 class RoleEmitter {
  public:
   RoleEmitter(const Litmus& l, const Layout& lay, std::size_t t, const Instance& in, std::string indent, std::ostringstream& o,
-              std::vector<PendingSite>& sites)
-      : l_(l), lay_(lay), t_(t), in_(in), indent_(std::move(indent)), o_(o), sites_(sites) {}
+              std::vector<PendingSite>& sites, bool loads_before_stores)
+      : l_(l), lay_(lay), t_(t), in_(in), indent_(std::move(indent)), o_(o), sites_(sites),
+        loads_before_stores_(loads_before_stores &&
+                             std::none_of(l.threads[t].ops.begin(), l.threads[t].ops.end(),
+                                          [](const Op& op) { return op.kind == OpKind::Branch; })) {}
 
   // The role's operations, its registers written out; `warm`: its own warming reads first (one role a thread).
   void emit(const std::set<int>& warm) {
@@ -260,6 +263,15 @@ class RoleEmitter {
   }
 
   // A scratch word for an asm operand or result: a load without a register, a tagged value.
+  // A store's address operand: as it is, or (Build::loads_before_stores) plus the role's earlier loads'
+  // words masked by p.zero, so that the store is issued after they return.
+  std::string dependent(const Op& op, const std::string& address) const {
+    if (!loads_before_stores_ || loaded_.empty()) return address;
+    std::string words;
+    for (const std::string& w : loaded_) words += (words.empty() ? "" : " ^ ") + w;
+    return "\"l\"(a" + std::to_string(op.address) + " + ((" + words + ") & p.zero))";
+  }
+
   std::string scratch() {
     const std::string name = "w" + std::to_string(scratch_++);
     o_ << indent_ << "unsigned int " << name << ";\n";
@@ -352,12 +364,13 @@ class RoleEmitter {
         if (is_tld(op)) emit_tld(op, target);
         else emit_asm(load_ptx(op), "\"=r\"(" + target + ")", a);
         emit_decode(target, into);
+        loaded_.push_back(target);
         return;
       }
       case OpKind::Store: {
         if (op.proxy == Proxy::Surface) return emit_surface(op);
         const std::string value = operand(op);
-        emit_asm(store_ptx(op), "", a + ", \"r\"(" + value + ")");
+        emit_asm(store_ptx(op), "", dependent(op, a) + ", \"r\"(" + value + ")");
         return;
       }
       case OpKind::AtomAdd: {
@@ -483,6 +496,8 @@ class RoleEmitter {
   std::string indent_;
   std::ostringstream& o_;
   std::vector<PendingSite>& sites_;
+  const bool loads_before_stores_;       // Build::loads_before_stores, for a role without branches
+  std::vector<std::string> loaded_;      // what the role's loads so far wrote (their asm outputs)
   const Op* current_ = nullptr;  // the operation whose asm statement comes next
   unsigned op_index_ = 0;
   int scratch_ = 0;
@@ -683,7 +698,7 @@ void emit_one_role_round(const Litmus& test, const Layout& lay, const Build& bui
   const Instance in{"m", "slot", "word", "column"};
   for (std::size_t t = 0; t < test.threads.size(); ++t) {
     body << "      case " << t << ": {  // " << thread_title(test, lay, t) << "\n";
-    RoleEmitter(test, lay, t, in, "        ", body, pending).emit(warmed(test, lay, build.warm, t, false));
+    RoleEmitter(test, lay, t, in, "        ", body, pending, build.loads_before_stores).emit(warmed(test, lay, build.warm, t, false));
     body << "        break;\n      }\n";
   }
   if (has_barrier(test)) {
@@ -721,7 +736,7 @@ void emit_all_roles_round(const Litmus& test, const Layout& lay, const Build& bu
     const std::string k = std::to_string(t);
     const Instance in{"m" + k, "u" + k, "word" + k, "column" + k};
     body << "      {  // " << thread_title(test, lay, static_cast<std::size_t>(t)) << "\n";
-    RoleEmitter(test, lay, static_cast<std::size_t>(t), in, "        ", body, pending).emit({});
+    RoleEmitter(test, lay, static_cast<std::size_t>(t), in, "        ", body, pending, build.loads_before_stores).emit({});
     body << "      }\n";
   }
   body << "    }\n";

@@ -334,6 +334,24 @@ TEST(LitmusCodegen, ValuesByRoundOnlyForOneWritersPlainStores) {
   EXPECT_EQ(generate(l, Build{true, Build::Warm::All, false}).reused_locations, (std::vector<bool>(5, false)));
 }
 
+// Build::loads_before_stores: a plain store's address depends on the role's earlier loads through the
+// launch's runtime zero, so the hardware returns them first; a store no load precedes is left as it is,
+// and so is a role with branches (a path may skip a load). Off by default.
+TEST(LitmusCodegen, StoresWaitForEarlierLoadsOnlyWhenAsked) {
+  Litmus l = load_buffering();  // each thread: a load, then a store of what it read
+  l.threads.push_back(thread("t2", 2, 0, {store(0, 2)}));
+  EXPECT_EQ(generate(l).source.find("p.zero"), std::string::npos);
+  Build after;
+  after.loads_before_stores = true;
+  const Kernel k = generate(l, after);
+  expect_contains(k.source, "\"l\"(a1 + ((v0) & p.zero))");
+  expect_contains(k.source, "\"l\"(a0 + ((w0) & p.zero))");  // t1 reads y, a word of values by round, into w0
+  expect_contains(k.source, "\"l\"(a0), \"r\"(");  // t2 loads nothing before its store
+  expect_compiles(k);
+  // The build is part of the kernel's key: a row under the knob is another kernel.
+  EXPECT_NE(generate(l).source, k.source);
+}
+
 // Final values are registers the kernel leaves for the host (Kernel::finals), after the loads' own; their
 // location keeps a word per round; a final value of a surface's memory is not generated.
 TEST(LitmusCodegen, FinalValuesAreReadBackByTheHost) {

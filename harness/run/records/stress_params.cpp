@@ -75,6 +75,7 @@ Json to_json(const StressParams& p) {
               {"warm_loads", token(p.warm_loads)},
               {"all_roles", p.all_roles},
               {"reuse_words", p.reuse_words},
+              {"loads_before_stores", p.loads_before_stores},
               {"grid_barrier", p.grid_barrier},
               {"row_ctas_per_sm", p.row_ctas_per_sm},
               {"row_threads_per_block", p.row_threads_per_block},
@@ -97,6 +98,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "warm_loads") p.warm_loads = warm_of(v, where);
     else if (key == "all_roles") p.all_roles = boolean(v, where);
     else if (key == "reuse_words") p.reuse_words = boolean(v, where);
+    else if (key == "loads_before_stores") p.loads_before_stores = boolean(v, where);
     else if (key == "grid_barrier") p.grid_barrier = boolean(v, where);
     else if (key == "row_ctas_per_sm") p.row_ctas_per_sm = bounded(v, where, 1, 32);
     else if (key == "row_threads_per_block") p.row_threads_per_block = bounded(v, where, 0, 1024);
@@ -118,7 +120,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
       if (!found) throw InputError(where + " must be one of store-store, store-load, load-store, load-load (" + v.dump() + ")");
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
-                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, grid_barrier, row_ctas_per_sm, "
+                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, loads_before_stores, grid_barrier, row_ctas_per_sm, "
                                "row_threads_per_block, row_rounds_per_launch, row_launches, row_word_order)");
     }
   }
@@ -146,6 +148,8 @@ std::string describe(const StressParams& p) {
   if (p.warm_loads != d.warm_loads) item(std::string("warm loads ") + token(p.warm_loads));
   if (p.all_roles != d.all_roles) item(p.all_roles ? "every role a thread" : "one role a thread");
   if (p.reuse_words != d.reuse_words) item(p.reuse_words ? "values by round" : "a fresh word every round");
+  if (p.loads_before_stores != d.loads_before_stores)
+    item(p.loads_before_stores ? "stores after loads" : "stores overlap loads");
   if (p.grid_barrier != d.grid_barrier) item(p.grid_barrier ? "grid barrier" : "no grid barrier");
   if (p.row_ctas_per_sm != d.row_ctas_per_sm) item("row CTAs/SM " + std::to_string(p.row_ctas_per_sm));
   if (p.row_threads_per_block != d.row_threads_per_block) item("row threads/CTA " + std::to_string(p.row_threads_per_block));
@@ -220,6 +224,7 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   p.warm_loads = static_cast<StressParams::Warm>(pick(0, 2));
   p.all_roles = coin(70);
   p.reuse_words = coin(70);
+  p.loads_before_stores = coin(20);
   p.grid_barrier = coin(50);
   constexpr std::array<std::uint32_t, 5> kCtasPerSm = {1, 2, 4, 8, 16};
   p.row_ctas_per_sm = kCtasPerSm[pick(0, kCtasPerSm.size() - 1)];

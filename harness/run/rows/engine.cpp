@@ -117,6 +117,7 @@ codegen::Build build_of(const StressParams& s) {
   b.all_roles = s.all_roles;
   b.warm = s.warm_loads;
   b.reuse_words = s.reuse_words;
+  b.loads_before_stores = s.loads_before_stores;
   return b;
 }
 
@@ -136,7 +137,7 @@ const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
   const codegen::Build build = build_of(stress_of(row));
   const std::string key = row.source + (mutant ? "\n// mutant " + std::string(patterns::name_of(*mutant)) : std::string()) +
                           "\n// build " + std::to_string(build.all_roles) + std::to_string(static_cast<int>(build.warm)) +
-                          std::to_string(build.reuse_words);
+                          std::to_string(build.reuse_words) + std::to_string(build.loads_before_stores);
   auto it = kernels_.find(key);
   if (it == kernels_.end()) it = kernels_.emplace(key, codegen::generate(as_generated(row.test, mutant), build)).first;
   return it->second;
