@@ -1,6 +1,7 @@
 #pragma once
-// same_thread (alias.same_thread): one thread reads a word through view B, writes it through view A,
-// (fence.proxy.alias), and reads it through B again. Kernel: patterns/same_thread/kernels.cu.
+// same_thread (alias.memory.same_thread; alias.same_thread retired to cases/litmus/alias_same_thread.test):
+// one thread reads a word through view B, writes it through view A, (fence.proxy.alias), and reads it
+// through B again. Kernel: patterns/same_thread/kernels.cu.
 #include "vocabulary/pattern.hpp"
 
 namespace vmmcheck::patterns {

@@ -1,4 +1,5 @@
-// alias.same_thread: one thread reads a word through view B, writes it through view A, and reads it
+// alias.memory.same_thread (alias.same_thread, on device memory, is litmus rows now: cases/litmus/
+// alias_same_thread.test): one thread reads a word through view B, writes it through view A, and reads it
 // through B again. Without fence.proxy.alias, the second read may return the value B's first read
 // cached (guide 4.17.5.3): the weak outcome this kernel counts.
 #include "kernels/device/histogram.cuh"

@@ -1,5 +1,5 @@
 #pragma once
-// Host-side interface of the alias.same_thread kernel (patterns/same_thread/definition.hpp).
+// Host-side interface of the alias.memory.same_thread kernel (patterns/same_thread/definition.hpp).
 #include <cuda_runtime_api.h>
 
 #include "kernels/in_kernel.hpp"

@@ -1,4 +1,4 @@
-// Runner of alias.same_thread (patterns/same_thread/definition.hpp): one instance per resident thread per round.
+// Runner of alias.memory.same_thread (patterns/same_thread/definition.hpp): one instance per resident thread per round.
 #include "run/kit/support.hpp"
 #include "kernels/operations.hpp"
 #include "patterns/same_thread/kernels.hpp"

@@ -141,7 +141,7 @@ TEST(Loader, ShippedTablesHaveAtLeastFortyWellFormedCases) {
     EXPECT_FALSE(c.verdict.citation.empty()) << c.name;
     EXPECT_FALSE(c.snippet.empty()) << c.name;
   }
-  for (const char* family : {"alias.same_thread", "alias.memory.mp", "alias.kernels", "alias.resident"}) {
+  for (const char* family : {"alias.memory.same_thread", "alias.memory.mp", "alias.kernels", "alias.resident"}) {
     EXPECT_TRUE(std::any_of(t.cases.begin(), t.cases.end(), [&](const Case& c) { return c.family == family; })) << family;
   }
 }
