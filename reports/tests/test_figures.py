@@ -39,9 +39,9 @@ def scratch_repo(tmp_path):
 def test_a_changed_results_file_fails_the_check_and_names_the_section(run_cli, scratch_repo):
     path = scratch_repo / H200_RESULTS
     doc = json.loads(path.read_text())
-    case = next(r for r in doc["results"] if r["name"] == "alias.same_thread.alias.weak.nofence")
-    case["histogram"]["stale"] -= 1000  # a run that saw 1000 fewer stale loads
-    case["histogram"]["new"] += 1000
+    case = next(r for r in doc["results"] if r["name"] == "alias.same_thread.alias.weak.nofence")  # a row now
+    case["histogram"]["r0=0 r1=0"] -= 1000  # a run that saw 1000 fewer stale loads
+    case["histogram"]["r0=0 r1=1"] += 1000
     case["weak"] -= 1000
     write_json(path, doc)
     rc, out, _ = run_cli("figures", "--check", "--root", scratch_repo)
@@ -227,6 +227,7 @@ def test_a_hand_written_spin_that_gave_up_is_listed_not_compared(tmp_path):
     assert line.endswith("| neither |"), line
     assert "; 4 at a spin's bound (4%)" in line and "; 3 at a spin's bound (3%)" in line, line
     assert "| `alias.mp_cta` | 1 | 1 | 0 | 0 | 1 | no: no side showed anything |" in text, text
+    assert "| `alias.rmw` |" not in text and "| `alias.mp` |" not in text, "a family the run did not select"
     hand["histogram"] = {"new": 95, "stale": 2, "timeout": 3}
     hand["weak"] = 5
     path = write_json(tmp_path / "r.json", make_doc([row, hand]))

@@ -405,20 +405,20 @@ TOPICS = [
      "(cuMemMap). Each mapping is a view: A, B, C in these pages. They are different addresses of one set of "
      "bytes, so a value written through A is, in the end, the value read through B. The rules are about "
      "when \"in the end\" arrives.",
-     [("alias.same_thread", {"view": "same", "load": "weak", "fence": "none"}, "one thread, one address: the baseline"),
+     [("alias.same_thread", {"view": "same", "load": "weak", "fence": "nofence"}, "one thread, one address: the baseline"),
       ("alias.kernels", {"view": "alias", "order": "stream"}, "two kernels, two views")]),
     ("Inside one kernel, aliases are not coherent",
      "Within a single kernel (more generally, one device operation), a write through view A and a read "
      "through view B of the same bytes are not ordered, even in one thread: the read may return the old "
      "value. Message passing with a flag does not help when the data is read through another alias.",
-     [("alias.same_thread", {"view": "alias", "load": "weak", "fence": "none"}, "one thread writes A, reads B"),
+     [("alias.same_thread", {"view": "alias", "load": "weak", "fence": "nofence"}, "one thread writes A, reads B"),
       ("alias.mp", {"data": "alias", "flag": "flagsame", "fence": "nofence", "scope": "gpu"},
        "message passing, data read through B")]),
     ("fence.proxy.alias orders accesses through different aliases",
      "The PTX instruction fence.proxy.alias (cuda::ptx::fence_proxy_alias) between the write and the read "
      "makes them ordered. In message passing it may stand on the writer's side, before the release, or on "
      "the reader's side, after the acquire: it must lie on the causality path between the two accesses.",
-     [("alias.same_thread", {"view": "alias", "load": "weak", "fence": "proxy_alias"}, "the fence in one thread"),
+     [("alias.same_thread", {"view": "alias", "load": "weak", "fence": "fence"}, "the fence in one thread"),
       ("alias.mp", {"data": "alias", "flag": "flagsame", "fence": "wfence", "scope": "gpu"}, "the fence on the writer's side")]),
     ("Operation boundaries make aliases coherent",
      "Two device operations (kernels, copies, memsets) ordered by the stream, an event, a host "
@@ -462,8 +462,11 @@ def topics(cases: Sequence[Mapping], case_rule: Mapping[str, dict], fams: Mappin
     for title, text, refs in TOPICS:
         links = []
         for family, want, label in refs:
+            # An axis' value, or its segment of the name (what a retired family's reference gives).
             hit = next((c for c in cases if c["family"] == family and
-                        all((c.get("axes") or {}).get(k) == v for k, v in want.items())), None)
+                        all((c.get("axes") or {}).get(k) == v or "." + v + "." in c["name"][len(family):] + "."
+                            for k, v in want.items())),
+                       None)
             if hit is not None:
                 r = case_rule[hit["name"]]
                 f = fams.get(family)
