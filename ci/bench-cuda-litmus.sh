@@ -47,10 +47,17 @@ if [ -n "$long" ]; then
   [[ "$long_iterations" =~ ^[1-9][0-9]*$ && "$long_instances" =~ ^[1-9][0-9]*$ ]] || die "--long ITERATIONS:INSTANCES, both positive integers ('$long')"
 fi
 [ -z "$params_from" ] || [ -d "$params_from/params" ] || die "--params-from $params_from: no params/ folder there"
+# With --params-from the draws are the earlier search's (its params/DRAWS), which the report states.
+if [ -n "$params_from" ]; then
+  [ -f "$params_from/params/DRAWS" ] || die "--params-from $params_from: no params/DRAWS (how many draws found them?)"
+  draws=$(cat "$params_from/params/DRAWS")
+  [[ "$draws" =~ ^[1-9][0-9]*$ ]] || die "--params-from $params_from: params/DRAWS is not a count ('$draws')"
+fi
 litmus=$(cd "$litmus" && pwd)
 vmm=$(cd "$(dirname "$vmm")" && pwd)/$(basename "$vmm")
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 mkdir -p "$out/build" "$out/logs" "$out/vmmcheck" "$out/params"
+echo "$draws" >"$out/params/DRAWS"
 out=$(cd "$out" && pwd)
 cases=$(cd "$here/../cases" && pwd)
 export VMMCHECK_CASES=$cases
