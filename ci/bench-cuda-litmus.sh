@@ -24,14 +24,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 helper="$here/bench_cuda_litmus.py"
 die() { echo "bench-cuda-litmus: $*" >&2; exit 2; }
 
-litmus="" vmm="" out="" draws=6 arch=sm_90 long="" params_from=""
+litmus="" vmm="" out="" draws=6 draws_given="" arch=sm_90 long="" params_from=""
 tests="mp iriw isa2 rwc wrc 2+2w 3.2w wrw+2w wwc z6-1 z6-3 paper-example1 paper-example2"
 while [ $# -gt 0 ]; do
   case "$1" in
     --litmus) litmus=${2:?}; shift 2 ;;
     --vmmcheck) vmm=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
-    --draws) draws=${2:?}; shift 2 ;;
+    --draws) draws=${2:?}; draws_given=1; shift 2 ;;
     --tests) tests=${2:?}; shift 2 ;;
     --arch) arch=${2:?}; shift 2 ;;
     --long) long=${2:?}; shift 2 ;;
@@ -47,8 +47,10 @@ if [ -n "$long" ]; then
   [[ "$long_iterations" =~ ^[1-9][0-9]*$ && "$long_instances" =~ ^[1-9][0-9]*$ ]] || die "--long ITERATIONS:INSTANCES, both positive integers ('$long')"
 fi
 [ -z "$params_from" ] || [ -d "$params_from/params" ] || die "--params-from $params_from: no params/ folder there"
+[[ "$draws" =~ ^[1-9][0-9]*$ ]] || die "--draws $draws: a positive count of draws"
 # With --params-from the draws are the earlier search's (its params/DRAWS), which the report states.
 if [ -n "$params_from" ]; then
+  [ -z "$draws_given" ] || die "--draws and --params-from: the params come with the draws that found them"
   [ -f "$params_from/params/DRAWS" ] || die "--params-from $params_from: no params/DRAWS (how many draws found them?)"
   draws=$(cat "$params_from/params/DRAWS")
   [[ "$draws" =~ ^[1-9][0-9]*$ ]] || die "--params-from $params_from: params/DRAWS is not a count ('$draws')"

@@ -12,7 +12,8 @@
 #                cuda::atomic<uint, thread_scope_block>: st.relaxed.cta x; st.release.cta y ||
 #                ld.acquire.cta y; ld.relaxed.cta x. Weak: r0=1, r1=0.
 #   vmmcheck:    alias.mp.same.flagsame.nofence.cta (weak data store, st.release.cta flag || bounded spin
-#                on ld.acquire.cta flag in another CTA, weak data load). Weak: histogram bin "stale".
+#                on ld.acquire.cta flag in another CTA, weak data load), a litmus row of
+#                cases/litmus/alias_mp.test: weak, its permitted outcome (r1 == 1, r2 != 1).
 # Plus vmmcheck's plain (gpu-scope, race-free) MP for instance throughput.
 #
 # cuda-litmus variants:

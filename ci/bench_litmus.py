@@ -254,6 +254,11 @@ def check_litmus(parsed: dict, expected: int | None, where: str) -> list[str]:
 
 # ---------------------------------------------------------------------------------------- vmmcheck JSON
 
+def _is_row(r: dict) -> bool:
+    """A litmus row's record (alias.mp's cases are rows of cases/litmus/alias_mp.test now)."""
+    return r.get("pattern") == "litmus"
+
+
 def read_vmmcheck_case(path: str, name: str, weak_bin: str) -> tuple[dict, dict]:
     """The record of case `name` in a vmmcheck JSON results file, and the file's context."""
     try:
@@ -284,7 +289,7 @@ def read_vmmcheck_case(path: str, name: str, weak_bin: str) -> tuple[dict, dict]
         raise BenchError(f"{where}: 'histogram' is not an object of counts")
     # A litmus row (alias.mp's cases are rows of cases/litmus/alias_mp.test now) has its registers'
     # outcomes for bins and counts its permitted outcome in 'weak'.
-    if r.get("pattern") == "litmus":
+    if _is_row(r):
         if not isinstance(r.get("weak"), int) or r["weak"] < 0:
             raise BenchError(f"{where}: a litmus row without a 'weak' count")
     elif weak_bin not in h:
@@ -446,8 +451,9 @@ def _vmmcheck_row(logs: Logs, rid: str, variant: str, json_path: str, case: str,
         "status": status, "expectation": r.get("expectation"), "histogram": h,
         # The comparable weak outcome: the reader saw the flag, then stale data (cuda-litmus's r0=1, r1=0):
         # a hand-written kernel's "stale" bin, a litmus row's permitted outcome (r1 == 1, r2 != 1).
-        "weak": r["weak"] if r.get("pattern") == "litmus" else h["stale"], "weak_field": r.get("weak"),
-        "instances": r["instances"], "tool_seconds": r["seconds"],
+        "weak": r["weak"] if _is_row(r) else h["stale"], "weak_field": r.get("weak"),
+        # A row's weak count is out of the instances whose preconditions held (its spin saw the flag).
+        "instances": r.get("judged", r["instances"]) if _is_row(r) else r["instances"], "tool_seconds": r["seconds"],
         "tool_seconds_meaning": "the case's 'seconds': wall time of the case inside vmmcheck",
         "gpu_seconds": r["gpu_seconds"] if r["gpu_seconds"] > 0 else None,
         "gpu_seconds_meaning": "the case's 'gpu_seconds': CUDA events around its litmus launches",
@@ -545,9 +551,10 @@ def cmd_report(a) -> int:
         "vmmcheck_driver_release": vm_ctx.get("driver_release"),
     }
     notes = [
-        "weak = cuda-litmus 'Number of weak behaviors' (r0=1, r1=0: flag seen, data stale); vmmcheck histogram "
-        "'stale' (flag acquired, data stale). vmmcheck's own 'weak' field also counts 'timeout' (the bounded spin "
-        "on the flag expired), which is not this outcome; it is kept as weak_field.",
+        "weak = cuda-litmus 'Number of weak behaviors' (r0=1, r1=0: flag seen, data stale); vmmcheck: a litmus row's "
+        "'weak', its permitted outcome (flag acquired, data stale), out of its judged instances (a spin that "
+        "reached its bound is left out); a hand-written case's histogram 'stale', its 'weak' field also counting "
+        "'timeout', kept as weak_field.",
         "instances = cuda-litmus 'Total behaviors' (weak + other; skipped threads excluded); vmmcheck 'instances'.",
         "GPU s: vmmcheck gpu_seconds (events around its litmus launches); cuda-litmus reports no GPU time, so the "
         "'+events' rows come from a copy of its runner.cu with CUDA events around litmus_test and check_results "

@@ -17,7 +17,7 @@ echo "== 1. default suite"
 echo "exit $?"; grep -vE "^\[.*\] PASS" "$OUT/run.log" | tail -5
 
 echo "== 2. planted crash and hang beside real cases"
-$vmm run --cases cases --cases tests/planted --filter 'planted.*,access.*,lifecycle.*,alias.same_thread.*' \
+$vmm run --cases cases --cases tests/planted --filter 'planted.*,access.*,lifecycle.*,alias.memory.same_thread.*' \
   --timeout 5 --json "$OUT/planted.json" >"$OUT/planted.log" 2>&1
 echo "exit $? (1 expected: the planted failures)"; grep -vE "^\[.*\] PASS" "$OUT/planted.log" | cut -c1-200
 

@@ -37,7 +37,7 @@ for s in "${steps[@]}"; do
         step "spin-$us" 90 "$vmm" run --litmus cases/litmus/MP.test --litmus cases/litmus/alias_mp.test \
           --litmus cases/litmus/alias_mp_cta.test --litmus cases/litmus/WRC.test --no-power \
           --stress-params "$work/wave/spin-$us.params.json" --json "$work/wave/spin-$us.json"
-        step "spin-$us-hand" 60 "$vmm" run --filter 'alias.mp.*' --no-power \
+        step "spin-$us-hand" 60 "$vmm" run --filter 'alias.memory.mp.*' --no-power \
           --stress-params "$work/wave/spin-$us.params.json" --json "$work/wave/spin-$us-hand.json"
       done ;;
     bench)

@@ -113,6 +113,11 @@ bool orders_loads(const Thread& th) {
                      [](const Op& op) { return !(op.kind == OpKind::Load && op.sem != Sem::Acquire && !op.spin); });
 }
 
+// Whether a thread branches (labels and branches): a path may then skip an operation.
+bool has_branch(const Thread& th) {
+  return std::any_of(th.ops.begin(), th.ops.end(), [](const Op& op) { return op.kind == OpKind::Branch; });
+}
+
 // A CTA barrier: litmus barrier k is hardware barrier k + 1 (0 is the rounds' __syncthreads), and not
 // .aligned, as the roles pass it at different places in the code (PTX ISA, barrier).
 std::string barrier_ptx(std::uint32_t id) { return "barrier.cta.sync " + std::to_string(id + 1) + ";"; }
@@ -139,9 +144,7 @@ class RoleEmitter {
   RoleEmitter(const Litmus& l, const Layout& lay, std::size_t t, const Instance& in, std::string indent, std::ostringstream& o,
               std::vector<PendingSite>& sites, bool loads_before_stores)
       : l_(l), lay_(lay), t_(t), in_(in), indent_(std::move(indent)), o_(o), sites_(sites),
-        loads_before_stores_(loads_before_stores &&
-                             std::none_of(l.threads[t].ops.begin(), l.threads[t].ops.end(),
-                                          [](const Op& op) { return op.kind == OpKind::Branch; })) {}
+        loads_before_stores_(loads_before_stores && !has_branch(l.threads[t])) {}
 
   // The role's operations, its registers written out; `warm`: its own warming reads first (one role a thread).
   void emit(const std::set<int>& warm) {
@@ -262,16 +265,18 @@ class RoleEmitter {
       o_ << indent_ << "vmmcheck_keep ^= vmmcheck_warm(a" << a << ");  // warm the line (stress; orders nothing)\n";
   }
 
-  // A scratch word for an asm operand or result: a load without a register, a tagged value.
-  // A store's address operand: as it is, or (Build::loads_before_stores) plus the role's earlier loads'
-  // words masked by p.zero, so that the store is issued after they return.
-  std::string dependent(const Op& op, const std::string& address) const {
-    if (!loads_before_stores_ || loaded_.empty()) return address;
+  // A store's address operand: a<i>, or (Build::loads_before_stores) a<i> plus the role's earlier loads'
+  // words masked by p.zero, so that the store is issued after they return. `|`, not `^`: two loads ptxas
+  // merges into one give one word twice, and w ^ w would fold the dependency away.
+  std::string store_address(const Op& op) const {
+    const std::string a = "a" + std::to_string(op.address);
+    if (!loads_before_stores_ || loaded_.empty()) return "\"l\"(" + a + ")";
     std::string words;
-    for (const std::string& w : loaded_) words += (words.empty() ? "" : " ^ ") + w;
-    return "\"l\"(a" + std::to_string(op.address) + " + ((" + words + ") & p.zero))";
+    for (const std::string& w : loaded_) words += (words.empty() ? "" : " | ") + w;
+    return "\"l\"(" + a + " + ((" + words + ") & p.zero))";
   }
 
+  // A scratch word for an asm operand or result: a load without a register, a tagged value.
   std::string scratch() {
     const std::string name = "w" + std::to_string(scratch_++);
     o_ << indent_ << "unsigned int " << name << ";\n";
@@ -305,8 +310,7 @@ class RoleEmitter {
       p.site.text = op_text(l_, *current_);
       p.site.ptx = ptx_opcode(ptx);
       p.site.op = *current_;
-      const std::vector<Op>& ops = l_.threads[t_].ops;
-      p.site.branches = std::any_of(ops.begin(), ops.end(), [](const Op& o) { return o.kind == OpKind::Branch; });
+      p.site.branches = has_branch(l_.threads[t_]);
       if (is_access(*current_)) {
         const std::size_t a = static_cast<std::size_t>(current_->address);
         p.site.location = lay_.shared_index[a] >= 0 ? 1000 + lay_.shared_index[a] : lay_.global_index[a];
@@ -364,13 +368,13 @@ class RoleEmitter {
         if (is_tld(op)) emit_tld(op, target);
         else emit_asm(load_ptx(op), "\"=r\"(" + target + ")", a);
         emit_decode(target, into);
-        loaded_.push_back(target);
+        loaded_.push_back(target);  // (a spin's load needs no place here: its loop waits for each value)
         return;
       }
       case OpKind::Store: {
         if (op.proxy == Proxy::Surface) return emit_surface(op);
         const std::string value = operand(op);
-        emit_asm(store_ptx(op), "", dependent(op, a) + ", \"r\"(" + value + ")");
+        emit_asm(store_ptx(op), "", store_address(op) + ", \"r\"(" + value + ")");
         return;
       }
       case OpKind::AtomAdd: {
@@ -383,10 +387,12 @@ class RoleEmitter {
           const std::string dst = destination(op);
           emit_asm("atom." + sem + "." + scope + ".cas.b32 %0, [%1], %2, %3;", "\"=r\"(" + dst + ")",
                    a + ", \"r\"(" + std::to_string(op.expected) + "u), \"r\"(" + value + ")");
+          loaded_.push_back(dst);
         } else {
           const std::string dst = destination(op);
           const std::string operation = op.rmw == Rmw::Exch ? ".exch.b32" : ".add.u32";
           emit_asm("atom." + sem + "." + scope + operation + " %0, [%1], %2;", "\"=r\"(" + dst + ")", a + ", \"r\"(" + value + ")");
+          loaded_.push_back(dst);
         }
         return;
       }
@@ -474,9 +480,11 @@ class RoleEmitter {
     const std::string& k = in_.word;
     const std::string coords = "\"l\"(p.surface[" + std::to_string(op.address) + "]), \"r\"((int)((" + k +
                                " % p.surface_width) * 4u)), \"r\"((int)(" + k + " / p.surface_width))";
-    if (op.kind == OpKind::Load)
-      emit_asm("suld.b.2d.b32.trap {%0}, [%1, {%2, %3}];", "\"=r\"(" + destination(op) + ")", coords);
-    else
+    if (op.kind == OpKind::Load) {
+      const std::string dst = destination(op);
+      emit_asm("suld.b.2d.b32.trap {%0}, [%1, {%2, %3}];", "\"=r\"(" + dst + ")", coords);
+      loaded_.push_back(dst);
+    } else
       emit_asm("sust.b.2d.b32.trap [%0, {%1, %2}], {%3};", "", coords + ", \"r\"(" + operand(op) + ")");
   }
 

@@ -34,8 +34,9 @@ struct Build {
   enum class Warm { None, Weak, All } warm = Warm::All;
   // Locations of one writer keep one word across rounds, values tagged by round (kernel_abi.h).
   bool reuse_words = true;
-  // Each plain store of a role waits for the role's earlier loads: its address depends on their words
-  // through VmmcheckLitmusLaunch::zero (a role with branches is left as it is: a path may skip a load).
+  // Each store of a role (st, st.relaxed, st.release) waits for the values the role's earlier loads and
+  // atomics returned: its address depends on them through VmmcheckLitmusLaunch::zero (a role with
+  // branches is left as it is: a path may skip a load).
   bool loads_before_stores = false;
 };
 

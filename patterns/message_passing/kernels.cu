@@ -32,8 +32,8 @@ __global__ void message_passing_litmus(MessagePassingArgs a) {
     const std::uint32_t v = a.value_base + r + 1;
     const std::uint32_t reader_of = partner_of(t, r, a.placement, blocks);
     const std::uint32_t theirs = word_of(reader_of, a.placement, n);
-    // The reader warms its data line first, so an unordered read can hit the stale copy (as in
-    // alias.same_thread); it orders nothing.
+    // The reader warms its data line first, so an unordered read can hit the stale copy (as the
+    // same-thread kernel's first read does); it orders nothing.
     keep ^= load<Load::Weak>(a.data_read + theirs);
 
     // Writer of instance t.

@@ -214,6 +214,24 @@ def test_the_budget_and_stress_that_differ_are_noted(h200_doc):
     assert compare.provenance_notes(h200_doc, copy.deepcopy(h200_doc)) == []
 
 
+def test_a_knob_a_run_predates_is_its_default_not_a_difference():
+    """loads_before_stores came after results files were written: missing there, it is its default (off)."""
+    def doc(stress, rows):
+        return {"context": {"tool_version": "0.1.0", "git_sha": "abc",
+                            "budget": {"instances": 10, "stress_params": stress, "row_stress_params": rows}}}
+    older = doc({"lines": 8}, [{"rows": "litmus.mp.*", "params": {"lines": 4}}])
+    current = doc({"lines": 8, "loads_before_stores": False},
+                  [{"rows": "litmus.mp.*", "params": {"lines": 4, "loads_before_stores": False}}])
+    assert compare.provenance_notes(older, current) == []
+    current["context"]["budget"]["stress_params"]["loads_before_stores"] = True
+    assert compare.provenance_notes(older, current) == [
+        "the runs differ in stress: loads_before_stores false -> true -- weak-outcome counts and power may differ for it"]
+    current["context"]["budget"]["stress_params"]["loads_before_stores"] = False
+    current["context"]["budget"]["row_stress_params"][0]["params"]["loads_before_stores"] = True
+    assert compare.provenance_notes(older, current) == [
+        "the runs differ in stress: per-row knobs differ -- weak-outcome counts and power may differ for it"]
+
+
 def test_the_one_and_the_two_gpu_h200_runs():
     """The committed runs of one H200 and of two: the Warning that became a Fail on two GPUs, and the litmus
     rows the two-GPU run did not run, are regressions; the gate says so first."""

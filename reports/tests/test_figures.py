@@ -219,6 +219,7 @@ def test_a_hand_written_spin_that_gave_up_is_listed_not_compared(tmp_path):
                                       "mechanism": "m", "status": "Pass", "instances": 80, "violations": 0,
                                       "reason": ""}]), judged=96)
     row["instances"] = 100  # 4 of them at a spin's bound
+    row["histogram"] = {"r0=0 r1=1 r2=1": 96, "r0=0 r1=timeout r2=1": 4}
     hand = result("alias.mp_cta.same.flagalias.wfence.cta", status="Warning", expectation="model", weak=3,
                   instances=100, histogram={"new": 97, "stale": 0, "timeout": 3})
     path = write_json(tmp_path / "r.json", make_doc([row, hand]))

@@ -70,7 +70,7 @@ def test_rule_page_content(site):
     assert "fence.proxy.alias lies on the causality path" in page          # the rule
     assert "proxy-preserved base causality order" in page                   # its citation
     assert "Required: every instance" in page                               # the expectation
-    assert "carries the order across the aliases" in page                   # why (from cases/alias_mp.toml)
+    assert "carries the order across the aliases" in page                   # why (from the fixture's alias_mp.toml)
     assert 'src="svg/rule-alias.mp-2.svg"' in page                          # the diagram
     assert "release_store_gpu(&amp;flag_A[i], v);" in page                  # the snippet, axes filled in
     assert "control without fence.proxy.alias" in page                      # the control

@@ -148,6 +148,24 @@ def _knob(v) -> str:
     return "-" if v is None else json.dumps(v) if isinstance(v, bool) else str(v)
 
 
+# Stress knobs added after results files were first written, with the default a file from before them
+# ran under: a missing one is that default, not a difference (harness/run/records/stress_params.hpp).
+LATER_KNOBS = {"loads_before_stores": False}
+
+
+def _with_later_knobs(params):
+    """A stress params object with the knobs it predates filled in at their defaults."""
+    return {**LATER_KNOBS, **params} if isinstance(params, Mapping) else params
+
+
+def _row_knobs(budget: Mapping):
+    """A run's per-row knobs, each entry's params with the later knobs filled in."""
+    rows = budget.get("row_stress_params")
+    if not isinstance(rows, list):
+        return rows
+    return [{**e, "params": _with_later_knobs(e.get("params"))} if isinstance(e, Mapping) else e for e in rows]
+
+
 def provenance_notes(baseline: Mapping, current: Mapping) -> List[str]:
     """What differs in how the runs were made: the tool (its version and git sha: a newer vmmcheck may judge
     or name a case differently), its budget and its stress knobs (a case may show more or fewer weak
@@ -168,8 +186,8 @@ def provenance_notes(baseline: Mapping, current: Mapping) -> List[str]:
     budget = differing(bb, bc, ("stress_params", "row_stress_params", "certifying"))
     if budget:
         notes.append(f"the runs differ in budget: {budget} -- weak-outcome counts and power may differ for it")
-    stress = differing(bb.get("stress_params") or {}, bc.get("stress_params") or {})
-    if bb.get("row_stress_params") != bc.get("row_stress_params"):
+    stress = differing(_with_later_knobs(bb.get("stress_params") or {}), _with_later_knobs(bc.get("stress_params") or {}))
+    if _row_knobs(bb) != _row_knobs(bc):
         stress += ("; " if stress else "") + "per-row knobs differ"
     if stress:
         notes.append(f"the runs differ in stress: {stress} -- weak-outcome counts and power may differ for it")

@@ -424,10 +424,12 @@ SPIN_BOUND_BINS = ("timeout",)
 
 
 def _spin_bound(r: Mapping) -> int:
-    """The instances of a side whose spin reached its bound: a row's not judged, a case's timeout bins."""
+    """The instances of a side whose spin reached its bound: a row's outcomes with a register `timeout`
+    (its other unjudged instances are preconditions its conditions name), a case's timeout bins."""
+    h = r.get("histogram", {})
     if r.get("pattern") == "litmus":
-        return r["instances"] - judged(r)
-    return sum(r.get("histogram", {}).get(b, 0) for b in SPIN_BOUND_BINS)
+        return sum(n for outcome, n in h.items() if "=timeout" in outcome)
+    return sum(h.get(b, 0) for b in SPIN_BOUND_BINS)
 
 
 def _mirror_strength(r: Mapping) -> float:
@@ -439,7 +441,8 @@ def _mirror_strength(r: Mapping) -> float:
         return p["violations"] / p["instances"] if p["instances"] else 0.0
     if r.get("pattern") == "litmus":
         return r["weak"] / judged(r) if judged(r) else 0.0
-    return (r["weak"] - _spin_bound(r)) / r["instances"] if r["instances"] else 0.0
+    seen = r["instances"] - _spin_bound(r)  # as a row's judged: the instances whose spin saw the flag
+    return (r["weak"] - _spin_bound(r)) / seen if seen > 0 else 0.0
 
 
 def _spin_bound_note(r: Mapping) -> str:
@@ -450,7 +453,7 @@ def _spin_bound_note(r: Mapping) -> str:
 
 def _row_cells(r: Mapping) -> List[str]:
     """A litmus row's own cells of the mirror table: name, question, status, weak outcome, power."""
-    return [code(r["name"]), r["axes"]["expect"], model.raw_status(r),
+    return [code(r["name"]), _question(r), model.raw_status(r),
             f"{exact(r['weak'])} of {short(judged(r))} ({pct(r['weak'], judged(r))}), {_per_gpu_second(r['weak'], r)}"
             f"{_spin_bound_note(r)}",
             _power_cell(r)]

@@ -456,17 +456,23 @@ TOPICS = [
 ]
 
 
+def _has_segments(name: str, family: str, want: Mapping[str, str]) -> bool:
+    """Whether a case name (family.<segments>) has each wanted value as a segment after the family's."""
+    rest = name[len(family):] + "."
+    return all("." + v + "." in rest for v in want.values())
+
+
 def topics(cases: Sequence[Mapping], case_rule: Mapping[str, dict], fams: Mapping[str, dict],
            rows: Sequence[Mapping] = (), litmus_files: Mapping[str, dict] = {}) -> List[dict]:
     out = []
     for title, text, refs in TOPICS:
         links = []
         for family, want, label in refs:
-            # An axis' value, or its segment of the name (what a retired family's reference gives).
+            # By the axes' values; else by name segments, what a retired family's reference gives.
             hit = next((c for c in cases if c["family"] == family and
-                        all((c.get("axes") or {}).get(k) == v or "." + v + "." in c["name"][len(family):] + "."
-                            for k, v in want.items())),
-                       None)
+                        all((c.get("axes") or {}).get(k) == v for k, v in want.items())), None)
+            if hit is None:
+                hit = next((c for c in cases if c["family"] == family and _has_segments(c["name"], family, want)), None)
             if hit is not None:
                 r = case_rule[hit["name"]]
                 f = fams.get(family)
@@ -478,7 +484,7 @@ def topics(cases: Sequence[Mapping], case_rule: Mapping[str, dict], fams: Mappin
             # file's page, with what the model says of the row.
             stem = model.LITMUS_MIRRORS.get(family)
             row = next((r for r in rows if stem and r["name"].startswith(family + ".") and
-                        all("." + v + "." in r["name"] + "." for v in want.values())), None)
+                        _has_segments(r["name"], family, want)), None)
             lf = litmus_files.get(stem or "")
             if row is not None and lf is not None:
                 links.append({"label": label, "case": row["name"], "family_page": None,

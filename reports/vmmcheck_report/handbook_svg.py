@@ -103,9 +103,7 @@ def _message_passing(case, family) -> Shape:
     dv, fv = _view(ax.get("data")), _view(ax.get("flag"))
     scope = ax.get("scope", "gpu")
     fence = ax.get("fence", "none")
-    same_cta = ax.get("partner") == "same_cta"
-    wlabel, rlabel = ("writer warp", "reader warp") if same_cta else ("writer", "reader")
-    wsub, rsub = ("warp w of a CTA", "another warp, same CTA") if same_cta else ("CTA 0", "CTA 1")
+    wlabel, rlabel, wsub, rsub = "writer", "reader", "CTA 0", "CTA 1"  # alias.memory.mp: always two CTAs
     writer = [Op("st [data_A], 1", 0)]
     if fence in ("writer", "both"):
         writer.append(Op("fence.proxy.alias", 1, kind="fence"))

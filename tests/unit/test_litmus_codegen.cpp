@@ -350,6 +350,24 @@ TEST(LitmusCodegen, StoresWaitForEarlierLoadsOnlyWhenAsked) {
   expect_compiles(k);
   // The build is part of the kernel's key: a row under the knob is another kernel.
   EXPECT_NE(generate(l).source, k.source);
+  // An atom's returned value is waited for too, and two earlier values are joined with `|` (a merged
+  // pair of loads gives one word twice, which `^` would cancel).
+  Litmus a;
+  a.name = "atom_then_store";
+  a.addresses = {global("x", 0), global("y", 1)};
+  a.threads = {thread("t0", 0, 0, {load("r0", 1), atom_add("r1", 0, 1, Sem::Relaxed, Level::Gpu), store(1, 2)}),
+               thread("t1", 1, 0, {store(1, 1)})};
+  const Kernel ka = generate(a, after);
+  expect_contains(ka.source, " | v1) & p.zero))");
+  expect_compiles(ka);
+  // A role that branches is left as it is: a path may skip the load a store would wait for.
+  const vmmcheck::litmus::File f =
+      vmmcheck::litmus::parse_file((std::filesystem::path(VMMCHECK_SOURCE_DIR) / "tests/litmus/grammar/control_flow.test").string());
+  Build one_role_after = kOneRole;
+  one_role_after.loads_before_stores = true;
+  const Kernel kb = generate(f.rows.at(0).test, one_role_after);
+  EXPECT_EQ(kb.source.find("p.zero"), std::string::npos) << "t1 branches (its cas loop) before its store";
+  expect_compiles(kb);
 }
 
 // Final values are registers the kernel leaves for the host (Kernel::finals), after the loads' own; their

@@ -13,6 +13,7 @@
 #include "litmus/folder.hpp"
 #include "litmus/rows.hpp"
 #include "model/loader.hpp"
+#include "retired_cases.hpp"
 
 namespace vmmcheck::litmus {
 namespace {
@@ -29,14 +30,8 @@ model::Expectation question_of(const Row& row) {
 // each asking what its family's table said of it (tests/unit/data/retired_cases.tsv, written from
 // `vmmcheck list --json` before each table went).
 TEST(LitmusMirrors, ARetiredFamilysRowsCarryItsCaseNamesAndVerdicts) {
-  std::map<std::string, std::string> recorded;
-  std::ifstream in(fs::path(VMMCHECK_SOURCE_DIR) / "tests" / "unit" / "data" / "retired_cases.tsv");
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto tab = line.find('\t');
-    ASSERT_NE(tab, std::string::npos) << line;
-    recorded[line.substr(0, tab)] = line.substr(tab + 1);
-  }
+  const std::map<std::string, std::string> recorded = testing::retired_cases();
+  for (const auto& [name, verdict] : recorded) ASSERT_FALSE(verdict.empty()) << name << ": no verdict";
   ASSERT_EQ(recorded.size(), 141u);  // alias.rmw 6, alias.mp 63, alias.mp_cta 42, alias.same_thread 30
   const model::CaseTable table = model::load_cases(model::default_cases_path());
   for (const model::Case& c : table.cases) EXPECT_EQ(recorded.count(c.name), 0u) << c.name << ": its table is back";

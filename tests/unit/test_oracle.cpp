@@ -61,6 +61,18 @@ TEST(Oracle, ModelVerdictsAreExactlyWhereOnlyTheArtifactRequires) {
   // The 40 model cases (alias.mp and alias.mp_cta: a flag released and acquired through two aliases) are
   // litmus rows now; test_litmus_mirrors.cpp checks them, and RowsTheReadingsPartOnAreModelRows why.
   EXPECT_EQ(model_cases, 0u);
+  // The oracle still derives Model for that shape in a hand-written pattern (alias.memory.mp's, were it
+  // to read its flag through an alias): only the artifact's reading lets the acquire through B see the
+  // release through A; through one flag address it is required.
+  patterns::MessagePassing m;
+  m.flag = patterns::View::Alias;
+  Case c;
+  c.def = m;
+  ASSERT_TRUE(oracle_models(c));
+  EXPECT_EQ(derive(c).expectation, Expectation::Model);
+  m.flag = patterns::View::Same;
+  c.def = m;
+  EXPECT_EQ(derive(c).expectation, Expectation::Required);
 }
 
 // The oracle cannot derive a driver status; an api case is `api` only where the driver API documentation

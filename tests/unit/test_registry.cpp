@@ -14,6 +14,7 @@
 #include "common/error.hpp"
 #include "model/loader.hpp"
 #include "model/registry.hpp"
+#include "retired_cases.hpp"
 
 namespace vmmcheck::model {
 namespace {
@@ -108,10 +109,7 @@ TEST(Registry, EveryNameOfTheEarlierSuiteStillMeansTheSameCase) {
   const CaseTable t = load_cases(default_cases_path());
   std::map<std::string, const Case*> now;
   for (const Case& c : t.cases) now[c.name] = &c;
-  std::set<std::string> retired;
-  std::ifstream tsv(kSource / "tests/unit/data/retired_cases.tsv");
-  for (std::string line; std::getline(tsv, line);)
-    if (!line.empty() && line[0] != '#') retired.insert(line.substr(0, line.find('\t')));
+  const std::map<std::string, std::string> retired = testing::retired_cases();
   std::size_t moved = 0;
   for (const auto& [name, was] : before.items()) {
     if (retired.count(name)) {

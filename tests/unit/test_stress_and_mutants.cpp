@@ -74,6 +74,14 @@ TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
   EXPECT_EQ(stress_params_from_json(Json{{"warm_loads", false}}, "old").warm_loads, StressParams::Warm::None);
   EXPECT_THROW(stress_params_from_json(Json{{"warm_loads", "some"}}, "bad"), InputError);
   EXPECT_THROW(stress_params_from_json(Json{{"all_roles", 1}}, "bad"), InputError);
+  // Stores after loads: off by default and in a file from before the knob; named when on.
+  EXPECT_FALSE(d.loads_before_stores);
+  EXPECT_FALSE(stress_params_from_json(Json{{"lines", 8u}}, "older").loads_before_stores);
+  StressParams after;
+  after.loads_before_stores = true;
+  EXPECT_EQ(stress_params_from_json(to_json(after), "knobs"), after);
+  EXPECT_EQ(describe(after), "stores after loads");
+  EXPECT_THROW(stress_params_from_json(Json{{"loads_before_stores", "yes"}}, "bad"), InputError);
   // The rows' launch shape: two CTAs per SM of threads_per_block threads unless set; any CTA size.
   EXPECT_EQ(d.row_ctas_per_sm, 2u);
   EXPECT_EQ(d.row_threads_per_block, 0u);

@@ -55,7 +55,7 @@ struct StressParams {
   // A location one litmus thread writes keeps its word across rounds, values tagged by round (as the
   // hand-written kernels' values grow by round), so a reader's line still holds an earlier round's value.
   bool reuse_words = true;
-  // Generated litmus kernels: each plain store waits for its thread's earlier loads (an address that
+  // Generated litmus kernels: each store waits for its thread's earlier loads and atomics (an address that
   // depends on them through a runtime zero), as a hand-written kernel that compares a loaded value before
   // its store does. Off by default (it takes away the overlap load buffering needs); a row's own knobs
   // turn it on (cases/litmus/stress-params.json: alias_same_thread's ld.nc rows).
