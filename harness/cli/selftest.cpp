@@ -168,11 +168,12 @@ Json cell_record(const Cell& cell) {
 // (built as the run's stress knobs say). The others ran the very same kernel in the as-built pass: their
 // result there stands for the mutant too, and they cannot catch it.
 std::vector<std::string> rows_changed_by(Mutant m, const std::vector<litmus::Row>& rows, const std::set<std::string>& passed,
-                                         const codegen::Build& build, std::vector<codegen::Kernel>& kernels) {
+                                         const run::Budget& budget, std::vector<codegen::Kernel>& kernels) {
   std::vector<std::string> out;
   for (const litmus::Row& row : rows) {
     const std::string name = litmus::case_name_of(row);
     if (!passed.count(name) || !codegen::why_not_generated(row.test).empty()) continue;
+    const codegen::Build build = run::build_of(run::stress_for_row(budget, row));  // as the run builds it
     codegen::Kernel mutated = codegen::generate(run::as_generated(row.test, m), build);
     if (mutated.name == codegen::generate(row.test, build).name) continue;
     out.push_back(name);
@@ -246,13 +247,12 @@ int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
 
   // The rows each generator mutant changes, their kernels compiled ahead on every core of this process
   // (the passes find them in NVRTC's disk cache) while the first passes run.
-  const codegen::Build build = run::build_of(o.budget.stress);
   const auto& in_generator = run::generator_mutants();
   std::map<Mutant, std::vector<std::string>> changed;
   std::map<Mutant, std::vector<codegen::Kernel>> mutated;
   for (const MutantWord* m : mutants)
     if (std::find(in_generator.begin(), in_generator.end(), m->mutant) != in_generator.end())
-      changed[m->mutant] = rows_changed_by(m->mutant, chosen.rows, passed, build, mutated[m->mutant]);
+      changed[m->mutant] = rows_changed_by(m->mutant, chosen.rows, passed, o.budget, mutated[m->mutant]);
   const std::string& cc = machine.devices.at(static_cast<std::size_t>(std::max(0, o.device))).compute_capability;
   const int arch = std::stoi(cc.substr(0, cc.find('.'))) * 10 + std::stoi(cc.substr(cc.find('.') + 1));
   codegen::CompileAhead compiler(arch);

@@ -121,14 +121,16 @@ codegen::Build build_of(const StressParams& s) {
   return b;
 }
 
-const StressParams& RowEngine::stress_of(const litmus::Row& row) const {
+const StressParams& stress_for_row(const Budget& b, const litmus::Row& row) {
   // By either of its names: a row that stands for a case (`case NAME`) keeps its file's, which
   // `tune --each` writes its globs in (litmus.<stem>.*).
   const std::string name = litmus::case_name_of(row), own = litmus::row_name_of(row);
-  for (const RowStress& r : s_.budget().row_stress)
+  for (const RowStress& r : b.row_stress)
     if (model::filter_selects(r.rows, name) || model::filter_selects(r.rows, own)) return r.params;
-  return s_.budget().stress;
+  return b.stress;
 }
+
+const StressParams& RowEngine::stress_of(const litmus::Row& row) const { return stress_for_row(s_.budget(), row); }
 
 const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
   // Under a generator mutant (selftest), the kernel of the test with its mechanism taken out; built as the

@@ -27,6 +27,9 @@ namespace vmmcheck::run {
 // The stress knobs that change a generated kernel's code (run/records/stress_params.hpp) as the generator
 // takes them: a run's rows are built so, and selftest compiles their mutants so.
 codegen::Build build_of(const StressParams& s);
+// The knobs `row` runs under in a run of budget `b`: its Budget::row_stress entry's (by either of its
+// names), or the run's.
+const StressParams& stress_for_row(const Budget& b, const litmus::Row& row);
 
 class RowEngine {
  public:
