@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import List, Mapping, Optional
 
 from . import fmt, model
+from .model import row_name  # a litmus row's own name (compare.row_name, as callers know it)
 
 ABSENT = "(absent)"   # the side of a change where the case is not in the run
 
@@ -217,7 +218,7 @@ def compare(baseline: Mapping, current: Mapping, rate_threshold: float = 0.25, w
                      notes=machine_notes(baseline, current))
     before = {r["name"]: r for r in baseline["results"]}
     after = {r["name"]: r for r in current["results"]}
-    renamed = {row_name(r): r for r in current["results"] if row_name(r) not in (None, r["name"])}
+    renamed = {row_name(r): r for r in current["results"] if model.stands_for_case(r)}
     for name, b in before.items():
         if name in after:
             continue
@@ -259,16 +260,6 @@ def _compare_pair(out: Comparison, name: str, b: Mapping, a: Mapping, rate_thres
             out.rate_changes.append(Change(name, b["status"], a["status"],
                                            f"{fmt.rate(rb)} -> {fmt.rate(ra)} ({fmt.signed_percent(rel)}, "
                                            f"{model.rate_basis(a)} time)"))
-
-
-def row_name(r: Mapping) -> Optional[str]:
-    """A litmus row's own name, litmus.<file>[.<instance>].<command>, from its axes (None for a case of
-    the tables): the name it has unless its file says it stands for a case."""
-    if r.get("pattern") != "litmus" or "file" not in r.get("axes", {}):
-        return None
-    axes = r["axes"]
-    instance = "" if axes.get("instance", "none") == "none" else f".{axes['instance']}"
-    return f"litmus.{axes['file']}{instance}.{axes['command']}"
 
 
 def _line(c: Change) -> str:

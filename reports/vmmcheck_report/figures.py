@@ -473,7 +473,7 @@ def litmus_vs_hand(src: Source) -> List[str]:
         family = next((f for f, stem in model.LITMUS_MIRRORS.items() if stem == r["axes"]["file"]), None)
         if not family:
             continue
-        if r["name"].startswith(family + "."):  # the row is the case now
+        if model.stands_for_case(r):  # the row is the case now
             retired.setdefault(family, []).append(r["name"])
             rows.append(_row_cells(r) + ["- (retired: the row is the case)", "-"])
             continue

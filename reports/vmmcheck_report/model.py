@@ -265,6 +265,22 @@ def histogram_text(histogram: Mapping) -> str:
     return " ".join(f"{k}={v}" for k, v in histogram.items()) or "(empty)"
 
 
+def row_name(r: Mapping) -> Optional[str]:
+    """A litmus row's own name, litmus.<file>[.<instance>].<command>, from its axes (None for a case of
+    the tables): the name it has unless its file says it stands for a case."""
+    if r.get("pattern") != "litmus" or "file" not in r.get("axes", {}):
+        return None
+    axes = r["axes"]
+    instance = "" if axes.get("instance", "none") == "none" else f".{axes['instance']}"
+    return f"litmus.{axes['file']}{instance}.{axes['command']}"
+
+
+def stands_for_case(r: Mapping) -> bool:
+    """Whether a litmus row's record bears a case's name (`case NAME` in its file: a retired family's)."""
+    own = row_name(r)
+    return own is not None and own != r["name"]
+
+
 # The hand-written families that cases/litmus/ also holds as litmus files (docs/litmus.md): family -> the
 # file's stem (its rows' `file` axis). One table for the figures and the handbook.
 LITMUS_MIRRORS = {"alias.same_thread": "alias_same_thread", "alias.mp": "alias_mp", "alias.mp_cta": "alias_mp_cta",
