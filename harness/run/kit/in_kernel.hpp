@@ -24,15 +24,16 @@ inline std::uint32_t rounds_for(const Budget& b, std::uint32_t instances_per_rou
   return rounds_for(b, instances_per_round, b.iterations);
 }
 
-// Runs `work()` between the session's timing events on s.work() and returns its GPU time in ms.
+// Runs `work()` between a pair of the session's timing events on s.work(), waits for it, and returns its
+// GPU time in ms.
 template <typename Work>
 float gpu_ms(GpuSession& s, Work work) {
-  CUDA_CHECK(cudaEventRecord(s.timing_start(), s.work()));
+  CUDA_CHECK(cudaEventRecord(s.timing_start(0), s.work()));
   work();
-  CUDA_CHECK(cudaEventRecord(s.timing_stop(), s.work()));
-  CUDA_CHECK(cudaEventSynchronize(s.timing_stop()));
+  CUDA_CHECK(cudaEventRecord(s.timing_stop(0), s.work()));
+  CUDA_CHECK(cudaEventSynchronize(s.timing_stop(0)));
   float ms = 0;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, s.timing_start(), s.timing_stop()));
+  CUDA_CHECK(cudaEventElapsedTime(&ms, s.timing_start(0), s.timing_stop(0)));
   return ms;
 }
 
@@ -41,8 +42,11 @@ float gpu_ms(GpuSession& s, Work work) {
 // placement of `plan.placed` items over `plan.ctas` CTAs seeded by the case (`name`) and the launch. For
 // launch i: prepare(i, placement) sets the kernel's parameters and queues what must precede it untimed
 // (zeroing its words, say), then launch() is timed, then after(i) queues what follows it untimed
-// (counting). A launch whose work runs elsewhere (peer.mp's reader, on the second GPU) times itself: it
-// returns its milliseconds. Returns the launches' GPU time in seconds.
+// (counting). The host does not wait for a launch to finish before it queues the next: each launch's time
+// is read from its pair of the session's timing ring only before the pair comes round again
+// (GpuSession::kTimedInFlight) -- so prepare and after must queue their work on s.work(), never write
+// what a launch still queued reads. A launch whose work runs elsewhere (peer.mp's reader, on the second
+// GPU) times itself: it returns its milliseconds. Returns the launches' GPU time in seconds.
 struct LoopPlan {
   std::uint32_t placed = 0;                 // items a placement spreads (instances of one round)
   std::uint64_t launches = 0;
@@ -53,15 +57,30 @@ struct LoopPlan {
 template <typename Prepare, typename Launch, typename After>
 double launch_loop(GpuSession& s, const std::string& name, const LoopPlan& plan, Prepare prepare, Launch launch, After after) {
   const Budget& b = s.budget();
-  float total_ms = 0;
+  double total_ms = 0;
+  const auto elapsed_ms = [&](std::uint64_t it) {  // launch it's time, once its stop event has passed
+    CUDA_CHECK(cudaEventSynchronize(s.timing_stop(it)));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, s.timing_start(it), s.timing_stop(it)));
+    return static_cast<double>(ms);
+  };
+  std::uint64_t unread = 0;  // the first launch whose time is not read yet
   for (std::uint64_t it = 0; it < plan.launches; ++it) {
     kernels::Placement placement = placement_for(case_seed(b, name, it), plan.placed, plan.ctas, plan.lanes);
     placement.shuffle = b.stress.shuffle;
     prepare(it, placement);
-    if constexpr (std::is_same_v<decltype(launch()), float>) total_ms += launch();
-    else total_ms += gpu_ms(s, launch);
+    if constexpr (std::is_same_v<decltype(launch()), float>) {
+      total_ms += launch();
+    } else {
+      if (it - unread == GpuSession::kTimedInFlight) total_ms += elapsed_ms(unread++);  // its pair comes round
+      CUDA_CHECK(cudaEventRecord(s.timing_start(it), s.work()));
+      launch();
+      CUDA_CHECK(cudaEventRecord(s.timing_stop(it), s.work()));
+    }
     after(it);
   }
+  if constexpr (!std::is_same_v<decltype(launch()), float>)
+    while (unread < plan.launches) total_ms += elapsed_ms(unread++);
   return total_ms / 1000.0;
 }
 

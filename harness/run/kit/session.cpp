@@ -72,8 +72,7 @@ GpuSession::GpuSession(int device, const Budget& budget) : device_(device), budg
   work_ = Stream::create();
   second_ = Stream::create();
   signal_ = Stream::create();
-  timing_start_ = Event::create(true);
-  timing_stop_ = Event::create(true);
+  for (auto& [start, stop] : timing_) start = Event::create(true), stop = Event::create(true);
   handoff_ = Event::create(false);
   kernels::preload_operation_kernels();
   CUDA_CHECK(cudaDeviceSynchronize());

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "kernels/in_kernel.hpp"
 #include "model/case.hpp"
@@ -52,9 +53,11 @@ class GpuSession {
   cudaStream_t work() const { return work_; }      // each case's own work: setup, litmus launches, the writer
   cudaStream_t second() const { return second_; }  // independent of work(): a reader ordered some other way
   cudaStream_t signal() const { return signal_; }  // the signal to a grid resident on second()
-  // Events by role.
-  cudaEvent_t timing_start() const { return timing_start_; }  // around timed litmus launches
-  cudaEvent_t timing_stop() const { return timing_stop_; }
+  // Events by role. Around timed in-kernel launches, a ring of kTimedInFlight pairs: launch_loop queues
+  // the next launch while earlier ones run and reads a pair's time only before it reuses the pair.
+  static constexpr std::size_t kTimedInFlight = 4;
+  cudaEvent_t timing_start(std::uint64_t launch) const { return timing_[launch % kTimedInFlight].first; }
+  cudaEvent_t timing_stop(std::uint64_t launch) const { return timing_[launch % kTimedInFlight].second; }
   cudaEvent_t handoff() const { return handoff_; }  // recorded on one stream, waited for on another
 
   // Waits for `stream`. Returns the error's name when a kernel faulted -- the session is lost() from
@@ -79,7 +82,8 @@ class GpuSession {
   DeviceBuffer<std::uint32_t> scratch_, stress_done_, sink_, plain_;
   MappedHostBuffer<std::uint32_t> host_flags_, latch_;
   Stream work_, second_, signal_;
-  Event timing_start_, timing_stop_, handoff_;
+  std::array<std::pair<Event, Event>, kTimedInFlight> timing_;
+  Event handoff_;
 };
 
 // Runs and judges a case whose pattern needs no GPU (PatternDefaults::kNeedsGpu false), in this process.

@@ -96,10 +96,13 @@ RowEngine::RowEngine(GpuSession& session) : s_(session), arch_(arch_of(session.d
   CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, s_.device()));
   bins_ = DeviceBuffer<unsigned long long>(VMMCHECK_OUTCOME_MAX_BINS + 1);
   CUDA_CHECK(cudaMemset(bins_.get(), 0, bins_.bytes()));
-  aside_ = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(kAsideCapacity) * VMMCHECK_OUTCOME_MAX_REGISTERS);
-  aside_count_ = DeviceBuffer<std::uint32_t>(1);
+  for (std::size_t slot = 0; slot < kSlots; ++slot) {
+    aside_[slot] = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(kAsideCapacity) * VMMCHECK_OUTCOME_MAX_REGISTERS);
+    tallied_[slot] = Event::create(false);
+  }
+  aside_count_ = DeviceBuffer<std::uint32_t>(kSlots);
   CUDA_CHECK(cudaMemset(aside_count_.get(), 0, aside_count_.bytes()));
-  aside_seen_ = MappedHostBuffer<std::uint32_t>(1);
+  aside_seen_ = MappedHostBuffer<std::uint32_t>(kSlots);
   grid_counter_ = DeviceBuffer<std::uint32_t>(1);
   // The rows' words are set aside now, before a run's cases allocate and free memory of their own: made
   // after alias.mp's cases instead, the same rows' controls showed their forbidden outcome far less often
@@ -366,43 +369,51 @@ void RowEngine::launch_and_count(const litmus::Row& row, const codegen::Kernel& 
   cudaStream_t work = s_.work();
   // Results: the kernel's words per instance stay on the GPU; the tally counts them after each launch.
   const std::uint64_t result_words = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(p.region_words) * p.register_count);
-  if (registers_.count() < result_words) registers_ = DeviceBuffer<std::uint32_t>(result_words);
+  for (DeviceBuffer<std::uint32_t>& words : registers_)
+    if (words.count() < result_words) words = DeviceBuffer<std::uint32_t>(result_words);
   // A row that threw half-way (a CUDA error, a tally that did not add up) left its counts behind.
   CUDA_CHECK(cudaMemsetAsync(bins_.get(), 0, bins_.bytes(), work));
   CUDA_CHECK(cudaMemsetAsync(aside_count_.get(), 0, aside_count_.bytes(), work));
-  p.registers = registers_.get();
-  const kernels::TallyOutput tally{bins_.get(), aside_.get(), aside_count_.get(), kAsideCapacity};
   std::vector<std::uint32_t> host_words;  // a launch's words, where the host must count them
   std::uint64_t counted_outside = 0;      // instances outside the table, counted on the host
-  const auto read_words = [&](std::uint64_t words) {
-    host_words.resize(words);
-    CUDA_CHECK(cudaMemcpyAsync(host_words.data(), p.registers, words * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, work));
+  const auto read_words = [&](const std::uint32_t* words, std::uint64_t count) {
+    host_words.resize(count);
+    CUDA_CHECK(cudaMemcpyAsync(host_words.data(), words, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, work));
     CUDA_CHECK(cudaStreamSynchronize(work));
   };
-  // After each launch: the tally bins what the table holds; the host counts the rest.
-  const auto count_launch = [&](std::uint64_t) {
-    if (!table) {  // no table fits this row's outcomes: every instance on the host
-      read_words(static_cast<std::uint64_t>(p.region_words) * p.register_count);
-      count(host_words.data(), p.region_words, table, out, false);
-      return;
-    }
-    kernels::launch_tally(p.registers, p.region_words, *table, tally, work);
-    CUDA_CHECK(cudaMemcpyAsync(aside_seen_.get(), aside_count_.get(), sizeof(std::uint32_t), cudaMemcpyDeviceToHost, work));
-    CUDA_CHECK(cudaStreamSynchronize(work));
-    const std::uint32_t outside = *aside_seen_.get();
+  // Launch i's outside instances, once its tally has run (the host waits for it while launch i + 1 runs:
+  // the slots keep the two launches' words apart). A launch whose outside instances overflow the words set
+  // aside is read whole: its slot is written again only by launch i + 2, queued after this returns.
+  const auto count_outside = [&](std::uint64_t launch) {
+    const std::size_t slot = launch % kSlots;
+    CUDA_CHECK(cudaEventSynchronize(tallied_[slot]));
+    const std::uint32_t outside = aside_seen_.get()[slot];
     if (outside == 0) return;
     if (outside <= kAsideCapacity) {
-      host_words.resize(static_cast<std::size_t>(outside) * p.register_count);
-      CUDA_CHECK(cudaMemcpyAsync(host_words.data(), aside_.get(), host_words.size() * sizeof(std::uint32_t),
-                                 cudaMemcpyDeviceToHost, work));
-      CUDA_CHECK(cudaStreamSynchronize(work));
+      read_words(aside_[slot].get(), static_cast<std::uint64_t>(outside) * p.register_count);
       count(host_words.data(), outside, table, out, false);
     } else {
-      read_words(static_cast<std::uint64_t>(p.region_words) * p.register_count);
+      read_words(registers_[slot].get(), static_cast<std::uint64_t>(p.region_words) * p.register_count);
       count(host_words.data(), p.region_words, table, out, true);
     }
     counted_outside += outside;
-    CUDA_CHECK(cudaMemsetAsync(aside_count_.get(), 0, sizeof(std::uint32_t), work));
+    CUDA_CHECK(cudaMemsetAsync(aside_count_.get() + slot, 0, sizeof(std::uint32_t), work));
+  };
+  // After each launch: the tally bins what the table holds and sets the rest aside; the host counts
+  // those of the launch before.
+  const auto count_launch = [&](std::uint64_t launch) {
+    const std::size_t slot = launch % kSlots;
+    if (!table) {  // no table fits this row's outcomes: every instance on the host
+      read_words(registers_[slot].get(), static_cast<std::uint64_t>(p.region_words) * p.register_count);
+      count(host_words.data(), p.region_words, table, out, false);
+      return;
+    }
+    const kernels::TallyOutput tally{bins_.get(), aside_[slot].get(), aside_count_.get() + slot, kAsideCapacity};
+    kernels::launch_tally(registers_[slot].get(), p.region_words, *table, tally, work);
+    CUDA_CHECK(cudaMemcpyAsync(aside_seen_.get() + slot, aside_count_.get() + slot, sizeof(std::uint32_t),
+                               cudaMemcpyDeviceToHost, work));
+    CUDA_CHECK(cudaEventRecord(tallied_[slot], work));
+    if (launch > 0) count_outside(launch - 1);
   };
 
   const LoopPlan loop{p.instances, l.launches, p.region_words, p.ctas, p.block_threads};
@@ -414,6 +425,7 @@ void RowEngine::launch_and_count(const litmus::Row& row, const codegen::Kernel& 
         p.memory_stride = placement.memory_stride;
         p.memory_offset = placement.memory_offset;
         p.lane_stride = placement.lane_stride;
+        p.registers = registers_[launch % kSlots].get();
         if (stress_of(row).contiguous_launch(launch)) {  // a warp's instances in one line (StressParams)
           p.memory_stride = 1;
           p.memory_offset = 0;
@@ -439,6 +451,7 @@ void RowEngine::launch_and_count(const litmus::Row& row, const codegen::Kernel& 
         if (!k.finals.empty()) kernels::launch_final_values(finals_of(k, p), work);
       },
       count_launch);
+  if (table && loop.launches > 0) count_outside(loop.launches - 1);
   out.instances = loop.instances_per_launch * loop.launches;
   if (table) read_histogram(row, *table, counted_outside, out);
   out.counted_on_gpu = table.has_value();

@@ -6,6 +6,7 @@
 // of as many views; each launch is placed, stressed and timed by launch_loop; and the outcomes are
 // counted on the GPU (kernels/outcome_tally.hpp), by the model's outcome space of the row's shape: only
 // the histogram comes back. run/rows/row_result.hpp judges it.
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -89,10 +90,14 @@ class RowEngine {
   // surfaces, and the results' buffers.
   std::unique_ptr<vmm::AliasSet> memory_;
   std::vector<std::unique_ptr<Surface>> surfaces_;
-  DeviceBuffer<std::uint32_t> registers_;
+  // Two launches in flight (launch_and_count): launch i's register words, the words of its instances
+  // outside the outcome table, their count (a word a slot) and the event after its count are slot i % 2's.
+  static constexpr std::size_t kSlots = 2;
+  std::array<DeviceBuffer<std::uint32_t>, kSlots> registers_, aside_;
   DeviceBuffer<unsigned long long> bins_;
-  DeviceBuffer<std::uint32_t> aside_, aside_count_;
+  DeviceBuffer<std::uint32_t> aside_count_;
   MappedHostBuffer<std::uint32_t> aside_seen_;
+  std::array<Event, kSlots> tallied_;
   DeviceBuffer<std::uint32_t> grid_counter_;  // stress grid_barrier's meeting point (kernel_abi.h)
 };
 
