@@ -178,7 +178,11 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
       "tune", "search the stress knobs for the most weak outcomes per GPU second on the controls; write a params file");
   add_common(*tune_cmd, o);
   add_budget(*tune_cmd, o);
-  tune_cmd->add_option("--trials", o.tune_trials, "draws: the first no stress, the second contiguous words, then random ones")->check(CLI::Range(1u, 100000u));
+  tune_cmd->add_option("--trials", o.tune_trials, "draws: the first no stress, the second contiguous words, then random ones, then the refinements")->check(CLI::Range(1u, 100000u));
+  tune_cmd->add_option("--refine", o.tune_refine,
+                       "of the trials, the last N each redraw one knob of the best draw so far (a local search; "
+                       "default: a third of the trials; 0: random draws only)")
+      ->check(CLI::Range(0u, 100000u));
   tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")->check(kFinite)->check(CLI::Range(1.0, 86400.0));
   tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)");
   tune_cmd->add_option("--per", o.tune_per,

@@ -1,6 +1,7 @@
 #pragma once
 // Everything the command line sets. Each flag has an environment twin of its command's (command_line.cpp).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,7 @@ struct Options {
   bool rank_file = false;   // run --mpi: this --json is a rank's own file for rank 0, written even when nothing ran
   std::string spec;         // isolated-case: what the parent asks the child to run
   std::uint32_t tune_trials = 24;          // tune: random draws, the first being no stress
+  std::optional<std::uint32_t> tune_refine;  // tune: trials that refine the best draw (unset: a third of them)
   double tune_seconds = 600;               // tune: no new trial after this many seconds
   std::string tune_per = "gpu-second";     // tune: weak outcomes per "gpu-second" or per "instance"
   bool tune_each = false;                  // tune: one search per litmus file, written as per-row params

@@ -198,17 +198,25 @@ run::StressParams contiguous_words() {
 }
 
 // One search: trial 0 the default (no stress), the baseline every draw is compared with, trial 1 the
-// default with contiguous words, then random draws; `written` is called after every trial (an
-// interrupted search keeps what it found).
+// default with contiguous words, then random draws, then the refinements (--refine): each the best draw so
+// far with one knob redrawn, so a search spends its last trials around what it found, where random draws
+// over twenty knobs rarely come back. `written` is called after every trial (an interrupted search keeps
+// what it found).
 struct Search {
   std::optional<Trial> best, baseline;
   Json tried = Json::array();
 };
 
+std::uint32_t refinements(const Options& o) {
+  const std::uint32_t asked = o.tune_refine.value_or(o.tune_trials / 3);
+  return std::min(asked, o.tune_trials > 2 ? o.tune_trials - 2 : 0u);  // the default and contiguous words stay
+}
+
 Search search(const Options& o, const Targets& targets, std::ostream& out, const std::string& title,
               const std::function<void(const Search&)>& written) {
   std::mt19937_64 rng(o.budget.seed);
   const auto start = std::chrono::steady_clock::now();
+  const std::uint32_t first_refined = o.tune_trials - refinements(o);
   Search found;
   for (std::uint32_t i = 0; i < o.tune_trials; ++i) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -216,15 +224,20 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
       out << "tune: " << title << "stopped after " << i << " trials (" << rate_text(elapsed) << " s)\n";
       break;
     }
-    const run::StressParams params = i == 0 ? run::StressParams{} : i == 1 ? contiguous_words() : run::random_stress_params(rng);
+    const bool refined = i >= first_refined && i >= 2;
+    const run::StressParams params = i == 0   ? run::StressParams{}
+                                     : i == 1 ? contiguous_words()
+                                     : refined ? run::refined_stress_params(found.best->params, rng)
+                                               : run::random_stress_params(rng);
     const Trial t = measure(o, targets, params);
     if (i == 0) found.baseline = t;
     const bool better = !found.best || t.better_than(*found.best);
     if (better) found.best = t;
     found.tried.push_back(trial_json(t));
+    found.tried.back()["refined"] = refined;
     out << "[" << title << i + 1 << "/" << o.tune_trials << "] score " << rate_text(t.score()) << "  " << t.racing() << "/"
         << t.targets.size() << " racing  " << rate_text(t.weak_per_gpu_second()) << " weak/s GPU  "
-        << run::describe(t.params) << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected)
+        << (refined ? "refined: " : "") << run::describe(t.params) << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected)
         << (better ? "  (best)" : "") << "\n"
         << std::flush;
     written(found);
@@ -274,7 +287,7 @@ int cmd_tune(const Options& o, std::ostream& out) {
       << " of " << first.measured.size() << " cases and " << first.measured_rows.size()
       << " litmus rows (each draw admissible only if " << first.guarded.size() << " required cases and "
       << first.guarded_rows.size() << " assert rows pass under it), " << o.budget.instances
-      << " instances each, at most " << o.tune_seconds << " s" << (o.tune_each ? " a file" : "") << ", scored per "
+      << " instances each, the last " << refinements(o) << " refining the best, at most " << o.tune_seconds << " s" << (o.tune_each ? " a file" : "") << ", scored per "
       << o.tune_per << "; writing " << o.tune_out << "\n"
       << std::flush;
 
@@ -290,7 +303,7 @@ int cmd_tune(const Options& o, std::ostream& out) {
              {"written", run::utc_now_iso8601()},
              {"search", {{"trials", current.tried.size()}, {"instances_per_case", o.budget.instances},
                          {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
-                         {"per", o.tune_per}, {"each", o.tune_each}}}};
+                         {"per", o.tune_per}, {"each", o.tune_each}, {"refine", refinements(o)}}}};
     if (!o.tune_each) {
       doc["params"] = run::to_json(current.best->params);
       doc["best"] = trial_json(*current.best);

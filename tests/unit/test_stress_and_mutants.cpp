@@ -164,6 +164,26 @@ TEST(StressParams, RandomDrawsStayInRangeAndVary) {
   EXPECT_GT(seen.size(), 150u);
 }
 
+// tune --refine: a refinement is its draw with exactly one knob changed, one that shows in describe() (a
+// change that builds the same kernel would measure it twice); over many, every kind of knob moves.
+TEST(StressParams, RefinementChangesOneKnobThatMatters) {
+  std::mt19937_64 rng(11);
+  std::set<std::string> moved;
+  for (int i = 0; i < 400; ++i) {
+    const StressParams base = i % 2 ? random_stress_params(rng) : StressParams{};
+    const StressParams n = refined_stress_params(base, rng);
+    EXPECT_EQ(stress_params_from_json(to_json(n), "refined"), n);
+    EXPECT_NE(describe(n), describe(base));
+    const Json a = to_json(base), b = to_json(n);
+    std::vector<std::string> changed;
+    for (const auto& [key, v] : a.items())
+      if (b.at(key) != v) changed.push_back(key);
+    ASSERT_EQ(changed.size(), 1u) << describe(base) << " -> " << describe(n);
+    moved.insert(changed.front());
+  }
+  EXPECT_EQ(moved.size(), to_json(StressParams{}).size()) << "a knob no refinement ever changes";
+}
+
 TEST(StressParams, BudgetJsonCarriesThemAndOldResultsStillRead) {
   Budget b;
   b.stress.pre_accesses = 5;

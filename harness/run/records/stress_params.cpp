@@ -3,6 +3,7 @@
 #include <array>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "common/error.hpp"
 
@@ -234,6 +235,24 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   p.row_word_order = static_cast<StressParams::WordOrder>(pick(0, 2));
   p.loads_before_stores = coin(20);  // last: the draws before it stay what a seed drew before the knob
   return p;
+}
+
+StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng) {
+  // The knobs are to_json's keys, so a knob added there is refined too; a change describe() does not show
+  // (the lines of a stress that is off) would measure the same kernel again, so another knob is drawn.
+  const Json from = to_json(p);
+  for (;;) {
+    const Json drawn = to_json(random_stress_params(rng));
+    std::vector<std::string> differ;
+    for (const auto& [key, v] : drawn.items())
+      if (from.at(key) != v) differ.push_back(key);
+    if (differ.empty()) continue;
+    Json next = from;
+    const std::string& key = differ[std::uniform_int_distribution<std::size_t>(0, differ.size() - 1)(rng)];
+    next[key] = drawn.at(key);
+    const StressParams n = stress_params_from_json(next, "a refined draw");
+    if (describe(n) != describe(p)) return n;
+  }
 }
 
 }  // namespace vmmcheck::run

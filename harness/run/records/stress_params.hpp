@@ -130,5 +130,8 @@ std::vector<RowStress> read_row_stress(const std::string& path);
 
 // One random draw from the ranges `vmmcheck tune` searches.
 StressParams random_stress_params(std::mt19937_64& rng);
+// `p` with one knob, chosen at random among those a fresh draw has otherwise, as that draw has it: tune's
+// refinement around its best draw so far (one knob at a time, a step of a local search).
+StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng);
 
 }  // namespace vmmcheck::run
