@@ -222,5 +222,17 @@ TEST(EnvironmentTwins, HelpNamesThem) {
   EXPECT_NE(cli({"bench", "--help"}).out.find("(Env:VMMCHECK_BENCH_QUICK)"), std::string::npos);
 }
 
+// tune's budget per trial: 4M instances for the case tables, a run's own for a user's litmus files (a
+// row's launches are the run's, so fewer instances would be fewer rounds a launch than the run gives
+// the draw); --refine defaults to a third of the trials (cli/tune.cpp).
+TEST(TuneOptions, LitmusFilesAreMeasuredAtTheRunsBudget) {
+  const std::uint64_t run_default = cli::Options{}.budget.instances;
+  EXPECT_EQ(parsed({"tune"}).budget.instances, 4'000'000u);
+  EXPECT_EQ(parsed({"tune", "--litmus", "x.test"}).budget.instances, run_default);
+  EXPECT_EQ(parsed({"tune", "--litmus", "x.test", "--instances", "5000"}).budget.instances, 5000u);
+  EXPECT_FALSE(parsed({"tune"}).tune_refine.has_value());
+  EXPECT_EQ(parsed({"tune", "--refine", "0"}).tune_refine, 0u);
+}
+
 }  // namespace
 }  // namespace vmmcheck
