@@ -5,15 +5,18 @@
 # release/acquire, its own orders) -- and run with its shipped stress params (default) and with the best
 # of a short random search drawn the way its tune.sh draws (tuned); beside it the same test written as a
 # litmus file (ci/cuda-litmus/<test>.test) run by vmmcheck at its default budget, and with the params
-# `vmmcheck tune --litmus --per instance` found for it.
+# `vmmcheck tune --litmus --per instance` found for it (tuned: the strongest kernel, as many trials as
+# cuda-litmus's draws).
 #
 #   ci/bench-cuda-litmus.sh --litmus DIR --vmmcheck PATH --out OUTDIR [--draws N] [--tests "mp iriw ..."]
-#                           [--long ITERATIONS:INSTANCES] [--params-from OLDOUT]
+#                           [--long ITERATIONS:INSTANCES] [--params-from OLDOUT [--retune]]
 #
-# --long adds a longer run of each tool with its tuned params (long): cuda-litmus at ITERATIONS
-# iterations, vmmcheck at INSTANCES instances, so that neither tool's start (its CUDA context, its
-# module loads) is most of its wall time. --params-from takes the tuned params of an earlier output
-# folder (its params/) instead of drawing and tuning again.
+# --long adds a longer run of each tool tuned for speed (long): cuda-litmus with its tuned params (its
+# tune.sh scores weak behaviours per second) at ITERATIONS iterations, vmmcheck with what `tune --per
+# gpu-second` found (as many trials) at INSTANCES instances, so that neither tool's start (its CUDA
+# context, its module loads) is most of its wall time. --params-from takes the tuned params of an
+# earlier output folder (its params/) instead of drawing and tuning again; with --retune only
+# cuda-litmus's, and vmmcheck is tuned again (a new vmmcheck against the same cuda-litmus search).
 #
 # DIR is a checkout of cuda-litmus (fetched, never committed; .bench/ is ignored). Writes OUTDIR/build,
 # OUTDIR/logs (each run's command, stdout, stderr, exit status, start and end), OUTDIR/vmmcheck/*.json,
@@ -24,7 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 helper="$here/bench_cuda_litmus.py"
 die() { echo "bench-cuda-litmus: $*" >&2; exit 2; }
 
-litmus="" vmm="" out="" draws=6 draws_given="" arch=sm_90 long="" params_from=""
+litmus="" vmm="" out="" draws=6 draws_given="" arch=sm_90 long="" params_from="" retune=""
 tests="mp iriw isa2 rwc wrc 2+2w 3.2w wrw+2w wwc z6-1 z6-3 paper-example1 paper-example2"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
     --arch) arch=${2:?}; shift 2 ;;
     --long) long=${2:?}; shift 2 ;;
     --params-from) params_from=${2:?}; shift 2 ;;
+    --retune) retune=1; shift ;;
     *) die "unknown argument '$1' (see the head of $0)" ;;
   esac
 done
@@ -47,6 +51,7 @@ if [ -n "$long" ]; then
   [[ "$long_iterations" =~ ^[1-9][0-9]*$ && "$long_instances" =~ ^[1-9][0-9]*$ ]] || die "--long ITERATIONS:INSTANCES, both positive integers ('$long')"
 fi
 [ -z "$params_from" ] || [ -d "$params_from/params" ] || die "--params-from $params_from: no params/ folder there"
+[ -z "$retune" ] || [ -n "$params_from" ] || die "--retune: with --params-from only (without it, both tools are tuned anyway)"
 [[ "$draws" =~ ^[1-9][0-9]*$ ]] || die "--draws $draws: a positive count of draws"
 # With --params-from the draws are the earlier search's (its params/DRAWS), which the report states.
 if [ -n "$params_from" ]; then
@@ -116,8 +121,13 @@ for t in $tests; do
   run "$t.litmus-default" "$out/build/$t-runner" -s "$litmus/params/stress_params.txt" -t "$loc"
   file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's
   if [ -n "$params_from" ]; then
-    cp "$params_from/params/$t.tuned.txt" "$params_from/params/$t.vmmcheck-params.json" "$out/params/" ||
-      die "--params-from $params_from: no tuned params of $t there"
+    cp "$params_from/params/$t.tuned.txt" "$out/params/" || die "--params-from $params_from: no tuned params of $t there"
+    if [ -z "$retune" ]; then
+      cp "$params_from/params/$t.vmmcheck-params.json" "$out/params/" || die "--params-from $params_from: no vmmcheck params of $t there"
+      # A folder from before the speed search: its long runs took the params scored per instance.
+      cp "$params_from/params/$t.vmmcheck-speed-params.json" "$out/params/" 2>/dev/null ||
+        cp "$out/params/$t.vmmcheck-params.json" "$out/params/$t.vmmcheck-speed-params.json"
+    fi
   else
     # cuda-litmus, tuned: draws as tune.sh draws them (testIterations 100 each), the best by weak
     # behaviours per second of its own clock, then that one at tune.sh's 1000 iterations.
@@ -128,8 +138,15 @@ for t in $tests; do
     done
     best=$(python3 "$helper" best --out "$out" --test "$t" --draws "$draws")
     python3 "$helper" draw --from "$out/params/$t.draw-$best.txt" --iterations 1000 --write "$out/params/$t.tuned.txt"
-    # vmmcheck, scored per instance: the kernel that shows the weak outcome most often, what the table compares.
+  fi
+  if [ -z "$params_from" ] || [ -n "$retune" ]; then
+    # vmmcheck, as many trials as cuda-litmus's draws: scored per instance, the kernel that shows the weak
+    # outcome most often (the tuned runs); scored per GPU second, the most for the time (the long runs).
     run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --per instance --out "$out/params/$t.vmmcheck-params.json"
+    if [ -n "$long" ]; then
+      run "$t.vmmcheck-tune-speed" "$vmm" tune --litmus "$file" --trials "$draws" --per gpu-second \
+        --out "$out/params/$t.vmmcheck-speed-params.json"
+    fi
   fi
   echo "$out/params/$t.tuned.txt" >"$out/logs/$t.litmus-tuned.params"
   run "$t.litmus-tuned" "$out/build/$t-runner" -s "$out/params/$t.tuned.txt" -t "$loc"
@@ -141,9 +158,10 @@ for t in $tests; do
     python3 "$helper" draw --from "$out/params/$t.tuned.txt" --iterations "$long_iterations" --write "$out/params/$t.long.txt"
     echo "$out/params/$t.long.txt" >"$out/logs/$t.litmus-long.params"
     run "$t.litmus-long" "$out/build/$t-runner" -s "$out/params/$t.long.txt" -t "$loc"
-    run "$t.vmmcheck-long" "$vmm" run --litmus "$file" --no-power --stress-params "$out/params/$t.vmmcheck-params.json" \
+    run "$t.vmmcheck-long" "$vmm" run --litmus "$file" --no-power --stress-params "$out/params/$t.vmmcheck-speed-params.json" \
       --instances "$long_instances" --json "$out/vmmcheck/$t.long.json"
   fi
 done
 
-python3 "$helper" report --out "$out" --tests "$tests" --draws "$draws" ${long:+--long "$long"} ${params_from:+--params-from "$params_from"}
+python3 "$helper" report --out "$out" --tests "$tests" --draws "$draws" ${long:+--long "$long"} ${params_from:+--params-from "$params_from"} \
+  ${retune:+--retuned}

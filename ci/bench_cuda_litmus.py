@@ -7,7 +7,7 @@ Standard library only (the runner's output and params files are read by ci/bench
   draw --from SRC --iterations N --write DST   SRC with testIterations set to N
   best --out OUTDIR --test T --draws N         the draw (1..N) with the most weak behaviours per second of
                                                the runner's own clock (its "Weak behavior rate")
-  report --out OUTDIR --tests "..." --draws N [--long I:N] [--params-from DIR]
+  report --out OUTDIR --tests "..." --draws N [--long I:N] [--params-from DIR [--retuned]]
                                                OUTDIR/bench-cuda-litmus.{json,md}; exit 1 when a run failed
 """
 from __future__ import annotations
@@ -91,8 +91,8 @@ def vmmcheck_run(out: pathlib.Path, test: str, variant: str) -> dict:
     run = {"ok": r["status"] == "Pass", "status": r["status"], "row": r["name"], "weak": r.get("weak", 0),
            "instances": r.get("instances", 0), "judged": r.get("judged", r.get("instances", 0)),
            "gpu_seconds": r.get("gpu_seconds", 0.0), "wall_seconds": wall}
-    if variant in ("tuned", "long"):
-        params = out / "params" / f"{test}.vmmcheck-params.json"
+    if variant in ("tuned", "long"):  # the long runs are tuned for speed (bench-cuda-litmus.sh, --long)
+        params = out / "params" / (f"{test}.vmmcheck-params.json" if variant == "tuned" else f"{test}.vmmcheck-speed-params.json")
         if params.exists():
             run["params"] = json.loads(params.read_text()).get("params")
     return run
@@ -141,10 +141,13 @@ def cmd_report(a) -> int:
     variants = ("default", "tuned")
     if a.long:  # ITERATIONS:INSTANCES, both tools tuned and run that long
         iterations, _, instances = a.long.partition(":")
-        doc["long"] = {"cuda_litmus_iterations": int(iterations), "vmmcheck_instances": int(instances)}
+        # vmmcheck's long runs take the params its search scored per GPU second (bench-cuda-litmus.sh).
+        doc["long"] = {"cuda_litmus_iterations": int(iterations), "vmmcheck_instances": int(instances),
+                       "vmmcheck_tuned_per": "gpu-second"}
         variants += ("long",)
     if a.params_from:
         doc["params_from"] = a.params_from
+        doc["vmmcheck_retuned"] = a.retuned  # cuda-litmus's search taken, vmmcheck tuned again
     problems = []
     for t in tests:
         entry = {"test": t}
@@ -217,6 +220,7 @@ def main(argv=None) -> int:
     r.add_argument("--out", required=True)
     r.add_argument("--long", default="", help="ITERATIONS:INSTANCES of the long runs, when they ran")
     r.add_argument("--params-from", default="", help="the output folder whose tuned params were taken")
+    r.add_argument("--retuned", action="store_true", help="with --params-from: only cuda-litmus's were, vmmcheck was tuned again")
     r.add_argument("--tests", required=True)
     r.add_argument("--draws", type=int, required=True)
     a = ap.parse_args(argv)

@@ -909,10 +909,13 @@ def cuda_litmus(src: Source) -> List[str]:
     def ratio(v) -> str:
         return "-" if v is None else (f"{v:.3g}x")
 
+    retuned = (f"; cuda-litmus's search taken from an earlier call (`{doc['params_from']}`), vmmcheck tuned again"
+               if doc.get("vmmcheck_retuned") else "")
     out = [f"From `{src.shown}` ({doc['gpu']}; cuda-litmus {doc['cuda_litmus_commit'][:7]}; vmmcheck {doc['vmmcheck']}; "
            f"tuned: the best of {doc['draws']} draws each, cuda-litmus's drawn as its tune.sh draws and run at 1000 "
-           "iterations, vmmcheck's by `tune --litmus`). Each cell: weak outcomes of the instances (judged), and per "
-           "second of the process's wall time; the ratios are vmmcheck's over cuda-litmus's, tuned:", ""]
+           f"iterations, vmmcheck's by `tune --litmus --per instance`{retuned}). Each cell: weak outcomes of the "
+           "instances (judged), and per second of the process's wall time; the ratios are vmmcheck's over "
+           "cuda-litmus's, tuned:", ""]
     rows = []
     ahead = 0
     for e in doc["tests"]:
@@ -924,7 +927,10 @@ def cuda_litmus(src: Source) -> List[str]:
     out += ["", f"vmmcheck is at least as strong per instance on {ahead} of {len(doc['tests'])} tests, tuned."]
     long = doc.get("long")
     if long:
-        out += ["", f"Long runs, both tuned as above: cuda-litmus at {exact(long['cuda_litmus_iterations'])} iterations, "
+        tuned = ("both tuned for speed: cuda-litmus with its tuned params above (its tune.sh scores weak behaviours "
+                 f"per second), vmmcheck with the best of {doc['draws']} trials of `tune --litmus --per gpu-second`"
+                 if long.get("vmmcheck_tuned_per") == "gpu-second" else "both tuned as above")
+        out += ["", f"Long runs, {tuned}: cuda-litmus at {exact(long['cuda_litmus_iterations'])} iterations, "
                 f"vmmcheck at {short(long['vmmcheck_instances'])} instances (`--long`), so that neither tool's start is most "
                 "of its wall time:", ""]
         lrows, fast = [], 0
