@@ -1,0 +1,99 @@
+"""ci/bench_cuda_litmus.py's report, on an output folder laid out as ci/bench-cuda-litmus.sh leaves it: which
+params each vmmcheck run is reported with, the ratios, and a run that did not work named as a problem.
+
+The cuda-litmus output is its runner's own four lines; the vmmcheck results are the few fields the report reads.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+_spec = importlib.util.spec_from_file_location("bench_cuda_litmus", REPO / "ci" / "bench_cuda_litmus.py")
+helper = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(helper)
+
+CUDA_LITMUS_PARAMS = {"testIterations": 10, "testingWorkgroups": 100, "maxWorkgroups": 200, "workgroupSize": 100,
+                      "shufflePct": 0, "barrierPct": 0, "stressLineSize": 64, "stressTargetLines": 2,
+                      "scratchMemorySize": 2048, "memStride": 1, "memStressPct": 0, "memStressIterations": 0,
+                      "memStressPattern": 0, "preStressPct": 0, "preStressIterations": 0, "preStressPattern": 0,
+                      "stressAssignmentStrategy": 0, "permuteThread": 419}
+
+
+def run_log(out: Path, rid: str, seconds: float, stdout: str = "", rc: int = 0) -> None:
+    logs = out / "logs"
+    (logs / f"{rid}.start").write_text("100.0\n")
+    (logs / f"{rid}.end").write_text(f"{100.0 + seconds}\n")
+    (logs / f"{rid}.rc").write_text(f"{rc}\n")
+    (logs / f"{rid}.stdout").write_text(stdout)
+
+
+def cuda_litmus_run(out: Path, rid: str, weak: int, iterations: int, seconds: float) -> None:
+    params = dict(CUDA_LITMUS_PARAMS, testIterations=iterations)
+    path = out / "params" / f"{rid}.txt"
+    path.write_text("".join(f"{k}={v}\n" for k, v in params.items()))
+    (out / "logs" / f"{rid}.params").write_text(f"{path}\n")
+    total = iterations * 100 * 100
+    run_log(out, rid, seconds, f"Time taken: {seconds / 2} seconds\nWeak behavior rate: {weak / seconds} per second\n"
+                               f"Total behaviors: {total}\nNumber of weak behaviors: {weak}\n")
+
+
+def vmmcheck_run(out: Path, test: str, variant: str, weak: int, instances: int, seconds: float, status="Pass") -> None:
+    run_log(out, f"{test}.vmmcheck-{variant}", seconds)
+    row = {"name": f"litmus.{test}.tb", "status": status, "weak": weak, "instances": instances, "judged": instances,
+           "gpu_seconds": seconds / 2}
+    (out / "vmmcheck" / f"{test}.{variant}.json").write_text(json.dumps({"results": [row, {"name": "alias.x"}]}))
+
+
+@pytest.fixture
+def out(tmp_path: Path) -> Path:
+    for d in ("logs", "params", "vmmcheck"):
+        (tmp_path / d).mkdir()
+    (tmp_path / "logs" / "gpu.txt").write_text("NVIDIA H200, 580.159.04\n")
+    t = "mp"
+    cuda_litmus_run(tmp_path, f"{t}.litmus-default", weak=10, iterations=10, seconds=0.5)
+    cuda_litmus_run(tmp_path, f"{t}.litmus-tuned", weak=400, iterations=100, seconds=0.5)
+    cuda_litmus_run(tmp_path, f"{t}.litmus-long", weak=4000, iterations=1000, seconds=2.0)
+    vmmcheck_run(tmp_path, t, "default", weak=1000, instances=1_000_000, seconds=0.5)
+    vmmcheck_run(tmp_path, t, "tuned", weak=8000, instances=1_000_000, seconds=0.5)
+    vmmcheck_run(tmp_path, t, "long", weak=600_000, instances=100_000_000, seconds=2.0)
+    (tmp_path / "params" / f"{t}.vmmcheck-params.json").write_text(json.dumps({"params": {"grid_barrier": True}}))
+    (tmp_path / "params" / f"{t}.vmmcheck-speed-params.json").write_text(json.dumps({"params": {"grid_barrier": False}}))
+    return tmp_path
+
+
+def report(out: Path, *extra: str) -> tuple[int, dict]:
+    rc = helper.main(["report", "--out", str(out), "--tests", "mp", "--draws", "48", "--long", "1000:100000000", *extra])
+    return rc, json.loads((out / "bench-cuda-litmus.json").read_text())
+
+
+def test_the_long_runs_are_reported_with_the_params_scored_per_gpu_second(out):
+    rc, doc = report(out)
+    assert rc == 0 and doc["problems"] == []
+    e = doc["tests"][0]
+    assert e["vmmcheck_tuned"]["params"] == {"grid_barrier": True}   # scored per instance
+    assert e["vmmcheck_long"]["params"] == {"grid_barrier": False}   # scored per GPU second
+    assert doc["long"] == {"cuda_litmus_iterations": 1000, "vmmcheck_instances": 100_000_000, "vmmcheck_tuned_per": "gpu-second"}
+    # Ratios of the rates: per instance 0.8% against 0.04%, per wall second 300k/s against 2k/s.
+    assert e["per_instance_ratio_tuned"] == pytest.approx(0.008 / 0.0004)
+    assert e["per_wall_second_ratio_long"] == pytest.approx(300_000 / 2_000)
+    assert "vmmcheck_retuned" not in doc
+
+
+def test_a_retuned_report_says_whose_search_it_took(out):
+    _, doc = report(out, "--params-from", "old/bench48", "--retuned")
+    assert doc["params_from"] == "old/bench48" and doc["vmmcheck_retuned"] is True
+
+
+def test_a_row_that_did_not_pass_and_a_run_that_failed_are_problems(out):
+    vmmcheck_run(out, "mp", "long", weak=5, instances=100, seconds=1.0, status="Fail")
+    run_log(out, "mp.litmus-tuned", 0.5, rc=1)
+    rc, doc = report(out)
+    assert rc == 1
+    assert any(p.startswith("mp vmmcheck long: Fail") for p in doc["problems"]), doc["problems"]
+    assert any(p.startswith("mp cuda-litmus tuned: exit 1") for p in doc["problems"]), doc["problems"]
+    assert doc["tests"][0]["per_instance_ratio_tuned"] is None
