@@ -133,7 +133,7 @@ for t in $tests; do
     # behaviours per second of its own clock, then that one at tune.sh's 1000 iterations.
     for d in $(seq 1 "$draws"); do
       python3 "$helper" draw --seed "$t-$d" --iterations 100 --write "$out/params/$t.draw-$d.txt"
-      echo "$out/params/$t.draw-$d.txt" >"$out/logs/$t.litmus-draw-$d.params"
+      echo "params/$t.draw-$d.txt" >"$out/logs/$t.litmus-draw-$d.params"  # under OUTDIR: a moved folder still reads
       run "$t.litmus-draw-$d" "$out/build/$t-runner" -s "$out/params/$t.draw-$d.txt" -t "$loc"
     done
     best=$(python3 "$helper" best --out "$out" --test "$t" --draws "$draws")
@@ -148,7 +148,7 @@ for t in $tests; do
         --out "$out/params/$t.vmmcheck-speed-params.json"
     fi
   fi
-  echo "$out/params/$t.tuned.txt" >"$out/logs/$t.litmus-tuned.params"
+  echo "params/$t.tuned.txt" >"$out/logs/$t.litmus-tuned.params"
   run "$t.litmus-tuned" "$out/build/$t-runner" -s "$out/params/$t.tuned.txt" -t "$loc"
   # vmmcheck: the litmus file at the default budget, then with what tune found.
   run "$t.vmmcheck-default" "$vmm" run --litmus "$file" --no-power --json "$out/vmmcheck/$t.default.json"
@@ -156,7 +156,7 @@ for t in $tests; do
     --json "$out/vmmcheck/$t.tuned.json"
   if [ -n "$long" ]; then  # both tuned, each run long enough that its start is not most of its wall time
     python3 "$helper" draw --from "$out/params/$t.tuned.txt" --iterations "$long_iterations" --write "$out/params/$t.long.txt"
-    echo "$out/params/$t.long.txt" >"$out/logs/$t.litmus-long.params"
+    echo "params/$t.long.txt" >"$out/logs/$t.litmus-long.params"
     run "$t.litmus-long" "$out/build/$t-runner" -s "$out/params/$t.long.txt" -t "$loc"
     run "$t.vmmcheck-long" "$vmm" run --litmus "$file" --no-power --stress-params "$out/params/$t.vmmcheck-speed-params.json" \
       --instances "$long_instances" --json "$out/vmmcheck/$t.long.json"

@@ -63,7 +63,9 @@ def litmus_run(out: pathlib.Path, rid: str) -> dict:
     parsed = bench_litmus.parse_litmus_stdout((logs / f"{rid}.stdout").read_text(), rid)
     # The runner checks no CUDA call: a run whose counts do not add up to its params' behaviours is broken
     # (no GPU, a failed launch), whatever its exit status.
-    params = bench_litmus.read_stress_params((logs / f"{rid}.params").read_text().strip())
+    # The params file the run took: a path under OUTDIR as the bench records it (so a folder moved or merged
+    # with another reads its own), or absolute (cuda-litmus's shipped file).
+    params = bench_litmus.read_stress_params(str(out / (logs / f"{rid}.params").read_text().strip()))
     problems = bench_litmus.check_litmus(parsed, None, rid)
     expected = bench_litmus.expected_behaviours(params)  # less where the runner skips ids that collide ("na")
     if not 0 < parsed["total"] <= expected:

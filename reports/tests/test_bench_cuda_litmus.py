@@ -36,7 +36,7 @@ def cuda_litmus_run(out: Path, rid: str, weak: int, iterations: int, seconds: fl
     params = dict(CUDA_LITMUS_PARAMS, testIterations=iterations)
     path = out / "params" / f"{rid}.txt"
     path.write_text("".join(f"{k}={v}\n" for k, v in params.items()))
-    (out / "logs" / f"{rid}.params").write_text(f"{path}\n")
+    (out / "logs" / f"{rid}.params").write_text(f"params/{rid}.txt\n")  # under OUTDIR, as the bench records it
     total = iterations * 100 * 100
     run_log(out, rid, seconds, f"Time taken: {seconds / 2} seconds\nWeak behavior rate: {weak / seconds} per second\n"
                                f"Total behaviors: {total}\nNumber of weak behaviors: {weak}\n")
@@ -87,6 +87,13 @@ def test_the_long_runs_are_reported_with_the_params_scored_per_gpu_second(out):
 def test_a_retuned_report_says_whose_search_it_took(out):
     _, doc = report(out, "--params-from", "old/bench48", "--retuned")
     assert doc["params_from"] == "old/bench48" and doc["vmmcheck_retuned"] is True
+
+
+def test_a_folder_moved_reads_its_own_params(out, tmp_path_factory):
+    moved = tmp_path_factory.mktemp("moved") / "bench"
+    out.rename(moved)
+    rc, doc = report(moved)
+    assert rc == 0 and doc["tests"][0]["cuda_litmus_tuned"]["params"]["testIterations"] == 100
 
 
 def test_a_row_that_did_not_pass_and_a_run_that_failed_are_problems(out):
