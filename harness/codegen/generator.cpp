@@ -756,6 +756,11 @@ std::string kernel_name(const Litmus& l, const std::string& body) {
 
 }  // namespace
 
+std::string key_of(const Build& b) {
+  return "all_roles=" + std::to_string(b.all_roles) + " warm=" + std::to_string(static_cast<int>(b.warm)) +
+         " reuse_words=" + std::to_string(b.reuse_words) + " loads_before_stores=" + std::to_string(b.loads_before_stores);
+}
+
 Kernel generate(const Litmus& test, const Build& build) {
   if (const std::string reason = why_not_generated(test); !reason.empty())
     throw std::invalid_argument("litmus test " + test.name + " cannot be generated: " + reason);

@@ -39,6 +39,9 @@ struct Build {
   // branches is left as it is: a path may skip a load).
   bool loads_before_stores = false;
 };
+// The text that tells two builds apart, for a cache of generated kernels (RowEngine keys its kernels by
+// test, mutant and this): every field of Build, so a field added there must be added here too.
+std::string key_of(const Build& b);
 
 struct Kernel {
   std::string name;                    // the extern "C" __global__ function's name

@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -30,6 +31,7 @@ using vmmcheck::codegen::Compiled;
 using vmmcheck::codegen::Build;
 using vmmcheck::codegen::generate;
 using vmmcheck::codegen::Kernel;
+using vmmcheck::codegen::key_of;
 using vmmcheck::codegen::why_not_generated;
 
 constexpr int kArch = 90;
@@ -940,6 +942,20 @@ TEST(LitmusCodegen, AnNcLoadReadsItsViewThroughTheReadOnlyPath) {
   expect_compiles(k);
   l.addresses[0].shared = l.addresses[1].shared = true;
   EXPECT_EQ(reason_for(l), "ld.nc r0, [x]: ld.global.nc reads global memory only, not .shared");
+}
+
+// The engine's cache of generated kernels is keyed by key_of(Build): builds that differ in any one field
+// must not share a key (the kernel of one would run under the other's knobs), equal builds must.
+TEST(LitmusCodegen, EveryBuildFieldTellsKernelsApart) {
+  const Build base;
+  std::vector<Build> changed(4, base);
+  changed[0].all_roles = !base.all_roles;
+  changed[1].warm = Build::Warm::Weak;
+  changed[2].reuse_words = !base.reuse_words;
+  changed[3].loads_before_stores = !base.loads_before_stores;
+  std::set<std::string> keys{key_of(base)};
+  for (const Build& b : changed) EXPECT_TRUE(keys.insert(key_of(b)).second) << key_of(b);
+  EXPECT_EQ(key_of(Build{}), key_of(base));
 }
 
 }  // namespace

@@ -141,8 +141,7 @@ const codegen::Kernel& RowEngine::kernel_of(const litmus::Row& row) {
   const std::optional<patterns::Mutant> mutant = active_mutant();
   const codegen::Build build = build_of(stress_of(row));
   const std::string key = row.source + (mutant ? "\n// mutant " + std::string(patterns::name_of(*mutant)) : std::string()) +
-                          "\n// build " + std::to_string(build.all_roles) + std::to_string(static_cast<int>(build.warm)) +
-                          std::to_string(build.reuse_words) + std::to_string(build.loads_before_stores);
+                          "\n// build " + codegen::key_of(build);
   auto it = kernels_.find(key);
   if (it == kernels_.end()) it = kernels_.emplace(key, codegen::generate(as_generated(row.test, mutant), build)).first;
   return it->second;
