@@ -217,6 +217,8 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
   std::mt19937_64 rng(o.budget.seed);
   const auto start = std::chrono::steady_clock::now();
   const std::uint32_t first_refined = o.tune_trials - refinements(o);
+  const run::KnobReaders readers{!targets.measured.empty() || !targets.guarded.empty(),
+                                 !targets.measured_rows.empty() || !targets.guarded_rows.empty()};
   Search found;
   for (std::uint32_t i = 0; i < o.tune_trials; ++i) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -225,10 +227,12 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
       break;
     }
     const bool refined = i >= first_refined && i >= 2;
-    const run::StressParams params = i == 0   ? run::StressParams{}
-                                     : i == 1 ? contiguous_words()
-                                     : refined ? run::refined_stress_params(found.best->params, rng)
-                                               : run::random_stress_params(rng);
+    // Each draw as its targets read it: a knob none of them reads stays at its default (as_read_by).
+    const run::StressParams params = run::as_read_by(i == 0   ? run::StressParams{}
+                                                     : i == 1 ? contiguous_words()
+                                                     : refined ? run::refined_stress_params(found.best->params, rng, readers)
+                                                               : run::random_stress_params(rng),
+                                                     readers);
     const Trial t = measure(o, targets, params);
     if (i == 0) found.baseline = t;
     const bool better = !found.best || t.better_than(*found.best);
@@ -246,6 +250,12 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
       << " against " << rate_text(found.baseline->score()) << " without stress; " << found.best->racing() << " of "
       << found.best->targets.size() << " cases racing (" << found.baseline->racing() << " without)\n";
   return found;
+}
+
+// How many of a search's trials so far were refinements (a search stopped by --seconds makes fewer than
+// --refine asked for: they come last).
+std::size_t refined_count(const Search& s) {
+  return static_cast<std::size_t>(std::count_if(s.tried.begin(), s.tried.end(), [](const Json& t) { return t.value("refined", false); }));
 }
 
 Json search_json(const Search& s) {
@@ -303,7 +313,8 @@ int cmd_tune(const Options& o, std::ostream& out) {
              {"written", run::utc_now_iso8601()},
              {"search", {{"trials", current.tried.size()}, {"instances_per_case", o.budget.instances},
                          {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
-                         {"per", o.tune_per}, {"each", o.tune_each}, {"refine", refinements(o)}}}};
+                         {"per", o.tune_per}, {"each", o.tune_each}, {"refine", refinements(o)},
+                         {"refined", refined_count(current)}}}};
     if (!o.tune_each) {
       doc["params"] = run::to_json(current.best->params);
       doc["best"] = trial_json(*current.best);

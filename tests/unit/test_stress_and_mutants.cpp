@@ -184,6 +184,38 @@ TEST(StressParams, RefinementChangesOneKnobThatMatters) {
   EXPECT_EQ(moved.size(), to_json(StressParams{}).size()) << "a knob no refinement ever changes";
 }
 
+// What each kind of target reads (KnobReaders): a search over litmus rows alone never refines a knob only
+// hand-written cases read (spin_timeout_us; threads_per_block under a row_threads_per_block of its own),
+// and records its draws without them; one over cases alone never refines a row knob.
+TEST(StressParams, RefinementAndRecordsKeepToTheKnobsTheTargetsRead) {
+  StressParams p;
+  p.spin_timeout_us = 5;
+  p.row_threads_per_block = 32;
+  p.threads_per_block = 512;
+  p.grid_barrier = true;
+  const StressParams rows_see = as_read_by(p, {false, true});
+  EXPECT_EQ(rows_see.spin_timeout_us, StressParams{}.spin_timeout_us);
+  EXPECT_EQ(rows_see.threads_per_block, StressParams{}.threads_per_block);
+  EXPECT_TRUE(rows_see.grid_barrier);
+  EXPECT_EQ(as_read_by(p, {true, false}).row_threads_per_block, 0u);
+  EXPECT_FALSE(as_read_by(p, {true, false}).grid_barrier);
+  EXPECT_EQ(as_read_by(p, {true, false}).spin_timeout_us, 5u);
+  EXPECT_EQ(as_read_by(p, {true, true}), p);
+  // Without a row_threads_per_block the rows read threads_per_block.
+  p.row_threads_per_block = 0;
+  EXPECT_EQ(as_read_by(p, {false, true}).threads_per_block, 512u);
+
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 300; ++i) {
+    const StressParams base = as_read_by(random_stress_params(rng), {false, true});
+    const StressParams n = as_read_by(refined_stress_params(base, rng, {false, true}), {false, true});
+    EXPECT_NE(describe(n), describe(base));
+    EXPECT_EQ(n.spin_timeout_us, StressParams{}.spin_timeout_us);
+    const StressParams c = as_read_by(random_stress_params(rng), {true, false});
+    EXPECT_NE(describe(as_read_by(refined_stress_params(c, rng, {true, false}), {true, false})), describe(c));
+  }
+}
+
 TEST(StressParams, BudgetJsonCarriesThemAndOldResultsStillRead) {
   Budget b;
   b.stress.pre_accesses = 5;

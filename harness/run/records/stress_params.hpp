@@ -130,8 +130,22 @@ std::vector<RowStress> read_row_stress(const std::string& path);
 
 // One random draw from the ranges `vmmcheck tune` searches.
 StressParams random_stress_params(std::mt19937_64& rng);
+// Who reads the knobs: the hand-written in-kernel cases read the stress, threads_per_block and
+// spin_timeout_us; the generated litmus rows the stress, the row_* knobs and the build's (warm_loads,
+// all_roles, reuse_words, loads_before_stores, grid_barrier), and threads_per_block only where
+// row_threads_per_block is 0 (run/rows/engine.cpp).
+struct KnobReaders {
+  bool cases = true;
+  bool rows = true;
+};
+// `p` with every knob none of `readers` reads at its default: what a search over those targets measures
+// (tune records a draw so, and a params file then carries no knob its targets never read -- a shorter
+// spin_timeout_us, say, which would make a run of hand-written cases under it not certifying).
+StressParams as_read_by(const StressParams& p, KnobReaders readers);
 // `p` with one knob, chosen at random among those a fresh draw has otherwise, as that draw has it: tune's
-// refinement around its best draw so far (one knob at a time, a step of a local search).
-StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng);
+// refinement around its best draw so far (one knob at a time, a step of a local search). The change is
+// one `readers` read, and one describe() shows (not the lines of a stress that is off): a change nothing
+// reads would measure the same kernels again and could win on noise alone.
+StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng, KnobReaders readers = {});
 
 }  // namespace vmmcheck::run
