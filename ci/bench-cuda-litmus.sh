@@ -116,9 +116,10 @@ for t in $tests; do
   read -r -a f <<<"$(flags "$t")"
   loc="$litmus/params/${f[-1]}"
   echo "== $t"
-  # cuda-litmus, default: its shipped stress params.
-  echo "$litmus/params/stress_params.txt" >"$out/logs/$t.litmus-default.params"
-  run "$t.litmus-default" "$out/build/$t-runner" -s "$litmus/params/stress_params.txt" -t "$loc"
+  # cuda-litmus, default: its shipped stress params (a copy under OUTDIR, which the report reads).
+  cp "$litmus/params/stress_params.txt" "$out/params/default.txt"
+  echo "params/default.txt" >"$out/logs/$t.litmus-default.params"
+  run "$t.litmus-default" "$out/build/$t-runner" -s "$out/params/default.txt" -t "$loc"
   file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's
   if [ -n "$params_from" ]; then
     cp "$params_from/params/$t.tuned.txt" "$out/params/" || die "--params-from $params_from: no tuned params of $t there"

@@ -100,6 +100,15 @@ def vmmcheck_run(out: pathlib.Path, test: str, variant: str) -> dict:
     return run
 
 
+def tune_search(out: pathlib.Path, test: str, params: str) -> dict:
+    """The "search" block of a params file tune wrote (params/<test>.<params>.json): trials, per, refine; {} without one."""
+    path = out / "params" / f"{test}.{params}.json"
+    try:
+        return json.loads(path.read_text()).get("search", {})
+    except (OSError, ValueError):
+        return {}
+
+
 def rates(run: dict) -> dict:
     if not run.get("ok"):
         return run
@@ -143,9 +152,11 @@ def cmd_report(a) -> int:
     variants = ("default", "tuned")
     if a.long:  # ITERATIONS:INSTANCES, both tools tuned and run that long
         iterations, _, instances = a.long.partition(":")
-        # vmmcheck's long runs take the params its search scored per GPU second (bench-cuda-litmus.sh).
+        # vmmcheck's long runs take the params its search scored per GPU second (bench-cuda-litmus.sh), or,
+        # taken from a folder from before that search, those scored per instance: the params files say.
+        pers = {tune_search(out, t, "vmmcheck-speed-params").get("per", "instance") for t in tests}
         doc["long"] = {"cuda_litmus_iterations": int(iterations), "vmmcheck_instances": int(instances),
-                       "vmmcheck_tuned_per": "gpu-second"}
+                       "vmmcheck_tuned_per": pers.pop() if len(pers) == 1 else "mixed"}
         variants += ("long",)
     if a.params_from:
         doc["params_from"] = a.params_from
@@ -153,6 +164,14 @@ def cmd_report(a) -> int:
     problems = []
     for t in tests:
         entry = {"test": t}
+        # A search that failed or stopped short (tune --seconds, the bench's timeout) found less than it says.
+        for tune, params in (("vmmcheck-tune", "vmmcheck-params"), ("vmmcheck-tune-speed", "vmmcheck-speed-params")):
+            rc = out / "logs" / f"{t}.{tune}.rc"
+            if rc.exists() and rc.read_text().strip() != "0":
+                problems.append(f"{t} vmmcheck {tune}: exit {rc.read_text().strip()} (logs/{t}.{tune}.stderr)")
+            trials = tune_search(out, t, params).get("trials")
+            if rc.exists() and trials is not None and trials < a.draws:
+                problems.append(f"{t} vmmcheck {tune}: {trials} of {a.draws} trials")
         for variant in variants:
             try:
                 entry[f"cuda_litmus_{variant}"] = rates(litmus_run(out, f"{t}.litmus-{variant}"))

@@ -49,6 +49,13 @@ def vmmcheck_run(out: Path, test: str, variant: str, weak: int, instances: int, 
     (out / "vmmcheck" / f"{test}.{variant}.json").write_text(json.dumps({"results": [row, {"name": "alias.x"}]}))
 
 
+def tune_run(out: Path, test: str, params: str, per: str, knobs: dict, trials: int = 48, rc: int = 0) -> None:
+    tune = "vmmcheck-tune" if params == "vmmcheck-params" else "vmmcheck-tune-speed"
+    run_log(out, f"{test}.{tune}", 5.0, rc=rc)
+    (out / "params" / f"{test}.{params}.json").write_text(
+        json.dumps({"search": {"trials": trials, "per": per, "refine": 16}, "params": knobs}))
+
+
 @pytest.fixture
 def out(tmp_path: Path) -> Path:
     for d in ("logs", "params", "vmmcheck"):
@@ -61,8 +68,8 @@ def out(tmp_path: Path) -> Path:
     vmmcheck_run(tmp_path, t, "default", weak=1000, instances=1_000_000, seconds=0.5)
     vmmcheck_run(tmp_path, t, "tuned", weak=8000, instances=1_000_000, seconds=0.5)
     vmmcheck_run(tmp_path, t, "long", weak=600_000, instances=100_000_000, seconds=2.0)
-    (tmp_path / "params" / f"{t}.vmmcheck-params.json").write_text(json.dumps({"params": {"grid_barrier": True}}))
-    (tmp_path / "params" / f"{t}.vmmcheck-speed-params.json").write_text(json.dumps({"params": {"grid_barrier": False}}))
+    tune_run(tmp_path, t, "vmmcheck-params", "instance", {"grid_barrier": True})
+    tune_run(tmp_path, t, "vmmcheck-speed-params", "gpu-second", {"grid_barrier": False})
     return tmp_path
 
 
@@ -104,3 +111,19 @@ def test_a_row_that_did_not_pass_and_a_run_that_failed_are_problems(out):
     assert any(p.startswith("mp vmmcheck long: Fail") for p in doc["problems"]), doc["problems"]
     assert any(p.startswith("mp cuda-litmus tuned: exit 1") for p in doc["problems"]), doc["problems"]
     assert doc["tests"][0]["per_instance_ratio_tuned"] is None
+
+
+def test_a_search_that_failed_or_stopped_short_is_a_problem(out):
+    tune_run(out, "mp", "vmmcheck-params", "instance", {}, trials=20)
+    tune_run(out, "mp", "vmmcheck-speed-params", "gpu-second", {}, rc=124)
+    rc, doc = report(out)
+    assert rc == 1
+    assert "mp vmmcheck vmmcheck-tune: 20 of 48 trials" in doc["problems"]
+    assert any(p.startswith("mp vmmcheck vmmcheck-tune-speed: exit 124") for p in doc["problems"]), doc["problems"]
+
+
+def test_long_runs_from_a_folder_before_the_speed_search_say_they_took_the_per_instance_params(out):
+    # bench-cuda-litmus.sh --params-from an older folder copies its per-instance params as the speed params.
+    (out / "params" / "mp.vmmcheck-speed-params.json").write_text((out / "params" / "mp.vmmcheck-params.json").read_text())
+    _, doc = report(out)
+    assert doc["long"]["vmmcheck_tuned_per"] == "instance"
