@@ -112,12 +112,12 @@ for t in $tests; do
 done
 wait
 
+cp "$litmus/params/stress_params.txt" "$out/params/default.txt"  # cuda-litmus's shipped params, for every test
 for t in $tests; do
   read -r -a f <<<"$(flags "$t")"
   loc="$litmus/params/${f[-1]}"
   echo "== $t"
-  # cuda-litmus, default: its shipped stress params (a copy under OUTDIR, which the report reads).
-  cp "$litmus/params/stress_params.txt" "$out/params/default.txt"
+  # cuda-litmus, default: its shipped stress params (the copy under OUTDIR, which the report reads).
   echo "params/default.txt" >"$out/logs/$t.litmus-default.params"
   run "$t.litmus-default" "$out/build/$t-runner" -s "$out/params/default.txt" -t "$loc"
   file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's

@@ -205,6 +205,7 @@ run::StressParams contiguous_words() {
 struct Search {
   std::optional<Trial> best, baseline;
   Json tried = Json::array();
+  std::size_t refined = 0;  // of the trials tried (a search stopped by --seconds makes fewer: they come last)
 };
 
 std::uint32_t refinements(const Options& o) {
@@ -239,6 +240,7 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
     if (better) found.best = t;
     found.tried.push_back(trial_json(t));
     found.tried.back()["refined"] = refined;
+    found.refined += refined;
     out << "[" << title << i + 1 << "/" << o.tune_trials << "] score " << rate_text(t.score()) << "  " << t.racing() << "/"
         << t.targets.size() << " racing  " << rate_text(t.weak_per_gpu_second()) << " weak/s GPU  "
         << (refined ? "refined: " : "") << run::describe(t.params) << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected)
@@ -250,12 +252,6 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
       << " against " << rate_text(found.baseline->score()) << " without stress; " << found.best->racing() << " of "
       << found.best->targets.size() << " cases racing (" << found.baseline->racing() << " without)\n";
   return found;
-}
-
-// How many of a search's trials so far were refinements (a search stopped by --seconds makes fewer than
-// --refine asked for: they come last).
-std::size_t refined_count(const Search& s) {
-  return static_cast<std::size_t>(std::count_if(s.tried.begin(), s.tried.end(), [](const Json& t) { return t.value("refined", false); }));
 }
 
 Json search_json(const Search& s) {
@@ -314,7 +310,7 @@ int cmd_tune(const Options& o, std::ostream& out) {
              {"search", {{"trials", current.tried.size()}, {"instances_per_case", o.budget.instances},
                          {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
                          {"per", o.tune_per}, {"each", o.tune_each}, {"refine", refinements(o)},
-                         {"refined", refined_count(current)}}}};
+                         {"refined", current.refined}}}};
     if (!o.tune_each) {
       doc["params"] = run::to_json(current.best->params);
       doc["best"] = trial_json(*current.best);
