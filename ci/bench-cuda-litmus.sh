@@ -9,7 +9,7 @@
 # cuda-litmus's draws).
 #
 #   ci/bench-cuda-litmus.sh --litmus DIR --vmmcheck PATH --out OUTDIR [--draws N] [--tests "mp iriw ..."]
-#                           [--long ITERATIONS:INSTANCES] [--params-from OLDOUT [--retune]]
+#                           [--long ITERATIONS:INSTANCES] [--params-from OLDOUT [--retune]] [--confirm K]
 #
 # --long adds a longer run of each tool tuned for speed (long): cuda-litmus with its tuned params (its
 # tune.sh scores weak behaviours per second) at ITERATIONS iterations, vmmcheck with what `tune --per
@@ -17,6 +17,8 @@
 # context, its module loads) is most of its wall time. --params-from takes the tuned params of an
 # earlier output folder (its params/) instead of drawing and tuning again; with --retune only
 # cuda-litmus's, and vmmcheck is tuned again (a new vmmcheck against the same cuda-litmus search).
+# --confirm K: vmmcheck's searches measure their K best draws again and keep the best of those (`tune
+# --confirm`; its draws stay as many as cuda-litmus's, the K measurements come after them).
 #
 # DIR is a checkout of cuda-litmus (fetched, never committed; .bench/ is ignored). Writes OUTDIR/build,
 # OUTDIR/logs (each run's command, stdout, stderr, exit status, start and end), OUTDIR/vmmcheck/*.json,
@@ -27,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 helper="$here/bench_cuda_litmus.py"
 die() { echo "bench-cuda-litmus: $*" >&2; exit 2; }
 
-litmus="" vmm="" out="" draws=6 draws_given="" arch=sm_90 long="" params_from="" retune=""
+litmus="" vmm="" out="" draws=6 draws_given="" arch=sm_90 long="" params_from="" retune="" confirm=0
 tests="mp iriw isa2 rwc wrc 2+2w 3.2w wrw+2w wwc z6-1 z6-3 paper-example1 paper-example2"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -40,6 +42,7 @@ while [ $# -gt 0 ]; do
     --long) long=${2:?}; shift 2 ;;
     --params-from) params_from=${2:?}; shift 2 ;;
     --retune) retune=1; shift ;;
+    --confirm) confirm=${2:?}; shift 2 ;;
     *) die "unknown argument '$1' (see the head of $0)" ;;
   esac
 done
@@ -53,6 +56,8 @@ fi
 [ -z "$params_from" ] || [ -d "$params_from/params" ] || die "--params-from $params_from: no params/ folder there"
 [ -z "$retune" ] || [ -n "$params_from" ] || die "--retune: with --params-from only (without it, both tools are tuned anyway)"
 [[ "$draws" =~ ^[1-9][0-9]*$ ]] || die "--draws $draws: a positive count of draws"
+[[ "$confirm" =~ ^[0-9]+$ ]] || die "--confirm $confirm: a count of draws to measure again"
+[ "$confirm" = 0 ] || [ -z "$params_from" ] || [ -n "$retune" ] || die "--confirm: vmmcheck does not search with --params-from unless --retune"
 # With --params-from the draws are the earlier search's (its params/DRAWS), which the report states.
 if [ -n "$params_from" ]; then
   [ -z "$draws_given" ] || die "--draws and --params-from: the params come with the draws that found them"
@@ -143,9 +148,10 @@ for t in $tests; do
   if [ -z "$params_from" ] || [ -n "$retune" ]; then
     # vmmcheck, as many trials as cuda-litmus's draws: scored per instance, the kernel that shows the weak
     # outcome most often (the tuned runs); scored per GPU second, the most for the time (the long runs).
-    run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --per instance --out "$out/params/$t.vmmcheck-params.json"
+    run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --confirm "$confirm" --per instance \
+      --out "$out/params/$t.vmmcheck-params.json"
     if [ -n "$long" ]; then
-      run "$t.vmmcheck-tune-speed" "$vmm" tune --litmus "$file" --trials "$draws" --per gpu-second \
+      run "$t.vmmcheck-tune-speed" "$vmm" tune --litmus "$file" --trials "$draws" --confirm "$confirm" --per gpu-second \
         --out "$out/params/$t.vmmcheck-speed-params.json"
     fi
   fi

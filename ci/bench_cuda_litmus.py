@@ -101,7 +101,7 @@ def vmmcheck_run(out: pathlib.Path, test: str, variant: str) -> dict:
 
 
 def tune_search(out: pathlib.Path, test: str, params: str) -> dict:
-    """The "search" block of a params file tune wrote (params/<test>.<params>.json): trials, per, refine; {} without one."""
+    """The "search" block of a params file tune wrote (params/<test>.<params>.json): trials, per, refine, confirm; {} without one."""
     path = out / "params" / f"{test}.{params}.json"
     try:
         return json.loads(path.read_text()).get("search", {})
@@ -161,6 +161,10 @@ def cmd_report(a) -> int:
     if a.params_from:
         doc["params_from"] = a.params_from
         doc["vmmcheck_retuned"] = a.retuned  # cuda-litmus's search taken, vmmcheck tuned again
+    # vmmcheck's searches measured their best draws again (tune --confirm K): the params files say how many.
+    confirms = {tune_search(out, t, "vmmcheck-params").get("confirm", 0) for t in tests}
+    if confirms != {0}:
+        doc["vmmcheck_confirm"] = confirms.pop() if len(confirms) == 1 else "mixed"
     problems = []
     for t in tests:
         entry = {"test": t}

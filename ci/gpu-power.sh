@@ -6,6 +6,9 @@
 # $OUT/power-gpu.tar.gz.
 #   ci/gpu-power.sh VMMCHECK [SELFTEST_FILTER]       (STEPS="mp suite selftest" by default; also: deep tune)
 #   STEP_LIMIT=SECONDS stops a step there (its JSON holds every case it finished).
+#   The tune step searches TUNE_FILTER (litmus.mp.*), TUNE_TRIALS (6) draws scored per TUNE_PER
+#   (gpu-second), confirming the TUNE_CONFIRM (0) best, for at most TUNE_SECONDS (90): with
+#   TUNE_FILTER='litmus.lb.2.*' it searches knobs under which that assert row's controls show.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:?usage: ci/gpu-power.sh VMMCHECK [SELFTEST_FILTER]}
@@ -33,5 +36,5 @@ step suite "$bin" run --cases "$PWD/cases" --json "$work/suite.json"
 step selftest "$bin" selftest --cases "$PWD/cases" --filter "$filter" --mutant no-proxy-fence --mutant relaxed-acquire \
   --mutant relaxed-release --mutant narrow-scope --json "$work/selftest.json"
 step deep "$bin" run --cases "$PWD/cases" --filter 'litmus.*,alias.rmw.*' --deep-power --json "$work/deep.json"
-step tune "$bin" tune --cases "$PWD/cases" --filter 'litmus.mp.*' --trials "${TUNE_TRIALS:-6}" --seconds 90 \
-  --out "$work/tune.params.toml"
+step tune "$bin" tune --cases "$PWD/cases" --filter "${TUNE_FILTER:-litmus.mp.*}" --trials "${TUNE_TRIALS:-6}" \
+  --confirm "${TUNE_CONFIRM:-0}" --per "${TUNE_PER:-gpu-second}" --seconds "${TUNE_SECONDS:-90}" --out "$work/tune.params.json"

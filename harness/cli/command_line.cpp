@@ -183,6 +183,10 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
                        "of the trials, the last N each redraw one knob of the best draw so far (a local search; "
                        "default: a third of the trials; 0: random draws only)")
       ->check(CLI::Range(0u, 100000u));
+  tune_cmd->add_option("--confirm", o.tune_confirm,
+                       "after the trials, measure the K best draws again and keep the best of those second "
+                       "measurements (the best of many noisy measurements overstates its draw; default 0: keep it)")
+      ->check(CLI::Range(0u, 1000u));
   tune_cmd->add_option("--seconds", o.tune_seconds, "start no trial after this many seconds")->check(kFinite)->check(CLI::Range(1.0, 86400.0));
   tune_cmd->add_option("--out", o.tune_out, "the params file to write (after every trial)");
   tune_cmd->add_option("--per", o.tune_per,

@@ -44,6 +44,7 @@ struct Options {
   std::string spec;         // isolated-case: what the parent asks the child to run
   std::uint32_t tune_trials = 24;          // tune: random draws, the first being no stress
   std::optional<std::uint32_t> tune_refine;  // tune: trials that refine the best draw (unset: a third of them)
+  std::uint32_t tune_confirm = 0;          // tune: the best draws measured again, the best of those kept
   double tune_seconds = 600;               // tune: no new trial after this many seconds
   std::string tune_per = "gpu-second";     // tune: weak outcomes per "gpu-second" or per "instance"
   bool tune_each = false;                  // tune: one search per litmus file, written as per-row params

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/cases.hpp"
+#include "cli/tune_trial.hpp"
 #include "cli/version.hpp"
 #include "common/error.hpp"
 #include "device/machine.hpp"
@@ -77,47 +78,6 @@ Targets targets_of(const model::CaseTable& table, const Selected& selected) {
     throw InputError("tune: the selection has no in-kernel case (alias.memory.same_thread, alias.memory.mp) and no litmus row to measure stress on");
   return t;
 }
-
-struct Measured {
-  std::string name;
-  std::uint64_t weak = 0, instances = 0;
-  double gpu_seconds = 0;
-  bool per_instance = false;  // tune --per instance
-  double per_gpu_second() const { return gpu_seconds > 0 ? weak / gpu_seconds : 0; }
-  // What a draw is scored by: weak outcomes per GPU second, or per million instances (so that the log
-  // below tells rates of a few per million apart, as it does rates per second).
-  double rate() const { return per_instance ? (instances > 0 ? 1e6 * static_cast<double>(weak) / static_cast<double>(instances) : 0)
-                                            : per_gpu_second(); }
-};
-
-struct Trial {
-  run::StressParams params;
-  std::vector<Measured> targets;
-  std::string rejected;  // the required case that did not pass under the draw, if any
-  // The mean over targets of log10(1 + reorderings per GPU second, or per million instances).
-  double score() const {
-    double sum = 0;
-    for (const Measured& m : targets) sum += std::log10(1 + m.rate());
-    return targets.empty() ? 0 : sum / static_cast<double>(targets.size());
-  }
-  std::size_t racing() const {
-    std::size_t n = 0;
-    for (const Measured& m : targets) n += m.weak > 0;
-    return n;
-  }
-  // A draw under which more targets race is better; among equals, the higher score: power first (each
-  // racing control is a required case that can be told apart), then speed.
-  bool better_than(const Trial& other) const {
-    if (rejected.empty() != other.rejected.empty()) return rejected.empty();
-    return racing() != other.racing() ? racing() > other.racing() : score() > other.score();
-  }
-  double weak_per_gpu_second() const {
-    std::uint64_t weak = 0;
-    double s = 0;
-    for (const Measured& m : targets) weak += m.weak, s += m.gpu_seconds;
-    return s > 0 ? weak / s : 0;
-  }
-};
 
 Trial measure(const Options& o, const Targets& targets, const run::StressParams& params) {
   run::Budget b = o.budget;
@@ -204,13 +164,45 @@ run::StressParams contiguous_words() {
 // what it found).
 struct Search {
   std::optional<Trial> best, baseline;
+  std::size_t best_trial = 0;  // its number, from 1 (the confirmation can choose another than the search)
+  std::vector<Trial> trials;
   Json tried = Json::array();
   std::size_t refined = 0;  // of the trials tried (a search stopped by --seconds makes fewer: they come last)
+  Json confirmed = Json::array();  // the confirmation's second measurements (--confirm), best first by the search
 };
 
 std::uint32_t refinements(const Options& o) {
   const std::uint32_t asked = o.tune_refine.value_or(o.tune_trials / 3);
   return std::min(asked, o.tune_trials > 2 ? o.tune_trials - 2 : 0u);  // the default and contiguous words stay
+}
+
+// The confirmation (--confirm K): the K best draws measured once more, and the best of those second
+// measurements kept (cli/tune_trial.hpp: the best of many noisy measurements overstates its draw). It
+// comes after the trials, a search stopped by --seconds too. The draw it keeps is recorded with its second
+// measurement; if none passes its guards again, the default (trial 1) is kept.
+void confirm(const Options& o, const Targets& targets, Search& found, std::ostream& out, const std::string& title) {
+  const std::vector<std::size_t> chosen = confirm_candidates(found.trials, o.tune_confirm);
+  std::vector<Trial> again;
+  for (std::size_t n = 0; n < chosen.size(); ++n) {
+    const Trial& first = found.trials[chosen[n]];
+    again.push_back(measure(o, targets, first.params));
+    const Trial& t = again.back();
+    found.confirmed.push_back(trial_json(t));
+    found.confirmed.back()["trial"] = chosen[n] + 1;
+    found.confirmed.back()["search_score"] = first.score();
+    out << "[" << title << "confirm " << n + 1 << "/" << chosen.size() << "] trial " << chosen[n] + 1 << ": score "
+        << rate_text(first.score()) << " in the search, " << rate_text(t.score()) << " again  " << t.racing() << "/"
+        << t.targets.size() << " racing" << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected) << "\n"
+        << std::flush;
+  }
+  if (const std::optional<std::size_t> i = confirmed_best(again)) {
+    found.best = again[*i];
+    found.best_trial = chosen[*i] + 1;
+  } else {
+    found.best = found.baseline;
+    found.best_trial = 1;
+    out << "tune: " << title << "no draw passed its guards when measured again: keeping the default\n";
+  }
 }
 
 Search search(const Options& o, const Targets& targets, std::ostream& out, const std::string& title,
@@ -237,7 +229,8 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
     const Trial t = measure(o, targets, params);
     if (i == 0) found.baseline = t;
     const bool better = !found.best || t.better_than(*found.best);
-    if (better) found.best = t;
+    if (better) found.best = t, found.best_trial = i + 1;
+    found.trials.push_back(t);
     found.tried.push_back(trial_json(t));
     found.tried.back()["refined"] = refined;
     found.refined += refined;
@@ -248,14 +241,27 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
         << std::flush;
     written(found);
   }
-  out << "tune: " << title << "best " << run::describe(found.best->params) << ": score " << rate_text(found.best->score())
+  if (o.tune_confirm > 0) {
+    confirm(o, targets, found, out, title);
+    written(found);
+  }
+  out << "tune: " << title << "best (trial " << found.best_trial << (found.confirmed.empty() ? "" : ", confirmed") << ") "
+      << run::describe(found.best->params) << ": score " << rate_text(found.best->score())
       << " against " << rate_text(found.baseline->score()) << " without stress; " << found.best->racing() << " of "
       << found.best->targets.size() << " cases racing (" << found.baseline->racing() << " without)\n";
   return found;
 }
 
+// The best draw as kept: with --confirm, its second measurement, and its score in the search beside it.
+Json best_json(const Search& s) {
+  Json j = trial_json(*s.best);
+  j["trial"] = s.best_trial;
+  if (!s.confirmed.empty()) j["search_score"] = s.trials.at(s.best_trial - 1).score();
+  return j;
+}
+
 Json search_json(const Search& s) {
-  return Json{{"best", trial_json(*s.best)}, {"baseline", trial_json(*s.baseline)}, {"trials", s.tried}};
+  return Json{{"best", best_json(s)}, {"baseline", trial_json(*s.baseline)}, {"trials", s.tried}, {"confirmed", s.confirmed}};
 }
 
 }  // namespace
@@ -293,7 +299,8 @@ int cmd_tune(const Options& o, std::ostream& out) {
       << " of " << first.measured.size() << " cases and " << first.measured_rows.size()
       << " litmus rows (each draw admissible only if " << first.guarded.size() << " required cases and "
       << first.guarded_rows.size() << " assert rows pass under it), " << o.budget.instances
-      << " instances each, the last " << refinements(o) << " refining the best, at most " << o.tune_seconds << " s" << (o.tune_each ? " a file" : "") << ", scored per "
+      << " instances each, the last " << refinements(o) << " refining the best, at most " << o.tune_seconds << " s" << (o.tune_each ? " a file" : "")
+      << (o.tune_confirm > 0 ? ", then the " + std::to_string(o.tune_confirm) + " best measured again" : "") << ", scored per "
       << o.tune_per << "; writing " << o.tune_out << "\n"
       << std::flush;
 
@@ -310,12 +317,13 @@ int cmd_tune(const Options& o, std::ostream& out) {
              {"search", {{"trials", current.tried.size()}, {"instances_per_case", o.budget.instances},
                          {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
                          {"per", o.tune_per}, {"each", o.tune_each}, {"refine", refinements(o)},
-                         {"refined", current.refined}}}};
+                         {"refined", current.refined}, {"confirm", o.tune_confirm}}}};
     if (!o.tune_each) {
       doc["params"] = run::to_json(current.best->params);
-      doc["best"] = trial_json(*current.best);
+      doc["best"] = best_json(current);
       doc["baseline"] = trial_json(*current.baseline);
       doc["trials"] = current.tried;
+      doc["confirmed"] = current.confirmed;
     } else {
       std::vector<run::RowStress> rows;
       Json each = Json::object();

@@ -49,11 +49,11 @@ def vmmcheck_run(out: Path, test: str, variant: str, weak: int, instances: int, 
     (out / "vmmcheck" / f"{test}.{variant}.json").write_text(json.dumps({"results": [row, {"name": "alias.x"}]}))
 
 
-def tune_run(out: Path, test: str, params: str, per: str, knobs: dict, trials: int = 48, rc: int = 0) -> None:
+def tune_run(out: Path, test: str, params: str, per: str, knobs: dict, trials: int = 48, rc: int = 0, confirm: int = 0) -> None:
     tune = "vmmcheck-tune" if params == "vmmcheck-params" else "vmmcheck-tune-speed"
     run_log(out, f"{test}.{tune}", 5.0, rc=rc)
     (out / "params" / f"{test}.{params}.json").write_text(
-        json.dumps({"search": {"trials": trials, "per": per, "refine": 16}, "params": knobs}))
+        json.dumps({"search": {"trials": trials, "per": per, "refine": 16, "confirm": confirm}, "params": knobs}))
 
 
 @pytest.fixture
@@ -89,6 +89,13 @@ def test_the_long_runs_are_reported_with_the_params_scored_per_gpu_second(out):
     assert e["per_instance_ratio_tuned"] == pytest.approx(0.008 / 0.0004)
     assert e["per_wall_second_ratio_long"] == pytest.approx(300_000 / 2_000)
     assert "vmmcheck_retuned" not in doc
+    assert "vmmcheck_confirm" not in doc  # the searches kept their best measurement
+
+
+def test_searches_that_confirmed_their_best_draws_say_how_many(out):
+    tune_run(out, "mp", "vmmcheck-params", "instance", {"grid_barrier": True}, confirm=4)
+    _, doc = report(out)
+    assert doc["vmmcheck_confirm"] == 4
 
 
 def test_a_retuned_report_says_whose_search_it_took(out):

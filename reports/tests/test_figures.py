@@ -258,3 +258,15 @@ def test_the_dat3m_table_counts_agreement_and_names_each_disagreement(tmp_path):
     path.write_text(json.dumps(doc))
     with pytest.raises(figures.FiguresError, match="not a vmmcheck-dat3m-check/1 file"):
         figures.dat3m(figures.Source(path, "dat3m.json"))
+
+
+def test_the_cuda_litmus_table_says_how_vmmcheck_was_tuned(tmp_path):
+    doc = json.loads((REPO / "ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json").read_text())
+    path = tmp_path / "cl.json"
+    path.write_text(json.dumps(doc))
+    text = "\n".join(figures.cuda_litmus(figures.Source(path, "cl.json")))
+    assert "vmmcheck's by `tune --litmus --per instance`;" in text and "--confirm" not in text
+    doc["vmmcheck_confirm"] = 4
+    path.write_text(json.dumps(doc))
+    text = "\n".join(figures.cuda_litmus(figures.Source(path, "cl.json")))
+    assert "`tune --litmus --per instance`, its 4 best draws measured again and the best of those kept (`--confirm 4`)" in text

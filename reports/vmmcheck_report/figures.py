@@ -911,9 +911,12 @@ def cuda_litmus(src: Source) -> List[str]:
 
     retuned = (f"; cuda-litmus's search taken from an earlier call (`{doc['params_from']}`), vmmcheck tuned again"
                if doc.get("vmmcheck_retuned") else "")
+    confirm = doc.get("vmmcheck_confirm")
+    confirmed = (f", its {confirm} best draws measured again and the best of those kept (`--confirm {confirm}`)"
+                 if isinstance(confirm, int) else ", some searches confirming their best draws" if confirm else "")
     out = [f"From `{src.shown}` ({doc['gpu']}; cuda-litmus {doc['cuda_litmus_commit'][:7]}; vmmcheck {doc['vmmcheck']}; "
            f"tuned: the best of {doc['draws']} draws each, cuda-litmus's drawn as its tune.sh draws and run at 1000 "
-           f"iterations, vmmcheck's by `tune --litmus --per instance`{retuned}). Each cell: weak outcomes of the "
+           f"iterations, vmmcheck's by `tune --litmus --per instance`{confirmed}{retuned}). Each cell: weak outcomes of the "
            "instances (judged), and per second of the process's wall time; the ratios are vmmcheck's over "
            "cuda-litmus's, tuned:", ""]
     rows = []

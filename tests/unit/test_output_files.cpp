@@ -224,7 +224,7 @@ TEST(EnvironmentTwins, HelpNamesThem) {
 
 // tune's budget per trial: 4M instances for the case tables, a run's own for a user's litmus files (a
 // row's launches are the run's, so fewer instances would be fewer rounds a launch than the run gives
-// the draw); --refine defaults to a third of the trials (cli/tune.cpp).
+// the draw); --refine defaults to a third of the trials, --confirm to none (cli/tune.cpp).
 TEST(TuneOptions, LitmusFilesAreMeasuredAtTheRunsBudget) {
   const std::uint64_t run_default = cli::Options{}.budget.instances;
   EXPECT_EQ(parsed({"tune"}).budget.instances, 4'000'000u);
@@ -232,6 +232,8 @@ TEST(TuneOptions, LitmusFilesAreMeasuredAtTheRunsBudget) {
   EXPECT_EQ(parsed({"tune", "--litmus", "x.test", "--instances", "5000"}).budget.instances, 5000u);
   EXPECT_FALSE(parsed({"tune"}).tune_refine.has_value());
   EXPECT_EQ(parsed({"tune", "--refine", "0"}).tune_refine, 0u);
+  EXPECT_EQ(parsed({"tune"}).tune_confirm, 0u);
+  EXPECT_EQ(parsed({"tune", "--confirm", "4"}).tune_confirm, 4u);
 }
 
 }  // namespace

@@ -1,0 +1,51 @@
+#pragma once
+// What `vmmcheck tune` measures of one draw of the stress knobs, how two draws compare, and which draws
+// its confirmation measures again (cli/tune.cpp; docs/design.md, "Stress"). No GPU here: the search
+// measures, these decide.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run/records/stress_params.hpp"
+
+namespace vmmcheck::cli {
+
+// One target's count under a draw: a control's reorderings, or a row's instances showing the outcome its
+// question is about.
+struct Measured {
+  std::string name;
+  std::uint64_t weak = 0, instances = 0;
+  double gpu_seconds = 0;
+  bool per_instance = false;  // tune --per instance
+  double per_gpu_second() const;
+  // What a draw is scored by: weak outcomes per GPU second, or per million instances (so that the log
+  // tells rates of a few per million apart, as it does rates per second).
+  double rate() const;
+};
+
+struct Trial {
+  run::StressParams params;
+  std::vector<Measured> targets;
+  std::string rejected;  // the required case or assert row that did not pass under the draw, if any
+  // The mean over targets of log10(1 + reorderings per GPU second, or per million instances).
+  double score() const;
+  std::size_t racing() const;
+  // A draw under which more targets race is better; among equals, the higher score: power first (each
+  // racing control is a required case that can be told apart), then speed. An inadmissible draw loses.
+  bool better_than(const Trial& other) const;
+  double weak_per_gpu_second() const;
+};
+
+// The draws a confirmation measures again: the `k` best admissible trials, best first, each set of knobs
+// once (a refinement can come back to a draw already tried). The best of many noisy measurements
+// overstates the draw it picks (the winner's curse: docs/litmus.md, "Beside cuda-litmus"); a second
+// measurement of the few best, which no selection has favoured, tells them apart honestly.
+std::vector<std::size_t> confirm_candidates(const std::vector<Trial>& trials, std::size_t k);
+
+// Of the candidates' second measurements (in confirm_candidates' order), the index of the best admissible
+// one by that measurement alone; none if every one was rejected the second time.
+std::optional<std::size_t> confirmed_best(const std::vector<Trial>& again);
+
+}  // namespace vmmcheck::cli
