@@ -2,8 +2,11 @@
 # The GPU evidence of issues 44 and 45 in one call, each step bounded and packed as it ends (a call cut
 # short still brings back what ran): the default suite cold (the reference run: ci/results/README.md),
 # the mutation self-test, how the spin bound bears on the spinning rows and the hand-written
-# message-passing cases, and the side-by-side with cuda-litmus (ci/bench-cuda-litmus.sh).
-#   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin; default all)
+# message-passing cases, and the side-by-side with cuda-litmus (ci/bench-cuda-litmus.sh); on request,
+# the A/B of `tune --confirm` (confirm) and a search for knobs under which the controls of the assert rows
+# no control showed do show (tune-power: TUNE_POWER_FILTER, lb.2 and lb.3 by default).
+#   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin confirm tune-power;
+#                                                       default the first four)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 vmm=${1:?usage: ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]}
@@ -44,6 +47,12 @@ for s in "${steps[@]}"; do
       step bench "${BENCH_SECONDS:-300}" ci/bench-cuda-litmus.sh --litmus "$litmus" --vmmcheck "$vmm" --out "$work/wave/bench" \
         --draws "${BENCH_DRAWS:-4}"
       rm -rf "$work/wave/bench/build"; pack ;;
+    confirm)  # the A/B of tune --confirm over cuda-litmus's tests (ci/gpu-tune-confirm.sh)
+      step confirm "${CONFIRM_SECONDS:-450}" ci/gpu-tune-confirm.sh "$vmm" "$work/wave/confirm" --trials "${CONFIRM_TRIALS:-24}" \
+        --confirm "${CONFIRM_K:-4}" --seconds "${CONFIRM_TUNE_SECONDS:-20}" ;;
+    tune-power)  # knobs under which the controls of assert rows none showed do show (docs/litmus.md, "Power")
+      step tune-power "${TUNE_POWER_SECONDS:-150}" "$vmm" tune --filter "${TUNE_POWER_FILTER:-litmus.lb.2.*,litmus.lb.3.*}" \
+        --per instance --trials "${TUNE_POWER_TRIALS:-24}" --confirm 4 --seconds 100 --out "$work/wave/tune-power.params.json" ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done

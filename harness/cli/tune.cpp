@@ -182,6 +182,10 @@ std::uint32_t refinements(const Options& o) {
 // measurement; if none passes its guards again, the default (trial 1) is kept.
 void confirm(const Options& o, const Targets& targets, Search& found, std::ostream& out, const std::string& title) {
   const std::vector<std::size_t> chosen = confirm_candidates(found.trials, o.tune_confirm);
+  if (chosen.empty()) {  // every draw rejected: nothing to confirm, and the search says so already
+    out << "tune: " << title << "no admissible draw to measure again\n";
+    return;
+  }
   std::vector<Trial> again;
   for (std::size_t n = 0; n < chosen.size(); ++n) {
     const Trial& first = found.trials[chosen[n]];
