@@ -4,7 +4,7 @@
 # the mutation self-test, how the spin bound bears on the spinning rows and the hand-written
 # message-passing cases, and the side-by-side with cuda-litmus (ci/bench-cuda-litmus.sh); on request,
 # the A/B of `tune --confirm` (confirm) and a search for knobs under which the controls of the assert rows
-# no control showed do show (tune-power: TUNE_POWER_FILTER, lb.2 and lb.3 by default).
+# no control showed do show (tune-power: TUNE_POWER_FILTER, lb.2, lb.3 and alias.mp_cta.same.* by default).
 #   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin confirm tune-power;
 #                                                       default the first four)
 set -uo pipefail
@@ -51,8 +51,10 @@ for s in "${steps[@]}"; do
       step confirm "${CONFIRM_SECONDS:-450}" ci/gpu-tune-confirm.sh "$vmm" "$work/wave/confirm" --trials "${CONFIRM_TRIALS:-24}" \
         --confirm "${CONFIRM_K:-4}" --seconds "${CONFIRM_TUNE_SECONDS:-20}" ;;
     tune-power)  # knobs under which the controls of assert rows none showed do show (docs/litmus.md, "Power")
-      step tune-power "${TUNE_POWER_SECONDS:-150}" "$vmm" tune --filter "${TUNE_POWER_FILTER:-litmus.lb.2.*,litmus.lb.3.*}" \
-        --per instance --trials "${TUNE_POWER_TRIALS:-24}" --confirm 4 --seconds 100 --out "$work/wave/tune-power.params.json" ;;
+      # --each: a search per file, written as per-row knobs cases/litmus/stress-params.json can take.
+      step tune-power "${TUNE_POWER_SECONDS:-200}" "$vmm" tune --each \
+        --filter "${TUNE_POWER_FILTER:-litmus.lb.2.*,litmus.lb.3.*,alias.mp_cta.same.*}" --per instance \
+        --trials "${TUNE_POWER_TRIALS:-24}" --confirm 4 --seconds 70 --out "$work/wave/tune-power.params.json" ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done
