@@ -10,6 +10,8 @@
 #include <utility>
 #include <vector>
 
+#include "vocabulary/axes.hpp"
+
 namespace vmmcheck::patterns::litmus {
 
 // PTX scopes, narrowest first; Thread is the scope of a weak (or volatile-free, non-atomic) access.
@@ -197,6 +199,10 @@ struct Litmus {
   // herd's filter (`filter (COND);`): only executions whose outcome satisfies it count, as a precondition
   // does (docs/litmus.md, "Preconditions and spins"); empty: none.
   std::vector<Expr> filter;
+  // The physical memory the global locations are made of (litmus files: `.memory host_numa;`). To the
+  // model nothing (the guide's alias rules name no kind of memory); on the GPU the kind of the allocation
+  // the locations are regions of.
+  Memory memory = Memory::Device;
 };
 
 // The register an outcome holds the final value of address `name` in: "[x]", as a condition writes it.

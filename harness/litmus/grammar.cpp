@@ -135,6 +135,7 @@ class Parser {
   std::uint32_t integer(const Token& number) const;
 
   void address_declaration();
+  void memory_declaration();
   lt::Address virtual_alias(const std::string& name, Proxy proxy);
   lt::Address physical(const std::string& name, bool shared);
   int known_address(const Token& name) const;
@@ -175,6 +176,7 @@ class Parser {
   Test test_;
   std::map<std::string, int> addresses_;
   int locations_ = 0;
+  bool memory_declared_ = false;
   std::set<std::string> threads_;
   std::set<std::string> registers_;         // set by some load or atom so far
   std::set<std::string> thread_registers_;  // ... of the thread being read
@@ -248,7 +250,7 @@ std::uint32_t Parser::integer(const Token& number) const {
 Test Parser::run() {
   while (at_symbol(".")) address_declaration();
   if (!numbered(peek(), 'd'))
-    fail_expected(peek(), "an address declaration (.global, .shared, .texref, .surfref) or a thread dD.bB.tT");
+    fail_expected(peek(), "an address declaration (.global, .shared, .texref, .surfref, .memory) or a thread dD.bB.tT");
   while (numbered(peek(), 'd')) thread();
   // filter (COND);  -- herd's: only executions whose outcome satisfies COND count, as a precondition does.
   if (is_word(peek(), "filter")) {
@@ -274,9 +276,10 @@ Test Parser::run() {
 void Parser::address_declaration() {
   take();  // '.'
   const Token space = peek();
+  if (is_word(space, "memory")) return memory_declaration();
   const bool synonym = is_word(space, "texref") || is_word(space, "surfref");
   if (!synonym && !is_word(space, "global") && !is_word(space, "shared"))
-    fail_expected(space, "one of .global, .shared, .texref, .surfref");
+    fail_expected(space, "one of .global, .shared, .texref, .surfref, .memory");
   take();
   const Token name = expect_word("an address name");
   if (addresses_.count(name.text)) src_.fail(name.at, "address '" + name.text + "' is declared twice");
@@ -287,6 +290,19 @@ void Parser::address_declaration() {
   expect(";");
   addresses_[name.text] = static_cast<int>(test_.litmus.addresses.size());
   test_.litmus.addresses.push_back(std::move(a));
+}
+
+// .memory compressible;  -- the kind of physical memory every global location is made of (our extension:
+// docs/litmus.md, "Addresses"): device (the default), compressible, host_numa. Once a test.
+void Parser::memory_declaration() {
+  const Token word = take();  // 'memory'
+  if (memory_declared_) src_.fail(word.at, "a second .memory (a test's locations are of one kind of memory)");
+  memory_declared_ = true;
+  const Token kind = expect_word("a kind of memory (device, compressible, host_numa)");
+  const std::optional<patterns::Memory> memory = patterns::from_token<patterns::Memory>(kind.text);
+  if (!memory) src_.fail(kind.at, "unknown kind of memory '" + kind.text.substr(0, 32) + "' (device, compressible, host_numa)");
+  test_.litmus.memory = *memory;
+  expect(";");
 }
 
 // A synonym: the very virtual address of another, named for the texture or surface proxy -- so its

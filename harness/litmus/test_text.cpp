@@ -44,6 +44,7 @@ void declare(std::ostringstream& o, const lt::Litmus& test, std::size_t a) {
 std::string test_text(const Row& row) {
   const lt::Litmus& test = row.test;
   std::ostringstream o;
+  if (test.memory != patterns::Memory::Device) o << ".memory " << patterns::token(test.memory) << ";\n";
   for (std::size_t a = 0; a < test.addresses.size(); ++a) declare(o, test, a);
   for (const lt::Thread& th : test.threads) {
     o << "\nd" << th.gpu << ".b" << th.cta << ".t" << th.lane << " {\n";

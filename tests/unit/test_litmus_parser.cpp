@@ -100,6 +100,25 @@ assert (r0 == 1) as c;
   EXPECT_EQ(text.find(".global y physically aliases x offset"), std::string::npos) << text;
 }
 
+// `.memory KIND;` names the physical memory of every global location (docs/litmus.md, "Addresses"):
+// device by default; nothing to the model, the kind of the allocation on the GPU.
+TEST(LitmusParser, AMemoryDeclarationNamesTheKindOfEveryLocation) {
+  const Row device = row_of(".global x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as c;\n");
+  EXPECT_EQ(device.test.memory, patterns::Memory::Device);
+  EXPECT_EQ(vmmcheck::litmus::test_text(device).find(".memory"), std::string::npos);
+  for (const auto& [kind, memory] : {std::pair{"host_numa", patterns::Memory::HostNuma},
+                                     std::pair{"compressible", patterns::Memory::Compressible},
+                                     std::pair{"device", patterns::Memory::Device}}) {
+    const Row row = row_of(std::string(".global x;\n.memory ") + kind + ";\n.global y physically aliases x;\n"
+                           "d0.b0.t0 { st [x], 1; ld r0, [y]; }\npermit (r0 == 0) as c;\n");
+    EXPECT_EQ(row.test.memory, memory) << kind;
+    EXPECT_EQ(row.test.addresses.size(), 2u);
+    // It reads back as it was written (a derived control's text, its kernel's key, keeps it).
+    const std::string text = vmmcheck::litmus::test_text(row);
+    EXPECT_EQ(text.find(".memory " + std::string(kind) + ";\n") != std::string::npos, memory != patterns::Memory::Device) << text;
+  }
+}
+
 TEST(LitmusParser, ASynonymOfSharedMemoryIsShared) {
   Row row = row_of(".shared s;\n.texref t virtually aliases s;\nd0.b0.t0 { tld r0, [t]; }\npermit (r0 == 0) as c;\n");
   EXPECT_TRUE(row.test.addresses[1].shared);
@@ -626,7 +645,13 @@ d0.b0.t0 { st [x], 1; }
 permit (1 == 1) as a;)",
      2, 1, {"expected ';', '= VALUE' or 'physically aliases'", "found 'd0'"}},
     {"UnknownSpace", ".local x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 1, 2,
-     {"expected one of .global, .shared, .texref, .surfref", "found 'local'"}},
+     {"expected one of .global, .shared, .texref, .surfref, .memory", "found 'local'"}},
+    {"UnknownMemory", ".memory hbm;\n.global x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 1, 9,
+     {"unknown kind of memory 'hbm' (device, compressible, host_numa)"}},
+    {"MemoryWithoutKind", ".memory;\n.global x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 1, 8,
+     {"expected a kind of memory (device, compressible, host_numa)", "found ';'"}},
+    {"SecondMemory", ".memory host_numa;\n.global x;\n.memory device;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 3, 2,
+     {"a second .memory"}},
     {"SynonymWithoutAlias", ".global x;\n.texref t;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 2, 10,
      {"expected 'virtually'", "found ';'"}},
     {"DuplicateAddress", ".global x;\n.shared x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as a;", 2, 9,

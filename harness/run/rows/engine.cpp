@@ -22,6 +22,7 @@
 #include "run/kit/mutants.hpp"
 #include "run/rows/generator_mutants.hpp"
 #include "run/rows/outcome_table.hpp"
+#include "vmm/memory_kind.hpp"
 #include "vmm/surface_alias.hpp"
 
 namespace vmmcheck::run {
@@ -108,12 +109,35 @@ RowEngine::RowEngine(GpuSession& session) : s_(session), arch_(arch_of(session.d
   // after alias.mp's cases instead, the same rows' controls showed their forbidden outcome far less often
   // on the H200 (105 of 133 assert rows discriminating, not 120; one thread's volatile alias reads, none in
   // 10.8M instead of 38k: docs/litmus.md, "Running a row"). 64 MiB holds every row at the default budget.
-  memory(kRowMemoryBytes);
+  memory(patterns::Memory::Device, kRowMemoryBytes);
 }
 
 RowEngine::~RowEngine() = default;
 
-std::string RowEngine::why_not_here(const Litmus& test) const { return codegen::why_not_generated(test); }
+std::string RowEngine::why_not_here(const Litmus& test) const {
+  if (std::string why = codegen::why_not_generated(test); !why.empty()) return why;
+  if (test.memory == patterns::Memory::Device) return "";
+  for (const patterns::litmus::Address& a : test.addresses)
+    if (a.declared == patterns::litmus::Proxy::Surface)
+      return "a test over a surface's memory takes no .memory: the surface's is its CUDA array's own";
+  return memory_why_not(test.memory);
+}
+
+// Whether this device offers memory of `kind` behind VMM mappings (the attributes vmm::memory_kind reads;
+// a compression request it then does not grant makes the row NotSupported when it runs).
+std::string RowEngine::memory_why_not(patterns::Memory kind) const {
+  auto it = memory_why_not_.find(kind);
+  if (it == memory_why_not_.end()) {
+    std::string why;
+    try {
+      (void)vmm::memory_kind(kind, s_.device());
+    } catch (const NotSupportedError& e) {
+      why = e.what();
+    }
+    it = memory_why_not_.emplace(kind, why).first;
+  }
+  return it->second;
+}
 
 codegen::Build build_of(const StressParams& s) {
   codegen::Build b;
@@ -172,17 +196,29 @@ const RowEngine::Loaded& RowEngine::loaded(const codegen::Kernel& k, int ptxas_l
   return *slot;
 }
 
-vmm::AliasSet& RowEngine::memory(std::size_t bytes) {
-  if (!memory_ || memory_->size() < bytes) {
-    const std::size_t size = std::max(bytes, memory_ ? memory_->size() : std::size_t{0});
-    memory_.reset();  // the old mappings go before the new ones are made
+vmm::AliasSet& RowEngine::memory(patterns::Memory kind, std::size_t bytes) {
+  std::unique_ptr<vmm::AliasSet>& set = memory_[kind];
+  if (!set || set->size() < bytes) {
+    const std::size_t size = std::max(bytes, set ? set->size() : std::size_t{0});
+    set.reset();  // the old mappings go before the new ones are made
     // As many views as a test has addresses, at the start of their ranges, then as many one granularity in.
     std::vector<vmm::ViewSpec> views(2 * kMostPlain);
-    const std::size_t granularity = vmm::allocation_granularity(s_.device(), /*recommended=*/false);
-    for (int v = kMostPlain; v < 2 * kMostPlain; ++v) views[static_cast<std::size_t>(v)].range_offset = granularity;
-    memory_ = std::make_unique<vmm::AliasSet>(s_.device(), size, views);
+    const auto offset_views = [&](std::size_t granularity) {
+      for (int v = kMostPlain; v < 2 * kMostPlain; ++v) views[static_cast<std::size_t>(v)].range_offset = granularity;
+    };
+    if (kind == patterns::Memory::Device) {
+      offset_views(vmm::allocation_granularity(s_.device(), /*recommended=*/false));
+      set = std::make_unique<vmm::AliasSet>(s_.device(), size, views);
+    } else {  // made with the kind's properties and granted to the device, as the alias.memory families' are
+      const vmm::MemoryKind k = vmm::memory_kind(kind, s_.device());
+      vmm::PhysicalAllocation allocation(k.prop, vmm::round_up(size, k.granularity), s_.device());
+      vmm::check_granted(kind, allocation);
+      offset_views(k.granularity);
+      for (vmm::ViewSpec& v : views) v.grant_to = std::vector<int>{s_.device()};
+      set = std::make_unique<vmm::AliasSet>(std::move(allocation), k.granularity, views);
+    }
   }
-  return *memory_;
+  return *set;
 }
 
 RowEngine::Surface& RowEngine::surface(std::size_t rank) {
@@ -305,7 +341,7 @@ RowEngine::Memory RowEngine::bind(const Litmus& test, const codegen::Kernel& k, 
   Memory m;
   const std::vector<int> view_index = view_of_address(test);
   m.bytes = std::max<std::size_t>(1, k.locations) * p.region_words * sizeof(std::uint32_t);
-  vmm::AliasSet& set = memory(m.bytes);
+  vmm::AliasSet& set = memory(test.memory, m.bytes);
   m.base = reinterpret_cast<void*>(set.view(0).address);
   const auto on_surface = [&](std::size_t a) {
     const int L = k.location_of_address[a];

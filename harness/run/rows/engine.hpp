@@ -73,7 +73,8 @@ class RowEngine {
                         const std::optional<VmmcheckOutcomeTable>& table, RowOutcomes& out);
   void read_histogram(const litmus::Row& row, const VmmcheckOutcomeTable& table, std::uint64_t counted_outside,
                       RowOutcomes& out) const;
-  vmm::AliasSet& memory(std::size_t bytes);
+  vmm::AliasSet& memory(patterns::Memory kind, std::size_t bytes);
+  std::string memory_why_not(patterns::Memory kind) const;
   Surface& surface(std::size_t rank);
   void count(const std::uint32_t* words, std::uint64_t instances, const std::optional<VmmcheckOutcomeTable>& table,
              RowOutcomes& out, bool only_outside) const;
@@ -85,10 +86,12 @@ class RowEngine {
   std::map<std::string, codegen::Kernel> kernels_;                       // by test source, mutant and build
   std::map<std::pair<std::string, int>, std::unique_ptr<Loaded>> loaded_;  // by kernel name and ptxas level
   std::map<std::pair<std::string, int>, RowOutcomes> done_;               // by test source and ptxas level
-  // Reused by every row: one alias set of as many views as a test has addresses, and as many mapped one
-  // granularity into their ranges, set aside when the engine starts (grown when a row needs more), the
-  // surfaces, and the results' buffers.
-  std::unique_ptr<vmm::AliasSet> memory_;
+  // Reused by every row: one alias set of each kind of memory (a test's `.memory`), of as many views as a
+  // test has addresses, and as many mapped one granularity into their ranges -- device memory's set aside
+  // when the engine starts, the others' when a row first needs them (each grown when a row needs more) --
+  // the surfaces, and the results' buffers.
+  std::map<patterns::Memory, std::unique_ptr<vmm::AliasSet>> memory_;
+  mutable std::map<patterns::Memory, std::string> memory_why_not_;  // what memory_kind() said, once a kind
   std::vector<std::unique_ptr<Surface>> surfaces_;
   // Two launches in flight (launch_and_count): launch i's register words, the words of its instances
   // outside the outcome table, their count (a word a slot) and the event after its count are slot i % 2's.
