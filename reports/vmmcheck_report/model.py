@@ -284,4 +284,5 @@ def stands_for_case(r: Mapping) -> bool:
 # The hand-written families that cases/litmus/ also holds as litmus files (docs/litmus.md): family -> the
 # file's stem (its rows' `file` axis). One table for the figures and the handbook.
 LITMUS_MIRRORS = {"alias.same_thread": "alias_same_thread", "alias.mp": "alias_mp", "alias.mp_cta": "alias_mp_cta",
-                  "alias.rmw": "alias_rmw"}
+                  "alias.rmw": "alias_rmw", "alias.memory.mp": "alias_memory_mp",
+                  "alias.memory.same_thread": "alias_memory_same_thread"}

@@ -53,6 +53,33 @@ TEST(LitmusMirrors, ARetiredFamilysRowsCarryItsCaseNamesAndVerdicts) {
   EXPECT_EQ(by_kind["undefined"], 55u);
 }
 
+// The mirrors of families whose tables stay until the rows are shown at least as strong on a GPU
+// (alias.memory.mp, alias.memory.same_thread): each row's command is one of its family's cases, its name
+// with underscores (as the mirror table pairs them), and asks what the table says of it; every case has one.
+TEST(LitmusMirrors, AMirrorOfAFamilyStillByHandAsksWhatItsTableSays) {
+  const model::CaseTable table = model::load_cases(model::default_cases_path());
+  for (const auto& [family, stem] : {std::pair<std::string, std::string>{"alias.memory.mp", "alias_memory_mp"},
+                                     std::pair<std::string, std::string>{"alias.memory.same_thread", "alias_memory_same_thread"}}) {
+    std::map<std::string, std::string> cases;  // the case's name with underscores -> its verdict
+    for (const model::Case& c : table.cases)
+      if (c.family == family) {
+        std::string spelled = c.name.substr(family.size() + 1);
+        std::replace(spelled.begin(), spelled.end(), '.', '_');
+        cases[spelled] = model::to_string(c.verdict.expectation);
+      }
+    ASSERT_FALSE(cases.empty()) << family;
+    std::map<std::string, std::string> asked;
+    for (const Row& row : rows_of(parse_paths({fs::path(VMMCHECK_SOURCE_DIR) / "cases" / "litmus" / (stem + ".test")}))) {
+      EXPECT_TRUE(row.case_name.empty()) << row.name << ": its case is still the table's";
+      EXPECT_NE(row.test.memory, patterns::Memory::Device) << row.name << ": the family is about other kinds of memory";
+      const std::string command = row.name.substr(row.name.rfind('.') + 1);
+      EXPECT_EQ(asked.count(command), 0u) << command << " twice";
+      asked[command] = model::to_string(question_of(row));
+    }
+    EXPECT_EQ(asked, cases) << family;
+  }
+}
+
 // The rows only the artifact's reading holds are Model rows for a run, with both readings in their
 // explanation; every other row's question has one answer.
 TEST(LitmusMirrors, RowsTheReadingsPartOnAreModelRows) {
