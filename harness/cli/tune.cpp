@@ -110,16 +110,28 @@ Trial measure(const Options& o, const Targets& targets, const run::StressParams&
   std::vector<litmus::Row> all = targets.guarded_rows;
   all.insert(all.end(), targets.measured_rows.begin(), targets.measured_rows.end());
   engine.compile_ahead(all);
+  // A row this machine turns down only when it runs (compressible memory asked for and not granted) is
+  // left out, as one why_not_here turns down.
+  const auto run_here = [&](const litmus::Row& row) -> const run::RowOutcomes* {
+    if (!engine.why_not_here(row.test).empty()) return nullptr;
+    try {
+      return &engine.run(row);
+    } catch (const NotSupportedError&) {
+      return nullptr;
+    }
+  };
   for (const litmus::Row& row : targets.guarded_rows) {
     if (!t.rejected.empty()) break;
-    if (!engine.why_not_here(row.test).empty()) continue;
+    const run::RowOutcomes* seen = run_here(row);
+    if (!seen) continue;
     run::CaseResult r = run::begin_row_result(row);
-    run::judge_row(row, engine.run(row), r);
+    run::judge_row(row, *seen, r);
     if (r.status != run::Status::Pass) t.rejected = r.name + " " + run::to_string(r.status) + " (" + r.reason + ")";
   }
   for (const litmus::Row& row : targets.measured_rows) {
-    if (!engine.why_not_here(row.test).empty()) continue;
-    const run::RowOutcomes& seen = engine.run(row);
+    const run::RowOutcomes* found = run_here(row);
+    if (!found) continue;
+    const run::RowOutcomes& seen = *found;
     run::CaseResult r = run::begin_row_result(row);
     run::judge_row(row, seen, r);  // weak: the instances showing what the row's question is about (no spin at its bound)
     t.targets.push_back({row.name, r.weak, r.judged.value_or(seen.instances), seen.gpu_seconds, o.tune_per == "instance"});
@@ -169,6 +181,9 @@ struct Search {
   Json tried = Json::array();
   std::size_t refined = 0;  // of the trials tried (a search stopped by --seconds makes fewer: they come last)
   Json confirmed = Json::array();  // the confirmation's second measurements (--confirm), best first by the search
+  // How `best` was kept: the best of the trials ("search"), the best second measurement ("confirmation"),
+  // or, none of those passing its guards again, the default ("default: ..." says why).
+  std::string kept_by = "search";
 };
 
 std::uint32_t refinements(const Options& o) {
@@ -178,9 +193,12 @@ std::uint32_t refinements(const Options& o) {
 
 // The confirmation (--confirm K): the K best draws measured once more, and the best of those second
 // measurements kept (cli/tune_trial.hpp: the best of many noisy measurements overstates its draw). It
-// comes after the trials, a search stopped by --seconds too. The draw it keeps is recorded with its second
-// measurement; if none passes its guards again, the default (trial 1) is kept.
-void confirm(const Options& o, const Targets& targets, Search& found, std::ostream& out, const std::string& title) {
+// comes after the trials, a search stopped by --seconds too (K measurements past its time). The draw it
+// keeps is recorded with its second measurement; if none passes its guards again, their knobs are not to
+// be trusted, and the default (trial 1, no stress: what a run without a params file uses) is kept.
+// `written` after each measurement.
+void confirm(const Options& o, const Targets& targets, Search& found, std::ostream& out, const std::string& title,
+             const std::function<void(const Search&)>& written) {
   const std::vector<std::size_t> chosen = confirm_candidates(found.trials, o.tune_confirm);
   if (chosen.empty()) {  // every draw rejected: nothing to confirm, and the search says so already
     out << "tune: " << title << "no admissible draw to measure again\n";
@@ -198,14 +216,17 @@ void confirm(const Options& o, const Targets& targets, Search& found, std::ostre
         << rate_text(first.score()) << " in the search, " << rate_text(t.score()) << " again  " << t.racing() << "/"
         << t.targets.size() << " racing" << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected) << "\n"
         << std::flush;
+    written(found);
   }
   if (const std::optional<std::size_t> i = confirmed_best(again)) {
     found.best = again[*i];
     found.best_trial = chosen[*i] + 1;
+    found.kept_by = "confirmation";
   } else {
     found.best = found.baseline;
     found.best_trial = 1;
-    out << "tune: " << title << "no draw passed its guards when measured again: keeping the default\n";
+    found.kept_by = "default: none of the " + std::to_string(chosen.size()) + " best draws passed its guards when measured again";
+    out << "tune: " << title << found.kept_by << "\n";
   }
 }
 
@@ -246,21 +267,24 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
     written(found);
   }
   if (o.tune_confirm > 0) {
-    confirm(o, targets, found, out, title);
+    confirm(o, targets, found, out, title, written);
     written(found);
   }
-  out << "tune: " << title << "best (trial " << found.best_trial << (found.confirmed.empty() ? "" : ", confirmed") << ") "
+  const std::string how = found.kept_by == "search" ? "" : found.kept_by == "confirmation" ? ", confirmed" : ", the default";
+  out << "tune: " << title << "best (trial " << found.best_trial << how << ") "
       << run::describe(found.best->params) << ": score " << rate_text(found.best->score())
       << " against " << rate_text(found.baseline->score()) << " without stress; " << found.best->racing() << " of "
       << found.best->targets.size() << " cases racing (" << found.baseline->racing() << " without)\n";
   return found;
 }
 
-// The best draw as kept: with --confirm, its second measurement, and its score in the search beside it.
+// The best draw as kept: kept by the confirmation, its second measurement, and its score in the search
+// beside it.
 Json best_json(const Search& s) {
   Json j = trial_json(*s.best);
   j["trial"] = s.best_trial;
-  if (!s.confirmed.empty()) j["search_score"] = s.trials.at(s.best_trial - 1).score();
+  j["kept_by"] = s.kept_by;
+  if (s.kept_by == "confirmation") j["search_score"] = s.trials.at(s.best_trial - 1).score();
   return j;
 }
 
@@ -321,7 +345,8 @@ int cmd_tune(const Options& o, std::ostream& out) {
              {"search", {{"trials", current.tried.size()}, {"instances_per_case", o.budget.instances},
                          {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
                          {"per", o.tune_per}, {"each", o.tune_each}, {"refine", refinements(o)},
-                         {"refined", current.refined}, {"confirm", o.tune_confirm}}}};
+                         {"refined", current.refined}, {"confirm", o.tune_confirm},
+                         {"remeasured", current.confirmed.size()}}}};
     if (!o.tune_each) {
       doc["params"] = run::to_json(current.best->params);
       doc["best"] = best_json(current);
