@@ -27,25 +27,34 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -x "$vmm" ] || die "$vmm: not an executable"
-[[ "$trials" =~ ^[1-9][0-9]*$ && "$confirm" =~ ^[1-9][0-9]*$ ]] || die "--trials and --confirm: positive counts"
+[[ "$trials" =~ ^[1-9][0-9]*$ && "$confirm" =~ ^[1-9][0-9]*$ && "$seconds" =~ ^[1-9][0-9]*$ ]] ||
+  die "--trials, --confirm and --seconds: positive integers"
 mkdir -p "$out/params" "$out/runs" "$out/logs" || die "cannot write $out"
 export VMMCHECK_CASES=$here/../cases
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/logs/gpu.txt" 2>&1 || true
 "$vmm" --version >"$out/logs/vmmcheck.version" 2>&1 || true
 
+done_tests="" n=0
 for t in $tests; do
   file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's
   [ -f "$file" ] || die "no litmus file for $t ($file)"
   echo "== $t"
   timeout -k 10 $((seconds + 120)) "$vmm" tune --litmus "$file" --per instance --trials "$trials" --confirm "$confirm" \
     --seconds "$seconds" --out "$out/params/$t.json" >"$out/logs/$t.tune.txt" 2>&1 || echo "   $t: tune exit $?"
-  python3 "$here/tune_confirm_ab.py" search-pick --tune "$out/params/$t.json" --write "$out/params/$t.search.json" ||
-    continue
-  for arm in search confirmed; do
-    params="$out/params/$t.json"
-    [ "$arm" = confirmed ] || params="$out/params/$t.search.json"
-    timeout -k 10 180 "$vmm" run --litmus "$file" --no-power --stress-params "$params" \
-      --json "$out/runs/$t.$arm.json" >"$out/logs/$t.$arm.txt" 2>&1 || echo "   $t $arm: run exit $?"
-  done
+  done_tests="$done_tests $t"
+  if python3 "$here/tune_confirm_ab.py" search-pick --tune "$out/params/$t.json" --write "$out/params/$t.search.json"; then
+    # The two fresh runs, in turns: a GPU warmed by the first run must not favour one arm.
+    arms="search confirmed"
+    [ $((n % 2)) -eq 0 ] || arms="confirmed search"
+    for arm in $arms; do
+      params="$out/params/$t.json"
+      [ "$arm" = confirmed ] || params="$out/params/$t.search.json"
+      timeout -k 10 180 "$vmm" run --litmus "$file" --no-power --stress-params "$params" \
+        --json "$out/runs/$t.$arm.json" >"$out/logs/$t.$arm.txt" 2>&1 || echo "   $t $arm: run exit $?"
+    done
+  fi
+  n=$((n + 1))
+  # The table of the tests so far, after each: a call cut short keeps what it finished.
+  python3 "$here/tune_confirm_ab.py" report --out "$out" --tests "$done_tests" >/dev/null
 done
-python3 "$here/tune_confirm_ab.py" report --out "$out" --tests "$tests"
+python3 "$here/tune_confirm_ab.py" report --out "$out" --tests "$done_tests"

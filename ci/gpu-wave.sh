@@ -48,13 +48,15 @@ for s in "${steps[@]}"; do
         --draws "${BENCH_DRAWS:-4}"
       rm -rf "$work/wave/bench/build"; pack ;;
     confirm)  # the A/B of tune --confirm over cuda-litmus's tests (ci/gpu-tune-confirm.sh)
-      step confirm "${CONFIRM_SECONDS:-450}" ci/gpu-tune-confirm.sh "$vmm" "$work/wave/confirm" --trials "${CONFIRM_TRIALS:-24}" \
-        --confirm "${CONFIRM_K:-4}" --seconds "${CONFIRM_TUNE_SECONDS:-20}" ;;
+      # About 30 s a test at these settings: the table is written after each, so a step cut short keeps
+      # the tests it finished.
+      step confirm "${CONFIRM_SECONDS:-540}" ci/gpu-tune-confirm.sh "$vmm" "$work/wave/confirm" --trials "${CONFIRM_TRIALS:-24}" \
+        --confirm "${CONFIRM_K:-4}" --seconds "${CONFIRM_TUNE_SECONDS:-15}" ;;
     tune-power)  # knobs under which the controls of assert rows none showed do show (docs/litmus.md, "Power")
       # --each: a search per file, written as per-row knobs cases/litmus/stress-params.json can take.
       step tune-power "${TUNE_POWER_SECONDS:-200}" "$vmm" tune --each \
         --filter "${TUNE_POWER_FILTER:-litmus.lb.2.*,litmus.lb.3.*,alias.mp_cta.same.*}" --per instance \
-        --trials "${TUNE_POWER_TRIALS:-24}" --confirm 4 --seconds 70 --out "$work/wave/tune-power.params.json" ;;
+        --trials "${TUNE_POWER_TRIALS:-24}" --confirm 4 --seconds 60 --out "$work/wave/tune-power.params.json" ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done

@@ -47,6 +47,7 @@ def one_test(out: pathlib.Path, test: str) -> dict:
     again = {c["trial"]: c for c in tune["confirmed"]}
     kept = tune["best"]["trial"]
     entry = {"test": test, "trials": len(tune["trials"]), "confirmed": len(tune["confirmed"]),
+             "kept_by": tune["best"].get("kept_by", "confirmation"),
              "search_pick": {"trial": n, "search_score": tune["trials"][n - 1]["score"], "again_score": again[n]["score"]},
              "confirmed_pick": {"trial": kept, "search_score": tune["trials"][kept - 1]["score"],
                                 "again_score": again[kept]["score"] if kept in again else None}}
@@ -65,15 +66,21 @@ def report(out: pathlib.Path, tests: list[str]) -> dict:
         except (OSError, ValueError, KeyError, IndexError) as e:
             doc["problems"].append(f"{t}: {e}")
     differ = [e for e in doc["tests"] if e["search_pick"]["trial"] != e["confirmed_pick"]["trial"]]
+    fresh = lambda e, key: e[key]["fresh"]["score"]
+
+    def mean(values: list) -> float | None:
+        return sum(values) / len(values) if values else None
+
     doc["summary"] = {
         "tests": len(doc["tests"]),
         "picks_differ": len(differ),
-        "confirmed_at_least_as_strong": sum(e["confirmed_pick"]["fresh"]["score"] >= e["search_pick"]["fresh"]["score"] for e in differ),
-        # The winner's curse: how far the search's pick fell from its score in the search to a fresh run.
-        "search_pick_drop_mean": (sum(e["search_pick"]["search_score"] - e["search_pick"]["fresh"]["score"] for e in doc["tests"])
-                                  / len(doc["tests"]) if doc["tests"] else None),
-        "confirmed_pick_drop_mean": (sum(e["confirmed_pick"]["again_score"] - e["confirmed_pick"]["fresh"]["score"]
-                                         for e in doc["tests"]) / len(doc["tests"]) if doc["tests"] else None)}
+        "confirmed_stronger": sum(fresh(e, "confirmed_pick") > fresh(e, "search_pick") for e in differ),
+        "search_stronger": sum(fresh(e, "confirmed_pick") < fresh(e, "search_pick") for e in differ),
+        # The winner's curse: how far the search's pick fell from its score in the search to a fresh run;
+        # the confirmed pick's from its second measurement (a pick the confirmation fell back from has none).
+        "search_pick_drop_mean": mean([e["search_pick"]["search_score"] - fresh(e, "search_pick") for e in doc["tests"]]),
+        "confirmed_pick_drop_mean": mean([e["confirmed_pick"]["again_score"] - fresh(e, "confirmed_pick")
+                                          for e in doc["tests"] if e["confirmed_pick"]["again_score"] is not None])}
     return doc
 
 
@@ -88,10 +95,10 @@ def markdown(doc: dict) -> str:
             cells.append(f"{p['trial']}, {f(p['search_score'])}, {f(p['again_score'])}, {f(p['fresh']['score'])}")
         lines.append(f"| {e['test']} | {cells[0]} | {cells[1]} |")
     s = doc["summary"]
-    lines += ["", f"Picks differ on {s['picks_differ']} of {s['tests']} tests; the confirmed pick ran at least as strong "
-              f"fresh on {s['confirmed_at_least_as_strong']} of those. Mean fall to the fresh run: the search's pick "
-              f"{f(s['search_pick_drop_mean'])} from its search score, the confirmed pick {f(s['confirmed_pick_drop_mean'])} "
-              "from its second measurement."]
+    lines += ["", f"Picks differ on {s['picks_differ']} of {s['tests']} tests; fresh, the confirmed pick ran stronger on "
+              f"{s['confirmed_stronger']} of those and weaker on {s['search_stronger']}. Mean fall to the fresh run: the "
+              f"search's pick {f(s['search_pick_drop_mean'])} from its search score, the confirmed pick "
+              f"{f(s['confirmed_pick_drop_mean'])} from its second measurement."]
     if doc["problems"]:
         lines += ["", "Problems: " + "; ".join(doc["problems"])]
     return "\n".join(lines) + "\n"

@@ -64,9 +64,19 @@ def test_the_report_compares_the_picks_where_they_differ(out):
     assert mp["search_pick"]["again_score"] == 3.5 and mp["confirmed_pick"]["search_score"] == 3.8
     assert mp["confirmed_pick"]["fresh"]["score"] == pytest.approx(math.log10(5001))
     s = doc["summary"]
-    assert s["tests"] == 2 and s["picks_differ"] == 1 and s["confirmed_at_least_as_strong"] == 1
+    assert s["tests"] == 2 and s["picks_differ"] == 1 and s["confirmed_stronger"] == 1 and s["search_stronger"] == 0
     assert s["search_pick_drop_mean"] == pytest.approx(((3.9 - math.log10(3001)) + (3.0 - math.log10(901))) / 2)
     assert doc["problems"] and doc["problems"][0].startswith("wrc: ")  # its search never ran
     md = ab.markdown(doc)
     assert "| mp | 3, 3.900, 3.500, 3.477 | 2, 3.800, 3.700, 3.699 |" in md
-    assert "Picks differ on 1 of 2 tests; the confirmed pick ran at least as strong fresh on 1 of those." in md
+    assert "Picks differ on 1 of 2 tests; fresh, the confirmed pick ran stronger on 1 of those and weaker on 0." in md
+
+
+def test_a_search_whose_confirmation_fell_back_to_the_default_is_reported(out):
+    # Every draw measured again failed its guards: tune kept trial 1 (the default), which it did not measure again.
+    tune_file(out, "mp", [trial(0, 1.0), trial(1, 3.8), trial(2, 3.9)], [trial(2, 3.5, n=3), trial(1, 3.7, n=2)], kept=1)
+    doc = ab.report(out, ["mp", "iriw"])
+    mp = doc["tests"][0]
+    assert mp["confirmed_pick"]["trial"] == 1 and mp["confirmed_pick"]["again_score"] is None
+    assert doc["summary"]["confirmed_pick_drop_mean"] == pytest.approx(2.9 - math.log10(801))  # iriw's alone
+    assert "| mp | 3, 3.900, 3.500, 3.477 | 1, 1.000, -, 3.699 |" in ab.markdown(doc)
