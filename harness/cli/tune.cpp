@@ -182,7 +182,7 @@ struct Search {
   std::size_t refined = 0;  // of the trials tried (a search stopped by --seconds makes fewer: they come last)
   Json confirmed = Json::array();  // the confirmation's second measurements (--confirm), best first by the search
   // How `best` was kept: the best of the trials ("search"), the best second measurement ("confirmation"),
-  // or, none of those passing its guards again, the default ("default: ..." says why).
+  // or the default ("default: ..." says why: every draw failed a guard, or none of the best did again).
   std::string kept_by = "search";
 };
 
@@ -266,7 +266,13 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
         << std::flush;
     written(found);
   }
-  if (o.tune_confirm > 0) {
+  if (!found.best->rejected.empty()) {  // every draw failed a guard: none of their knobs is to be kept
+    found.best = found.baseline;
+    found.best_trial = 1;
+    found.kept_by = "default: every draw failed a guard";
+    out << "tune: " << title << found.kept_by << " (trial 1, no stress: " << found.baseline->rejected << ")\n";
+    written(found);
+  } else if (o.tune_confirm > 0) {
     confirm(o, targets, found, out, title, written);
     written(found);
   }

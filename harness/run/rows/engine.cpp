@@ -120,7 +120,9 @@ std::string RowEngine::why_not_here(const Litmus& test) const {
   for (const patterns::litmus::Address& a : test.addresses)
     if (a.declared == patterns::litmus::Proxy::Surface)
       return "a test over a surface's memory takes no .memory: the surface's is its CUDA array's own";
-  return memory_why_not(test.memory);
+  const bool global = std::any_of(test.addresses.begin(), test.addresses.end(),
+                                  [](const patterns::litmus::Address& a) { return !a.shared; });
+  return global ? memory_why_not(test.memory) : "";  // .shared locations alone: no allocation of the kind
 }
 
 // Whether this device offers memory of `kind` behind VMM mappings (the attributes vmm::memory_kind reads;
