@@ -518,7 +518,7 @@ def litmus_vs_hand(src: Source) -> List[str]:
         unmirrored = sum(1 for n in cases if n not in paired)
         hand, litmus, neither = seen.count("hand"), seen.count("litmus"), seen.count("neither")
         why = [f"{hand} stronger by hand"] if hand else []
-        why += [f"{unmirrored} without a mirror row"] if unmirrored else []
+        why += [f"{unmirrored} without a mirror row in this run"] if unmirrored else []
         retires = "no: " + ", ".join(why) if why else "yes" if litmus else "no: no side showed anything"
         summary.append([code(family), exact(len(cases)), exact(len(seen)), exact(litmus), exact(hand), exact(neither), retires])
     out += table(["family", "cases", "mirrored", "litmus at least as strong", "hand-written stronger", "neither showed it",
