@@ -3,8 +3,8 @@
 # short still brings back what ran): the default suite cold (the reference run: ci/results/README.md),
 # the mutation self-test, how the spin bound bears on the spinning rows and the hand-written
 # message-passing cases, and the side-by-side with cuda-litmus (ci/bench-cuda-litmus.sh); on request,
-# the A/B of `tune --confirm` (confirm) and a search for knobs under which the controls of the assert rows
-# no control showed do show (tune-power: TUNE_POWER_FILTER, lb.2, lb.3 and alias.mp_cta.same.* by default).
+# the A/B of `tune --confirm` (confirm) and a search for knobs under which the rows that proved nothing in
+# the reference run do (tune-power: TUNE_POWER_FILTER, by default ci/weak_rows.py's list).
 #   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin confirm tune-power;
 #                                                       default the first four)
 set -uo pipefail
@@ -52,11 +52,13 @@ for s in "${steps[@]}"; do
       # the tests it finished.
       step confirm "${CONFIRM_SECONDS:-540}" ci/gpu-tune-confirm.sh "$vmm" "$work/wave/confirm" --trials "${CONFIRM_TRIALS:-24}" \
         --confirm "${CONFIRM_K:-4}" --seconds "${CONFIRM_TUNE_SECONDS:-15}" ;;
-    tune-power)  # knobs under which the controls of assert rows none showed do show (docs/litmus.md, "Power")
-      # --each: a search per file, written as per-row knobs cases/litmus/stress-params.json can take.
-      step tune-power "${TUNE_POWER_SECONDS:-200}" "$vmm" tune --each \
-        --filter "${TUNE_POWER_FILTER:-litmus.lb.2.*,litmus.lb.3.*,alias.mp_cta.same.*}" --per instance \
-        --trials "${TUNE_POWER_TRIALS:-24}" --confirm 4 --seconds 60 --out "$work/wave/tune-power.params.json" ;;
+    tune-power)  # knobs under which the rows that proved nothing in the reference run do (docs/litmus.md, "Power"):
+      # its assert rows no control showed and its permit rows whose weak outcome did not show (ci/weak_rows.py),
+      # a search per file (--each: written after every trial, as per-file knobs stress-params.json can take).
+      filter=${TUNE_POWER_FILTER:-$(python3 ci/weak_rows.py ci/results/nvidia-h200_driver-580.159.04.json)}
+      step tune-power "${TUNE_POWER_SECONDS:-570}" "$vmm" tune --each --filter "$filter" --per instance \
+        --trials "${TUNE_POWER_TRIALS:-16}" --confirm 3 --seconds "${TUNE_POWER_FILE_SECONDS:-25}" \
+        --out "$work/wave/tune-power.params.json" ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done
