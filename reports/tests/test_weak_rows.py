@@ -45,3 +45,23 @@ def test_the_committed_run_counts_as_its_power_figure_does(capsys):
     assert "litmus.lb.2.cta_rel_acq" in listed
     assert weak.main([str(path), "--kind", "assert"]) == 0
     assert capsys.readouterr().out.strip().split(",") == weak.weak_rows(doc, "assert")
+
+
+def test_entries_give_a_files_best_knobs_to_its_weak_rows_alone():
+    lb2 = dict(row("alias.lb.x", "assert", discriminating=False), axes={"expect": "assert", "file": "lb", "instance": "2",
+                                                                        "command": "cta_rel_acq"})
+    plain = dict(row("litmus.sb.p", "permit"), axes={"expect": "permit", "file": "sb", "instance": "none", "command": "p"})
+    shown = dict(row("litmus.sb.q", "permit", weak_count=5), axes={"expect": "permit", "file": "sb", "instance": "none",
+                                                                   "command": "q"})
+    mp = dict(row("litmus.mp.3.r", "permit"), axes={"expect": "permit", "file": "mp", "instance": "3", "command": "r"})
+    doc = {"context": {"git_sha": "abcdef1234567890"}, "results": [lb2, plain, shown, mp]}
+    search = lambda racing, base, kept="search": {"best": {"racing": racing, "targets": [{}, {}, {}], "kept_by": kept,
+                                                            "params": {"grid_barrier": True}},
+                                                   "baseline": {"racing": base}}
+    tune = {"searches": {"litmus.lb": search(2, 0), "litmus.sb": search(1, 0, "confirmation"),
+                         "litmus.mp": search(1, 1), "litmus.iriw": search(3, 0),
+                         "litmus.wrc": search(3, 0, "default: every draw failed a guard")}}
+    got = weak.entries(tune, doc)
+    assert [e["rows"] for e in got] == ["litmus.lb.2.*", "litmus.sb.p,litmus.sb.p.*"]  # mp: no gain; iriw: no weak row
+    assert got[0]["params"] == {"grid_barrier": True}
+    assert "2 of 3 targets showing (0 by default)" in got[0]["why"] and "abcdef123456" in got[0]["why"]
