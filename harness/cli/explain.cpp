@@ -124,6 +124,20 @@ std::string explain(const model::Case& c, const std::vector<model::Case>& table,
   return o.str();
 }
 
+namespace {
+
+// What a test's `.memory` is, in words (docs/litmus.md, "Addresses").
+const char* memory_words(patterns::Memory m) {
+  switch (m) {
+    case patterns::Memory::Device: return "device memory";
+    case patterns::Memory::Compressible: return "compressible device memory (granted as asked, or the row is NotSupported)";
+    case patterns::Memory::HostNuma: return "host memory of the GPU's NUMA node, mapped for the GPU";
+  }
+  return "?";
+}
+
+}  // namespace
+
 std::string explain(const litmus::Row& row, const std::vector<std::filesystem::path>& results) {
   std::ostringstream o;
   const std::string name = litmus::case_name_of(row);
@@ -138,6 +152,9 @@ std::string explain(const litmus::Row& row, const std::vector<std::filesystem::p
   o << "\nOn a GPU: " << (why_not.empty() ? "one generated kernel ('vmmcheck model " + row.file + " --kernels DIR' writes it)"
                                            : "not run: " + why_not)
     << "\n";
+  if (row.test.memory != patterns::Memory::Device)
+    o << "  Its locations are " << memory_words(row.test.memory)
+      << " (.memory); the model's answer is the same as on device memory: the alias rules name no kind of memory.\n";
   const std::string seen = observed(name, results);
   o << "\nWhat hardware did:\n" << (seen.empty() ? "  no stored result for this row yet\n" : seen);
   return o.str();

@@ -411,9 +411,16 @@ TEST(CliModel, ExplainALitmusRow) {
   EXPECT_EQ(o.code, 0) << o.err;
   EXPECT_NE(o.out.find("st [x], 1;"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("as the file says"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("Its locations are"), std::string::npos) << "device memory says nothing of its kind";
   o = cli({"explain", "--litmus", file.string(), "litmus.vmmcheck_explain_litmus.nope"});
   EXPECT_EQ(o.code, kExitUsage);
   EXPECT_NE(o.err.find("unknown litmus row"), std::string::npos) << o.err;
+  // A row over another kind of memory says which, and that the model's answer does not depend on it.
+  const auto numa = temp_file("vmmcheck-explain-numa.test",
+                              ".memory host_numa;\n.global x;\nd0.b0.t0 { st [x], 1; ld r0, [x]; }\nassert (r0 == 1) as own;\n");
+  o = cli({"explain", "--litmus", numa.string(), "litmus.vmmcheck_explain_numa.own"});
+  EXPECT_EQ(o.code, 0) << o.err;
+  EXPECT_NE(o.out.find("Its locations are host memory of the GPU's NUMA node"), std::string::npos) << o.out;
 }
 
 }  // namespace
