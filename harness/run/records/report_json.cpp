@@ -339,7 +339,7 @@ StoredRun read_results(const std::filesystem::path& path) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // malformed, or a number no double holds (out_of_range.406)
     throw InputError(source + ": not a JSON results file (" + e.what() + ")");
   }
   try {

@@ -167,7 +167,7 @@ static Json params_file(const std::string& path) {
   if (!in) throw InputError("cannot read stress params file '" + path + "'");
   try {
     return Json::parse(in);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {  // malformed, or a number no double holds (out_of_range.406)
     throw InputError(path + ": not JSON: " + e.what());
   }
 }
