@@ -16,7 +16,7 @@ _spec.loader.exec_module(weak)
 def row(name: str, expect: str, weak_count: int = 0, discriminating: bool | None = None, status: str = "Pass",
         expectation: str = "required") -> dict:
     r = {"name": name, "pattern": "litmus", "axes": {"expect": expect}, "status": status, "weak": weak_count,
-         "expectation": expectation if expect == "assert" else "undefined"}
+         "instances": 1000, "expectation": expectation if expect == "assert" else "undefined"}
     if discriminating is not None:
         r["power"] = {"discriminating": discriminating}
     return r

@@ -366,6 +366,14 @@ def litmus(src: Source) -> List[str]:
     return out
 
 
+def proved_nothing(doc: Mapping) -> Tuple[List[Mapping], List[Mapping]]:
+    """The litmus rows of a run that proved nothing (docs/litmus.md, "Power"): its assert rows none of whose
+    controls showed the outcome they forbid, and its permit rows that ran and did not show their weak outcome."""
+    asserts = [r for r in litmus_rows(doc) if r.get("power") and not r["power"]["discriminating"]]
+    permits = [r for r in litmus_rows(doc) if r["axes"]["expect"] != "assert" and ran(r) and r["weak"] == 0]
+    return asserts, permits
+
+
 def litmus_power(src: Source) -> List[str]:
     """The power of a run's litmus assert rows (docs/litmus.md, "Power"): per file, how many have a control
     that showed the forbidden outcome, and every row none of whose controls did, with the evidence."""
@@ -390,10 +398,8 @@ def litmus_power(src: Source) -> List[str]:
     out += table(["file", "assert rows", "discriminating", "the strongest control's rate"], rows)
     out += ["", "Rows none of whose controls showed it, with what they tried:", ""]
     rows = []
-    for r in asserts:
+    for r in proved_nothing(doc)[0]:
         p = r["power"]
-        if p["discriminating"]:
-            continue
         t = p.get("tried", [])
         changes = ", ".join(code(x["control"].rsplit(".", 1)[-1]) for x in t[:4]) + (f" (+{len(t) - 4})" if len(t) > 4 else "")
         rows.append([code(r["name"]), exact(len(t)), short(sum(x["instances"] for x in t)), changes])
