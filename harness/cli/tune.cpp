@@ -186,6 +186,13 @@ struct Search {
   std::string kept_by = "search";
 };
 
+// Keeps the default (trial 1, no stress: what a run without a params file uses), saying why.
+void keep_default(Search& found, const std::string& why) {
+  found.best = found.baseline;
+  found.best_trial = 1;
+  found.kept_by = "default: " + why;
+}
+
 std::uint32_t refinements(const Options& o) {
   const std::uint32_t asked = o.tune_refine.value_or(o.tune_trials / 3);
   return std::min(asked, o.tune_trials > 2 ? o.tune_trials - 2 : 0u);  // the default and contiguous words stay
@@ -223,9 +230,7 @@ void confirm(const Options& o, const Targets& targets, Search& found, std::ostre
     found.best_trial = chosen[*i] + 1;
     found.kept_by = "confirmation";
   } else {
-    found.best = found.baseline;
-    found.best_trial = 1;
-    found.kept_by = "default: none of the " + std::to_string(chosen.size()) + " best draws passed its guards when measured again";
+    keep_default(found, "none of the " + std::to_string(chosen.size()) + " best draws passed its guards when measured again");
     out << "tune: " << title << found.kept_by << "\n";
   }
 }
@@ -267,9 +272,7 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
     written(found);
   }
   if (!found.best->rejected.empty()) {  // every draw failed a guard: none of their knobs is to be kept
-    found.best = found.baseline;
-    found.best_trial = 1;
-    found.kept_by = "default: every draw failed a guard";
+    keep_default(found, "every draw failed a guard");
     out << "tune: " << title << found.kept_by << " (trial 1, no stress: " << found.baseline->rejected << ")\n";
     written(found);
   } else if (o.tune_confirm > 0) {
