@@ -20,12 +20,7 @@ namespace {
 
 // `bytes` of memory of `kind` on `device`, mapped as two views, filled so that it does not compress.
 vmm::AliasSet two_views(patterns::Memory kind, int device, std::size_t bytes, cudaStream_t stream) {
-  const vmm::MemoryKind k = vmm::memory_kind(kind, device);
-  vmm::PhysicalAllocation memory(k.prop, vmm::round_up(bytes, k.granularity), device);
-  vmm::check_granted(kind, memory);
-  std::vector<vmm::ViewSpec> views(2);
-  for (vmm::ViewSpec& v : views) v.grant_to = std::vector<int>{device};
-  vmm::AliasSet set(std::move(memory), k.granularity, views);
+  vmm::AliasSet set = vmm::alias_set_of(kind, vmm::memory_kind(kind, device), device, bytes, std::vector<vmm::ViewSpec>(2));
   kernels::launch_fill_hashed(reinterpret_cast<std::uint32_t*>(set.view(0).address), set.size() / 4, stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
   return set;

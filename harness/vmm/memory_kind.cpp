@@ -1,6 +1,7 @@
 #include "vmm/memory_kind.hpp"
 
 #include <string>
+#include <utility>
 
 #include "common/driver.hpp"
 #include "common/error.hpp"
@@ -51,6 +52,13 @@ void check_granted(patterns::Memory kind, const PhysicalAllocation& a) {
   if (got.allocFlags.compressionType != CU_MEM_ALLOCATION_COMP_GENERIC)
     throw NotSupportedError("compressible memory was asked for and not granted (cuMemGetAllocationPropertiesFromHandle: "
                             "compressionType " + std::to_string(got.allocFlags.compressionType) + ")");
+}
+
+AliasSet alias_set_of(patterns::Memory kind, const MemoryKind& k, int device, std::size_t min_size, std::vector<ViewSpec> views) {
+  PhysicalAllocation memory(k.prop, round_up(min_size, k.granularity), device);
+  check_granted(kind, memory);
+  for (ViewSpec& v : views) v.grant_to = std::vector<int>{device};
+  return AliasSet(std::move(memory), k.granularity, views);
 }
 
 }  // namespace vmmcheck::vmm

@@ -11,6 +11,7 @@
 #include "common/driver.hpp"
 #include "common/error.hpp"
 #include "vmm/alias_set.hpp"
+#include "vmm/memory_kind.hpp"
 
 namespace vmmcheck::vmm {
 namespace {
@@ -151,6 +152,20 @@ TEST_F(VmmRollback, FinishedSetReleasesEverythingOnceInTheGuidesOrder) {
   EXPECT_EQ(calls_after(fake_.log, built),
             (std::vector<std::string>{"unmap", "unmap", "unmap", "release", "free", "free", "free"}));
   EXPECT_EQ(fake_.unmapped_order, (std::vector<CUdeviceptr>{fake_.mapped_order[2], fake_.mapped_order[1], fake_.mapped_order[0]}));
+}
+
+// Memory of another kind (vmm/memory_kind.hpp): its size rounded up to the kind's granularity, and every
+// view granted to the device, whatever its spec said -- host NUMA memory's own location is no device.
+TEST_F(VmmRollback, AnAliasSetOfAKindGrantsEveryViewToTheDevice) {
+  MemoryKind k;
+  k.granularity = kGranularity;
+  std::vector<ViewSpec> views = {{0}, {kGranularity}};
+  views[0].grant_to = std::vector<int>{};  // none
+  const AliasSet set = alias_set_of(patterns::Memory::HostNuma, k, 0, kGranularity + 1, views);
+  EXPECT_EQ(set.size(), 2 * kGranularity);
+  EXPECT_EQ(set.granularity(), kGranularity);
+  EXPECT_EQ(set.view(1).range_base + kGranularity, set.view(1).address);
+  EXPECT_EQ(fake_.log, (std::vector<std::string>{"create", "reserve", "map", "access", "reserve", "map", "access"}));
 }
 
 TEST_F(VmmRollback, AFailedBuildUnwindsInTheGuidesOrderToo) {

@@ -90,12 +90,8 @@ void GpuSession::use_memory(patterns::Memory kind) {
   if (!r.alias) {
     // The test region starts one granularity into the allocation.
     const vmm::MemoryKind k = vmm::memory_kind(kind, device_);
-    const std::size_t bytes = vmm::round_up(k.granularity + region_words_ * sizeof(std::uint32_t), k.granularity);
-    vmm::PhysicalAllocation memory(k.prop, bytes, device_);
-    vmm::check_granted(kind, memory);
-    std::vector<vmm::ViewSpec> views = view_specs(k.granularity);
-    for (vmm::ViewSpec& v : views) v.grant_to = std::vector<int>{device_};
-    r.alias.emplace(std::move(memory), k.granularity, views);
+    r.alias.emplace(vmm::alias_set_of(kind, k, device_, k.granularity + region_words_ * sizeof(std::uint32_t),
+                                      view_specs(k.granularity)));
     r.offset = k.granularity;
   }
   memory_ = kind;

@@ -211,13 +211,10 @@ vmm::AliasSet& RowEngine::memory(patterns::Memory kind, std::size_t bytes) {
     if (kind == patterns::Memory::Device) {
       offset_views(vmm::allocation_granularity(s_.device(), /*recommended=*/false));
       set = std::make_unique<vmm::AliasSet>(s_.device(), size, views);
-    } else {  // made with the kind's properties and granted to the device, as the alias.memory families' are
+    } else {  // made as the alias.memory families' are
       const vmm::MemoryKind k = vmm::memory_kind(kind, s_.device());
-      vmm::PhysicalAllocation allocation(k.prop, vmm::round_up(size, k.granularity), s_.device());
-      vmm::check_granted(kind, allocation);
       offset_views(k.granularity);
-      for (vmm::ViewSpec& v : views) v.grant_to = std::vector<int>{s_.device()};
-      set = std::make_unique<vmm::AliasSet>(std::move(allocation), k.granularity, views);
+      set = std::make_unique<vmm::AliasSet>(vmm::alias_set_of(kind, k, s_.device(), size, views));
     }
   }
   return *set;
