@@ -4,9 +4,11 @@
 # the mutation self-test, how the spin bound bears on the spinning rows and the hand-written
 # message-passing cases, and the side-by-side with cuda-litmus (ci/bench-cuda-litmus.sh); on request,
 # the A/B of `tune --confirm` (confirm) and a search for knobs under which the rows that proved nothing in
-# the reference run do (tune-power: TUNE_POWER_FILTER, by default ci/weak_rows.py's list).
-#   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin confirm tune-power;
-#                                                       default the first four)
+# the reference run do (tune-power: TUNE_POWER_FILTER, by default ci/weak_rows.py's list); and every
+# variant cuda-litmus published, as litmus rows (variants: ci/cuda_litmus_variants.py; then, here,
+# `ci/cuda_litmus_variants.py check --gpu-results variants.json` puts what each showed in the table).
+#   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin confirm tune-power
+#                                                       variants; default the first four)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 vmm=${1:?usage: ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]}
@@ -59,6 +61,10 @@ for s in "${steps[@]}"; do
       step tune-power "${TUNE_POWER_SECONDS:-570}" "$vmm" tune --each --filter "$filter" --per instance \
         --trials "${TUNE_POWER_TRIALS:-16}" --confirm 3 --seconds "${TUNE_POWER_FILE_SECONDS:-25}" \
         --out "$work/wave/tune-power.params.json" ;;
+    variants)  # 1,306 rows (docs/litmus.md, "Every variant cuda-litmus published"), their controls not run
+      python3 ci/cuda_litmus_variants.py generate "$work/variants" 2>>"$work/wave/steps.txt"
+      step variants "${VARIANTS_SECONDS:-400}" "$vmm" run --litmus "$work/variants" --no-power \
+        --json "$work/wave/variants.json" ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done

@@ -1026,7 +1026,60 @@ def dat3m(src: Source) -> List[str]:
     return out
 
 
+def cuda_litmus_variants(src: Source) -> List[str]:
+    """cuda-litmus's published variant matrix asked of the model (ci/cuda_litmus_variants.py; schema
+    vmmcheck-cuda-litmus-variants/1): per test, how the model's verdicts stand beside cuda-litmus's base and
+    strengthened models and what its three GPUs showed; with --gpu-results, what a vmmcheck run showed."""
+    doc = plain_json(src)
+    if doc.get("schema") != "vmmcheck-cuda-litmus-variants/1":
+        raise FiguresError(f"{src.shown}: not a vmmcheck-cuda-litmus-variants/1 file (schema {doc.get('schema')!r})")
+    s, vs = doc["summary"], doc["variants"]
+    gpu = "gpu_run" in (vs[0] if vs else {})
+    tests: Dict[str, List[Mapping]] = {}
+    for e in vs:
+        tests.setdefault(e["variant"].split("_TB_", 1)[0], []).append(e)
+    out = [f"From `{src.shown}` (cuda-litmus {doc.get('cuda_litmus_commit', '?')[:9]}, its PLDI'26 output "
+           f"`pldi26-output/results.csv`; vmmcheck {doc.get('vmmcheck', '?')}). Allowed: the model (ISA reading) allows "
+           "the weak outcome; agree: the model's verdict is the base model's under both readings; stronger: allowed by "
+           "the model, forbidden by the strengthened model; seen: the weak outcome on cuda-litmus's H100 (on any of "
+           "its A100, H100, GH200)" + ("; H200: weak outcomes shown by the vmmcheck run below" if gpu else "") + ":", ""]
+    header = ["test", "variants", "allowed", "agree with the base model", "stronger", "seen on H100 (any)",
+              "allowed in one CTA, seen"] + (["H200 showed", "H200 showed where H100 did"] if gpu else [])
+    rows = []
+    for name, es in list(tests.items()) + [("all", vs)]:
+        allowed = [e for e in es if e["model_isa"]]
+        one_cta = [e for e in allowed if "_" not in e["variant"].split("_TB_", 1)[1].split("_SCOPE_", 1)[0]]
+        row = [code(name) if name != "all" else "**all**", str(len(es)), str(len(allowed)),
+               f"{sum(e['model_isa'] == e['base'] and e['model_artifact'] == e['base'] for e in es)} of {len(es)}",
+               str(sum(not e["strengthened"] for e in allowed)),
+               f"{sum('h100' in e['seen'] for e in es)} ({sum(bool(e['seen']) for e in es)})",
+               f"{sum(bool(e['seen']) for e in one_cta)} of {len(one_cta)}"]
+        if gpu:
+            shown = [e for e in es if e["gpu_run"].get("weak")]
+            row += [str(len(shown)), f"{sum('h100' in e['seen'] for e in shown)} of {sum('h100' in e['seen'] for e in es)}"]
+        rows.append(row)
+    out += table(header, rows)
+    out += ["", f"The model agrees with cuda-litmus's base model on {s['agree_base_isa']} of {s['variants']} variants "
+                f"(ISA reading; artifact reading {s['agree_base_artifact']}). No GPU of cuda-litmus's showed a weak "
+                "outcome the model forbids" + (": " + ", ".join(map(code, s["seen_but_forbidden_isa"])) + " did."
+                                                if s["seen_but_forbidden_isa"] else ".") +
+            f" Of the {s['allowed_only_by_base']} variants only the strengthened model forbids, "
+            f"{s['allowed_only_by_base_seen']} were seen; of the {s['allowed_one_cta']} allowed with every thread in "
+            f"one CTA, {s['allowed_one_cta_seen']}."]
+    if gpu:
+        g = doc.get("gpu", {})
+        statuses = ", ".join(f"{st} {n}" for st, n in sorted(s["gpu_statuses"].items()))
+        out += ["", f"On the GPU ({g.get('device', '?')}, driver {g.get('driver', '?')}, vmmcheck git "
+                    f"{g.get('git_sha', '?')[:12]}; `vmmcheck run --litmus DIR` over the generated files): {s['gpu_ran']} "
+                    f"ran -- {statuses}; {s['gpu_shown']} showed their weak outcome, {s['gpu_shown_where_h100_did']} of "
+                    f"them where the H100 did; {s['gpu_not_shown_where_h100_did']} the H100 showed did not show; "
+                    f"{s['gpu_shown_where_no_gpu_did']} showed where none of cuda-litmus's GPUs did, "
+                    f"{s['gpu_shown_allowed_only_by_base']} of them forbidden by the strengthened model."]
+    return out
+
+
 KINDS: Dict[str, Callable[..., List[str]]] = {
+    "cuda-litmus-variants": cuda_litmus_variants,
     "dat3m": dat3m,
     "cases": cases,
     "cases-ran": cases_ran,
