@@ -61,6 +61,19 @@ def kind(fences=(), fence=ACQ_REL_FENCE, **orders):
     return {"orders": orders, "fences": {f: fence for f in fences}}
 
 
+def fenced_or_ordered(strong, every_fence: str) -> dict:
+    """The fenced kinds of a test whose thread i orders its two accesses either by fence f<i> or by its
+    access `strong[i]` = (order slot, order): every thread fenced (`every_fence`), and FENCE_<i...> -- the
+    threads named fenced, the others ordered by their access (2+2W, 3.2W, Z6.3)."""
+    n = len(strong)
+    out = {every_fence: kind([f"f{i}" for i in range(n)])}
+    for r in range(1, n):
+        for fenced in itertools.combinations(range(n), r):
+            out["FENCE_" + "".join(map(str, fenced))] = kind(
+                [f"f{i}" for i in fenced], **{slot: order for i, (slot, order) in enumerate(strong) if i not in fenced})
+    return out
+
+
 TESTS: Dict[str, dict] = {
     # IRIW: two writers, two readers that read the two locations in opposite orders.
     "iriw": {
@@ -161,10 +174,7 @@ TESTS: Dict[str, dict] = {
         "weak": "r0 == 1 && r1 == 0 && [y] == 2",
         "groups": THREE,
         "no_fence": {"ACQ_REL": kind(store0=REL, store1=REL, load=A), "RELAXED": kind()},
-        "fenced": {"ALL_FENCE": kind(["f0", "f1", "f2"]), "FENCE_0": kind(["f0"], store1=REL, load=A),
-                   "FENCE_1": kind(["f1"], store0=REL, load=A), "FENCE_2": kind(["f2"], store0=REL, store1=REL),
-                   "FENCE_01": kind(["f0", "f1"], load=A), "FENCE_02": kind(["f0", "f2"], store1=REL),
-                   "FENCE_12": kind(["f1", "f2"], store0=REL)},
+        "fenced": fenced_or_ordered([("store0", REL), ("store1", REL), ("load", A)], "ALL_FENCE"),
     },
     # 3.2W: three threads each write one location then the next; judged by the three final values.
     "three_2w": {
@@ -176,10 +186,7 @@ TESTS: Dict[str, dict] = {
         "weak": "[x] == 2 && [y] == 2 && [z] == 2",
         "groups": THREE,
         "no_fence": {"RELEASE": kind(store0=REL, store1=REL, store2=REL), "RELAXED": kind()},
-        "fenced": {"ALL_FENCE": kind(["f0", "f1", "f2"]), "FENCE_0": kind(["f0"], store1=REL, store2=REL),
-                   "FENCE_1": kind(["f1"], store0=REL, store2=REL), "FENCE_2": kind(["f2"], store0=REL, store1=REL),
-                   "FENCE_01": kind(["f0", "f1"], store2=REL), "FENCE_02": kind(["f0", "f2"], store1=REL),
-                   "FENCE_12": kind(["f1", "f2"], store0=REL)},
+        "fenced": fenced_or_ordered([("store0", REL), ("store1", REL), ("store2", REL)], "ALL_FENCE"),
     },
     # 2+2W: two threads each write both locations, in opposite orders; judged by the final values.
     "two_2w": {
@@ -190,8 +197,7 @@ TESTS: Dict[str, dict] = {
         "weak": "[x] == 1 && [y] == 1",
         "groups": ["01", "0_1"],
         "no_fence": {"RELEASE": kind(store0=REL, store1=REL), "RELAXED": kind()},
-        "fenced": {"BOTH_FENCE": kind(["f0", "f1"]), "FENCE_0": kind(["f0"], store1=REL),
-                   "FENCE_1": kind(["f1"], store0=REL)},
+        "fenced": fenced_or_ordered([("store0", REL), ("store1", REL)], "BOTH_FENCE"),
     },
 }
 
