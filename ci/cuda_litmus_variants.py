@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """cuda-litmus's whole variant matrix as litmus files, asked of vmmcheck's model and set beside cuda-litmus's
-own published verdicts and observations (docs/litmus-model.md, "cuda-litmus's variants").
+own published verdicts and observations (docs/litmus.md, "Every variant cuda-litmus published").
 
 cuda-litmus (reeselevine/cuda-litmus) builds each of its kernels in many variants: which threads share a
 CTA (`TB_01_2`: threads 0 and 1 in one CTA, thread 2 in another), the scope of the accesses
@@ -21,8 +21,11 @@ cuda-litmus is copied here.
 `check --cuda-litmus DIR --vmmcheck PATH --json OUT` generates the files into a temporary folder, asks
 `vmmcheck model` every row, reads the checkout's results.csv (its variant names must be exactly the
 generated ones) and writes, per variant, both of the model's readings, cuda-litmus's two verdicts and
-three observations. `--gpu-results RUN.json` (a `vmmcheck run --litmus DIR` of the generated files) adds
-what each row did on that GPU. Standard library only.
+three observations; where the checkout has cuda-litmus's GH200 log, it checks that the variants its kernel
+never ran (NEVER_RAN_GROUPS) are exactly those the log counts no instance of. `--gpu-results RUN.json` (a
+`vmmcheck run --litmus DIR` of the generated files) adds what each row did on that GPU. `verify --table`
+holds the model's verdicts now, and the table's summary, to a committed table (no checkout: the ctest).
+Standard library only.
 """
 from __future__ import annotations
 
@@ -32,6 +35,7 @@ import csv
 import itertools
 import json
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -52,6 +56,8 @@ GPUS = ("a100", "h100", "gh200")  # results.csv's columns: where cuda-litmus ran
 R, A, REL, SC = "relaxed", "acquire", "release", "seq_cst"
 ACQ_REL_FENCE, SC_FENCE = "acq_rel", "sc"
 
+# results.csv's groups. Its 1_02 is the kernel's TB_02_1 (threads 0 and 2 in one CTA, 1 in another):
+# cuda-litmus's analyze.py renames it so.
 THREE = ["012", "01_2", "0_12", "0_1_2", "1_02"]
 FOUR = ["0123", "012_3", "013_2", "01_23", "01_2_3", "023_1", "02_13", "02_1_3", "03_12", "03_1_2", "0_123", "0_12_3",
         "0_1_23", "0_1_2_3", "0_2_13"]
@@ -145,7 +151,8 @@ TESTS: Dict[str, dict] = {
                     [("st", "y", 2, None), ("fence", "f2"), ("st", "x", 1, "t2_store")]],
         "weak": "r0 == 2 && [x] == 2 && [y] == 2",
         "groups": THREE,
-        "no_fence": {"ACQUIRE": kind(t1_load=A), "RELEASE": kind(t1_store=REL, t2_store=REL), "RELAXED": kind()},
+        "no_fence": {"ACQUIRE": kind(t1_load=A, t2_store=REL), "RELEASE": kind(t1_store=REL, t2_store=REL),
+                     "RELAXED": kind()},
         "fenced": {"BOTH_FENCE": kind(["f1", "f2"]), "THREAD_1_FENCE": kind(["f1"], t2_store=REL),
                    "THREAD_2_FENCE_ACQ": kind(["f2"], t1_load=A), "THREAD_2_FENCE_REL": kind(["f2"], t1_store=REL)},
     },
@@ -219,6 +226,26 @@ TESTS["paper_example2"] = dict(_PAPER, file="paper-example2", threads=[
     [("ld", "r2", "a", "ld"), ("ld", "r3", "x", "ld")]], weak="r0 == 1 && r1 == 0 && r2 == 1 && r3 == 0")
 
 SCOPES = {"BLOCK": "cta", "DEVICE": "gpu", "SYSTEM": "sys"}
+
+# Variants cuda-litmus's kernel never ran, so that "not seen" says nothing of them: IRIW's TB_02_1_3 puts
+# thread 3 in thread 1's CTA at thread 1's own id (both stripe_workgroup of a CTA, the same lane), and the
+# kernel skips an instance whose threads share an id -- every instance. Its GH200 log
+# (pldi26-output/gh200.txt) shows total 0 for exactly these in every iteration; check() holds that.
+NEVER_RAN_GROUPS = {"iriw": "02_1_3"}
+GH200_LOG = "pldi26-output/gh200.txt"
+
+
+def never_ran(variant: str) -> bool:
+    return NEVER_RAN_GROUPS.get(test_of(variant)) == groups_of(variant)
+
+
+def test_of(variant: str) -> str:
+    return variant.split("_TB_", 1)[0]
+
+
+def groups_of(variant: str) -> str:
+    """A variant's TB_ groups ('012', '01_2', ...): no '_' -- every thread in one CTA."""
+    return variant.split("_TB_", 1)[1].split("_SCOPE_", 1)[0]
 
 
 def order_text(op: str, order: str, scope: str) -> str:
@@ -305,8 +332,34 @@ def generate(into: pathlib.Path) -> Dict[str, str]:
 
 
 def published(csv_path: pathlib.Path) -> Dict[str, dict]:
+    """results.csv's rows by variant; a verdict other than INSTANCE/UNSAT or an observation other than
+    seen/not seen is refused (this script would otherwise read it as forbidden or not seen)."""
     with csv_path.open(newline="") as f:
-        return {r["test"]: r for r in csv.DictReader(f)}
+        rows = {r["test"]: r for r in csv.DictReader(f)}
+    for name, r in rows.items():
+        bad = [f"{k}={r.get(k)!r}" for k in ("base", "strengthened") if r.get(k) not in ("INSTANCE", "UNSAT")]
+        bad += [f"{g}={r.get(g)!r}" for g in GPUS if r.get(g) not in ("seen", "not seen")]
+        if bad:
+            raise SystemExit(f"cuda_litmus_variants: {csv_path}: {name}: {', '.join(bad)}")
+    return rows
+
+
+def never_ran_in_log(log: pathlib.Path) -> List[str]:
+    """The variants a cuda-litmus log shows with no instance in any iteration (its names, as results.csv's)."""
+    totals: Dict[str, List[int]] = collections.defaultdict(list)
+    for line in log.read_text(errors="replace").splitlines():
+        m = re.match(r"\s*Test (\S+) weak: \d+, total: (\d+)", line)
+        if m:
+            totals[m.group(1)].append(int(m.group(2)))
+    # the log's names: <test>-TB_<groups>-SCOPE_<s>-<fence>-<kind>, with the kernel's file name and groups
+    files = {spec.get("file", t): t for t, spec in TESTS.items()}
+    out = []
+    for name, ts in totals.items():
+        if any(ts):
+            continue
+        test, rest = name.split("-", 1)
+        out.append(f"{files.get(test, test)}_{rest.replace('-', '_')}".replace("TB_02_1_S", "TB_1_02_S"))
+    return sorted(out)
 
 
 def model_verdicts(vmmcheck: str) -> Dict[str, dict]:
@@ -317,37 +370,47 @@ def model_verdicts(vmmcheck: str) -> Dict[str, dict]:
         out_json = pathlib.Path(tmp) / "model.json"
         p = subprocess.run([vmmcheck, "model", "--json", str(out_json), str(folder)], capture_output=True, text=True,
                            timeout=600)
-        if p.returncode not in (0, 1):  # 1: some row is against its file's `permit`, as expected here
+        # exit 1: some row's answer is against its `permit` -- expected here, every row is a question
+        if p.returncode not in (0, 1) or not out_json.exists():
             raise SystemExit(f"cuda_litmus_variants: vmmcheck model failed ({p.returncode}): {p.stderr.strip()}")
         rows = json.loads(out_json.read_text())["rows"]
     return {names[r["name"]]: r for r in rows}
 
 
-def check(vmmcheck: str, results_csv: pathlib.Path) -> dict:
+def check(vmmcheck: str, results_csv: pathlib.Path, log: pathlib.Path = None) -> dict:
     theirs = published(results_csv)
     ours = model_verdicts(vmmcheck)
     if set(ours) != set(theirs):
         missing, extra = sorted(set(theirs) - set(ours)), sorted(set(ours) - set(theirs))
         raise SystemExit(f"cuda_litmus_variants: the generated variants are not results.csv's: "
                          f"{len(missing)} missing (e.g. {missing[:3]}), {len(extra)} extra (e.g. {extra[:3]})")
+    if log is not None and log.exists():
+        expected = sorted(v for v in theirs if never_ran(v))
+        if never_ran_in_log(log) != expected:
+            raise SystemExit(f"cuda_litmus_variants: {log} shows no instance for {never_ran_in_log(log)}, not for "
+                             f"the variants NEVER_RAN_GROUPS names ({len(expected)})")
     entries = []
     for variant, pub in sorted(theirs.items()):
         r = ours[variant]
-        entries.append({"variant": variant, "model_isa": r["isa_allows"],
-                        "model_artifact": r["artifact_allows"], "base": pub["base"] == "INSTANCE",
-                        "strengthened": pub["strengthened"] == "INSTANCE",
-                        "seen": [gpu for gpu in GPUS if pub[gpu] == "seen"]})
+        e = {"variant": variant, "model_isa": r["isa_allows"], "model_artifact": r["artifact_allows"],
+             "base": pub["base"] == "INSTANCE", "strengthened": pub["strengthened"] == "INSTANCE",
+             "seen": [gpu for gpu in GPUS if pub[gpu] == "seen"]}
+        if never_ran(variant):
+            e["ran"] = False  # cuda-litmus's kernel skipped every instance: its "not seen" is no observation
+        entries.append(e)
     return {"schema": SCHEMA, "summary": summarise(entries), "variants": entries}
 
 
 def verify(vmmcheck: str, table: pathlib.Path) -> List[str]:
     """What differs between the model's verdicts now and the committed table: a variant whose verdict changed
-    (under either reading), one whose verdict is not cuda-litmus's base model's, one no longer generated."""
+    (under either reading), one whose verdict is not cuda-litmus's base model's, one no longer generated; and
+    a summary that is not what the table's entries give."""
     doc = json.loads(table.read_text())
     if doc.get("schema") != SCHEMA:
         raise SystemExit(f"cuda_litmus_variants: {table}: not a {SCHEMA} file")
+    problems = [] if doc["summary"] == summarise(doc["variants"]) else [
+        "the table's summary is not what its variants give (summarise)"]
     ours = model_verdicts(vmmcheck)
-    problems = []
     for e in doc["variants"]:
         r = ours.pop(e["variant"], None)
         if r is None:
@@ -368,35 +431,56 @@ def says(allows: bool) -> str:
     return "allows" if allows else "forbids"
 
 
-def test_of(variant: str) -> str:
-    return variant.split("_TB_", 1)[0]
+JUDGED = ("Pass", "Warning", "Fail")  # a row that ran and judged its instances (not Error, NotSupported, ...)
 
 
-def groups_of(variant: str) -> str:
-    """A variant's TB_ groups ('012', '01_2', ...): no '_' -- every thread in one CTA."""
-    return variant.split("_TB_", 1)[1].split("_SCOPE_", 1)[0]
+def counts(entries: List[dict]) -> dict:
+    """The figures of a set of variants: the model beside cuda-litmus's models, what cuda-litmus's GPUs showed,
+    and -- where the entries carry a vmmcheck run (gpu_run) -- what that GPU showed."""
+    allowed = [e for e in entries if e["model_isa"]]
+    observed = [e for e in entries if e.get("ran", True)]  # cuda-litmus's kernel ran them
+    only_base = [e for e in allowed if e["base"] and not e["strengthened"]]
+    one_cta = [e for e in allowed if "_" not in groups_of(e["variant"]) and e.get("ran", True)]
+    out = {
+        "variants": len(entries),
+        "allowed": len(allowed),
+        "agree_base": sum(e["model_isa"] == e["base"] and e["model_artifact"] == e["base"] for e in entries),
+        "only_base": len(only_base),  # allowed by the model and the base model, forbidden by the strengthened one
+        "only_base_seen": sum(bool(e["seen"]) for e in only_base),
+        "never_ran": len(entries) - len(observed),
+        "seen_h100": sum("h100" in e["seen"] for e in entries),
+        "seen_any": sum(bool(e["seen"]) for e in entries),
+        "allowed_one_cta": len(one_cta),
+        "allowed_one_cta_seen": sum(bool(e["seen"]) for e in one_cta),
+        # a weak outcome a GPU of cuda-litmus's showed that the model forbids: the hardware breaks the model
+        "seen_but_forbidden": [e["variant"] for e in entries if e["seen"] and not e["model_isa"]],
+    }
+    runs = [e for e in entries if "gpu_run" in e]
+    if runs:
+        judged = [e for e in runs if e["gpu_run"]["status"] in JUDGED and e["gpu_run"].get("judged", 0) > 0]
+        shown = [e for e in judged if e["gpu_run"]["weak"]]
+        out.update({
+            "gpu_judged": len(judged),
+            "gpu_shown": len(shown),
+            "gpu_seen_h100": sum("h100" in e["seen"] for e in judged),
+            "gpu_shown_where_h100_did": sum("h100" in e["seen"] for e in shown),
+            "gpu_shown_where_none_did": sum(not e["seen"] and e.get("ran", True) for e in shown),
+            "gpu_shown_only_base": sum(e in only_base for e in shown),
+            "gpu_failed": [e["variant"] for e in judged if e["gpu_run"]["status"] == "Fail"],
+        })
+    return out
 
 
 def summarise(entries: List[dict]) -> dict:
-    allowed = [e for e in entries if e["model_isa"]]
-    one_cta = [e for e in allowed if "_" not in groups_of(e["variant"])]
-    only_base = [e for e in allowed if not e["strengthened"]]
-    return {
-        "variants": len(entries),
-        "agree_base_isa": sum(e["model_isa"] == e["base"] for e in entries),
-        "agree_base_artifact": sum(e["model_artifact"] == e["base"] for e in entries),
-        "agree_strengthened_isa": sum(e["model_isa"] == e["strengthened"] for e in entries),
-        "allowed_isa": len(allowed),
-        "seen_h100": sum("h100" in e["seen"] for e in entries),
-        "seen_any": sum(bool(e["seen"]) for e in entries),
-        # a weak outcome a GPU showed that the model forbids: the hardware breaks the model
-        "seen_but_forbidden_isa": [e["variant"] for e in entries if e["seen"] and not e["model_isa"]],
-        "allowed_one_cta": len(one_cta),
-        "allowed_one_cta_seen": sum(bool(e["seen"]) for e in one_cta),
-        # allowed by the model (and the base model), forbidden by cuda-litmus's strengthened one
-        "allowed_only_by_base": len(only_base),
-        "allowed_only_by_base_seen": sum(bool(e["seen"]) for e in only_base),
-    }
+    by_test: Dict[str, List[dict]] = {}
+    for e in entries:
+        by_test.setdefault(test_of(e["variant"]), []).append(e)
+    out = counts(entries)
+    out["by_test"] = {t: counts(es) for t, es in by_test.items()}
+    runs = [e for e in entries if "gpu_run" in e]
+    if runs:
+        out["gpu_statuses"] = dict(collections.Counter(e["gpu_run"]["status"] for e in runs))
+    return out
 
 
 def add_gpu_results(doc: dict, run: dict) -> None:
@@ -410,16 +494,7 @@ def add_gpu_results(doc: dict, run: dict) -> None:
     ctx = run.get("context", {})
     doc["gpu"] = {"device": (ctx.get("devices") or [{}])[0].get("name", ""), "driver": ctx.get("driver_release", ""),
                   "git_sha": ctx.get("git_sha", "")}
-    ran = [e for e in doc["variants"] if e["gpu_run"]["status"] != "not in the run"]
-    shown = [e for e in ran if e["gpu_run"]["weak"]]
-    s = doc["summary"]
-    s["gpu_ran"] = len(ran)
-    s["gpu_statuses"] = dict(collections.Counter(e["gpu_run"]["status"] for e in ran))
-    s["gpu_shown"] = len(shown)
-    s["gpu_shown_where_h100_did"] = sum("h100" in e["seen"] for e in shown)
-    s["gpu_not_shown_where_h100_did"] = sum("h100" in e["seen"] and not e["gpu_run"]["weak"] for e in ran)
-    s["gpu_shown_where_no_gpu_did"] = sum(not e["seen"] for e in shown)
-    s["gpu_shown_allowed_only_by_base"] = sum(not e["strengthened"] for e in shown)
+    doc["summary"] = summarise(doc["variants"])
 
 
 def dump(doc: dict) -> str:
@@ -461,7 +536,7 @@ def main(argv=None) -> int:
         print(f"cuda_litmus_variants: {results_csv}: no such file (is {a.cuda_litmus} a cuda-litmus checkout?)",
               file=sys.stderr)
         return 2
-    doc = check(a.vmmcheck, results_csv)
+    doc = check(a.vmmcheck, results_csv, a.cuda_litmus / GH200_LOG)
     doc["cuda_litmus_commit"] = a.commit
     doc["vmmcheck"] = subprocess.run([a.vmmcheck, "--version"], capture_output=True, text=True).stdout.strip()
     if a.gpu_results:

@@ -61,7 +61,8 @@ for s in "${steps[@]}"; do
       step tune-power "${TUNE_POWER_SECONDS:-570}" "$vmm" tune --each --filter "$filter" --per instance \
         --trials "${TUNE_POWER_TRIALS:-16}" --confirm 3 --seconds "${TUNE_POWER_FILE_SECONDS:-25}" \
         --out "$work/wave/tune-power.params.json" ;;
-    variants)  # 1,306 rows (docs/litmus.md, "Every variant cuda-litmus published"), their controls not run
+    variants)  # 1,306 rows (docs/litmus.md, "Every variant cuda-litmus published"); every row asks (permit), so
+      # there is no assert row whose controls --no-power would leave out. The JSON is rewritten after each row.
       python3 ci/cuda_litmus_variants.py generate "$work/variants" 2>>"$work/wave/steps.txt"
       step variants "${VARIANTS_SECONDS:-400}" "$vmm" run --litmus "$work/variants" --no-power \
         --json "$work/wave/variants.json" ;;

@@ -59,6 +59,10 @@ def test_a_variant_is_its_kernel_as_libcu_compiles_it():
                  "st.relaxed.cta [x], 1;", "fence.acq_rel.gpu;", "st.relaxed.cta [y], 1;",
                  "ld.relaxed.cta r0, [y];", "", "st.release.cta [z], 1;",
                  "ld.relaxed.cta r1, [z];", "fence.acq_rel.gpu;", "ld.relaxed.cta r2, [x];"]
+    # wrw+2w ACQUIRE: thread 1's load acquires and thread 2's second store releases
+    p = program_of("wrw_2w", "TB_0_1_2_SCOPE_DEVICE_NO_FENCE_ACQUIRE")
+    assert p[3:] == ["st.relaxed.gpu [x], 2;", "ld.acquire.gpu r0, [x];", "", "st.relaxed.gpu [y], 1;",
+                     "st.relaxed.gpu [y], 2;", "", "st.release.gpu [x], 1;"]
     # the paper's DISALLOWED: every store release, every load acquire, fence.sc at the default scope (.sys)
     p = program_of("paper_example1", "TB_0_1_2_3_SCOPE_DEVICE_NO_FENCE_DISALLOWED")
     assert "fence.sc.sys;" in p and "st.release.gpu [a], 1;" in p and "ld.acquire.gpu r2, [x];" in p
@@ -110,6 +114,12 @@ def test_verify_names_each_variant_whose_verdict_moved(tmp_path):
     assert len(problems) == 4 and all(p.startswith(moved + ":") for p in problems)
     assert f"{moved}: the model's isa reading now forbids it, the table allows it" in problems
     assert f"{moved}: the model's artifact reading forbids it, cuda-litmus's base model allows it" in problems
+    # a summary that is not its entries' (a hand edit)
+    doc["summary"]["seen_h100"] += 1
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(doc))
+    assert clv.verify(fake_vmmcheck(tmp_path, forbidden_now), edited) == [
+        "the table's summary is not what its variants give (summarise)"]
 
 
 def test_the_summary_and_what_a_gpu_run_adds():
@@ -118,25 +128,57 @@ def test_the_summary_and_what_a_gpu_run_adds():
          "base": True, "strengthened": True, "seen": ["a100", "h100"]},
         {"variant": "iriw_TB_0123_SCOPE_BLOCK_NO_FENCE_RELAXED", "model_isa": True, "model_artifact": True,
          "base": True, "strengthened": True, "seen": []},
+        {"variant": "iriw_TB_02_1_3_SCOPE_DEVICE_NO_FENCE_RELAXED", "model_isa": True, "model_artifact": True,
+         "base": True, "strengthened": True, "seen": [], "ran": False},
         {"variant": "two_2w_TB_0_1_SCOPE_DEVICE_NO_FENCE_RELEASE", "model_isa": True, "model_artifact": True,
          "base": True, "strengthened": False, "seen": []},
         {"variant": "isa2_TB_0_1_2_SCOPE_DEVICE_FENCE_SCOPE_DEVICE_ALL_FENCE", "model_isa": False,
          "model_artifact": False, "base": False, "strengthened": False, "seen": []},
     ]
     s = clv.summarise(entries)
-    assert (s["variants"], s["agree_base_isa"], s["allowed_isa"], s["seen_h100"], s["allowed_one_cta"],
-            s["allowed_only_by_base"], s["allowed_only_by_base_seen"]) == (4, 4, 3, 1, 1, 1, 0)
+    assert (s["variants"], s["agree_base"], s["allowed"], s["seen_h100"], s["allowed_one_cta"], s["only_base"],
+            s["only_base_seen"], s["never_ran"]) == (5, 5, 4, 1, 1, 1, 0, 1)
+    assert s["by_test"]["iriw"]["variants"] == 3 and s["by_test"]["two_2w"]["only_base"] == 1
+    assert "gpu_judged" not in s
     doc = {"schema": clv.SCHEMA, "summary": s, "variants": entries}
     rows = {v: r for r, v in clv.row_names().items()}
     run = {"context": {"devices": [{"name": "NVIDIA H200"}], "driver_release": "580.159.04", "git_sha": "abc"},
            "results": [{"name": rows[entries[0]["variant"]], "status": "Pass", "judged": 100, "weak": 0},
-                       {"name": rows[entries[2]["variant"]], "status": "Pass", "judged": 100, "weak": 7},
-                       {"name": rows[entries[3]["variant"]], "status": "Pass", "judged": 100, "weak": 0}]}
+                       {"name": rows[entries[1]["variant"]], "status": "Error", "judged": 0, "weak": 0},
+                       {"name": rows[entries[3]["variant"]], "status": "Pass", "judged": 100, "weak": 7},
+                       {"name": rows[entries[4]["variant"]], "status": "Fail", "judged": 100, "weak": 2}]}
     clv.add_gpu_results(doc, run)
     s = doc["summary"]
-    assert (s["gpu_ran"], s["gpu_shown"], s["gpu_shown_where_h100_did"], s["gpu_not_shown_where_h100_did"],
-            s["gpu_shown_where_no_gpu_did"], s["gpu_shown_allowed_only_by_base"]) == (3, 1, 0, 1, 1, 1)
-    assert entries[1]["gpu_run"] == {"status": "not in the run"}
+    # an Error judged nothing; the Fail showed an outcome the model forbids
+    assert (s["gpu_judged"], s["gpu_shown"], s["gpu_seen_h100"], s["gpu_shown_where_h100_did"],
+            s["gpu_shown_where_none_did"], s["gpu_shown_only_base"]) == (3, 2, 1, 0, 2, 1)
+    assert s["gpu_failed"] == [entries[4]["variant"]]
+    assert s["gpu_statuses"] == {"Pass": 2, "Error": 1, "Fail": 1, "not in the run": 1}
+    assert entries[2]["gpu_run"] == {"status": "not in the run"}
+
+
+def test_the_log_names_the_variants_that_never_ran(tmp_path):
+    log = tmp_path / "gh200.txt"
+    log.write_text("Iteration: 0\n"
+                   "  Test iriw-TB_02_1_3-SCOPE_BLOCK-NO_FENCE-RELAXED weak: 0, total: 0, rate: 0 per second\n"
+                   "  Test wrw+2w-TB_02_1-SCOPE_DEVICE-NO_FENCE-ACQUIRE weak: 0, total: 0, rate: 0 per second\n"
+                   "  Test 3.2w-TB_012-SCOPE_BLOCK-NO_FENCE-RELAXED weak: 0, total: 0, rate: 0 per second\n"
+                   "Iteration: 1\n"
+                   "  Test 3.2w-TB_012-SCOPE_BLOCK-NO_FENCE-RELAXED weak: 0, total: 83028000, rate: 0 per second\n")
+    # the kernel's file names and TB_02_1 are results.csv's test names and TB_1_02; a variant with instances
+    # in some iteration ran
+    assert clv.never_ran_in_log(log) == ["iriw_TB_02_1_3_SCOPE_BLOCK_NO_FENCE_RELAXED",
+                                         "wrw_2w_TB_1_02_SCOPE_DEVICE_NO_FENCE_ACQUIRE"]
+    assert clv.never_ran("iriw_TB_02_1_3_SCOPE_BLOCK_NO_FENCE_RELAXED")
+    assert not clv.never_ran("iriw_TB_0_1_2_3_SCOPE_BLOCK_NO_FENCE_RELAXED")
+
+
+def test_a_results_csv_value_the_script_does_not_know_is_refused(tmp_path):
+    path = tmp_path / "results.csv"
+    path.write_text("test,base,strengthened,a100,h100,gh200\n"
+                    "iriw_TB_0123_SCOPE_BLOCK_NO_FENCE_RELAXED,INSTANCE,INSTANCE,seen,,not seen\n")
+    with pytest.raises(SystemExit, match="h100=''"):
+        clv.published(path)
 
 
 def test_the_figure_of_the_committed_table(tmp_path):
@@ -144,9 +186,27 @@ def test_the_figure_of_the_committed_table(tmp_path):
     doc = json.loads(TABLE.read_text())
     n = doc["summary"]["variants"]
     assert f"| **all** | {n} |" in text
-    assert f"agrees with cuda-litmus's base model on {doc['summary']['agree_base_isa']} of {n} variants" in text
+    assert f"agrees with cuda-litmus's base model on {doc['summary']['agree_base']} of {n} variants" in text
     assert "On the GPU" not in text  # no GPU run in it yet
     bad = tmp_path / "other.json"
     bad.write_text(json.dumps({"schema": "vmmcheck-dat3m-check/1"}))
     with pytest.raises(figures.FiguresError, match="not a vmmcheck-cuda-litmus-variants/1 file"):
         figures.cuda_litmus_variants(figures.Source(bad, "other.json"))
+
+
+def test_the_figure_with_a_gpu_run(tmp_path):
+    doc = json.loads(TABLE.read_text())
+    rows = {v: r for r, v in clv.row_names().items()}
+    shown = "two_2w_TB_0_1_SCOPE_DEVICE_NO_FENCE_RELAXED"  # the H100 showed it
+    run = {"context": {"devices": [{"name": "NVIDIA H200"}], "driver_release": "580.159.04", "git_sha": "0123456789abcdef"},
+           "results": [{"name": rows[e["variant"]], "status": "Pass", "judged": 1000,
+                        "weak": 5 if e["variant"] == shown else 0} for e in doc["variants"]]}
+    clv.add_gpu_results(doc, run)
+    path = tmp_path / "variants.json"
+    path.write_text(clv.dump(doc))
+    text = "\n".join(figures.cuda_litmus_variants(figures.Source(path, "variants.json")))
+    n_h100 = doc["summary"]["seen_h100"]
+    assert f"| **all** | 1306 |" in text and f"| 1 of 1306 | 1 of {n_h100} |" in text
+    assert "On the GPU (NVIDIA H200, driver 580.159.04, vmmcheck git 0123456789ab" in text
+    assert f"1 showed their weak outcome -- 1 of the {n_h100} the H100 showed" in text
+    assert "Outcomes the model forbids: none." in text

@@ -1028,53 +1028,50 @@ def dat3m(src: Source) -> List[str]:
 
 def cuda_litmus_variants(src: Source) -> List[str]:
     """cuda-litmus's published variant matrix asked of the model (ci/cuda_litmus_variants.py; schema
-    vmmcheck-cuda-litmus-variants/1): per test, how the model's verdicts stand beside cuda-litmus's base and
-    strengthened models and what its three GPUs showed; with --gpu-results, what a vmmcheck run showed."""
+    vmmcheck-cuda-litmus-variants/1): per test, the model's verdicts beside cuda-litmus's base and
+    strengthened models and what its three GPUs showed; with --gpu-results, what a vmmcheck run showed. The
+    figures are the file's summary (the script's counts(), held to its entries by its verify)."""
     doc = plain_json(src)
     if doc.get("schema") != "vmmcheck-cuda-litmus-variants/1":
         raise FiguresError(f"{src.shown}: not a vmmcheck-cuda-litmus-variants/1 file (schema {doc.get('schema')!r})")
-    s, vs = doc["summary"], doc["variants"]
-    gpu = "gpu_run" in (vs[0] if vs else {})
-    tests: Dict[str, List[Mapping]] = {}
-    for e in vs:
-        tests.setdefault(e["variant"].split("_TB_", 1)[0], []).append(e)
-    out = [f"From `{src.shown}` (cuda-litmus {doc.get('cuda_litmus_commit', '?')[:9]}, its PLDI'26 output "
-           f"`pldi26-output/results.csv`; vmmcheck {doc.get('vmmcheck', '?')}). Allowed: the model (ISA reading) allows "
-           "the weak outcome; agree: the model's verdict is the base model's under both readings; stronger: allowed by "
-           "the model, forbidden by the strengthened model; seen: the weak outcome on cuda-litmus's H100 (on any of "
-           "its A100, H100, GH200)" + ("; H200: weak outcomes shown by the vmmcheck run below" if gpu else "") + ":", ""]
-    header = ["test", "variants", "allowed", "agree with the base model", "stronger", "seen on H100 (any)",
-              "allowed in one CTA, seen"] + (["H200 showed", "H200 showed where H100 did"] if gpu else [])
-    rows = []
-    for name, es in list(tests.items()) + [("all", vs)]:
-        allowed = [e for e in es if e["model_isa"]]
-        one_cta = [e for e in allowed if "_" not in e["variant"].split("_TB_", 1)[1].split("_SCOPE_", 1)[0]]
-        row = [code(name) if name != "all" else "**all**", str(len(es)), str(len(allowed)),
-               f"{sum(e['model_isa'] == e['base'] and e['model_artifact'] == e['base'] for e in es)} of {len(es)}",
-               str(sum(not e["strengthened"] for e in allowed)),
-               f"{sum('h100' in e['seen'] for e in es)} ({sum(bool(e['seen']) for e in es)})",
-               f"{sum(bool(e['seen']) for e in one_cta)} of {len(one_cta)}"]
+    s = doc["summary"]
+    gpu = "gpu_judged" in s
+    out = [f"From `{src.shown}` (cuda-litmus {(doc.get('cuda_litmus_commit') or '?')[:9]}, its PLDI'26 output "
+           f"`pldi26-output/results.csv`; vmmcheck {doc.get('vmmcheck') or '?'}). Allowed: the model (ISA reading) "
+           "allows the weak outcome; agree: the model's verdict, under both readings, is the base model's; only base: "
+           "allowed by the model and the base model, forbidden by the strengthened one; seen: the weak outcome on "
+           "cuda-litmus's H100 (on any of its A100, H100, GH200); one CTA: allowed variants with every thread in one "
+           "CTA" + ("; H200: the variants whose weak outcome the vmmcheck run below showed, of those it judged" if gpu else "")
+           + ":", ""]
+    header = ["test", "variants", "allowed", "agree with the base model", "only base (seen)", "seen on H100 (any)",
+              "one CTA, seen"] + (["H200 showed", "H200 showed where H100 did"] if gpu else [])
+
+    def row(name: str, c: Mapping) -> List[str]:
+        r = [name, str(c["variants"]), str(c["allowed"]), f"{c['agree_base']} of {c['variants']}",
+             f"{c['only_base']} ({c['only_base_seen']})", f"{c['seen_h100']} ({c['seen_any']})",
+             f"{c['allowed_one_cta_seen']} of {c['allowed_one_cta']}"]
         if gpu:
-            shown = [e for e in es if e["gpu_run"].get("weak")]
-            row += [str(len(shown)), f"{sum('h100' in e['seen'] for e in shown)} of {sum('h100' in e['seen'] for e in es)}"]
-        rows.append(row)
-    out += table(header, rows)
-    out += ["", f"The model agrees with cuda-litmus's base model on {s['agree_base_isa']} of {s['variants']} variants "
-                f"(ISA reading; artifact reading {s['agree_base_artifact']}). No GPU of cuda-litmus's showed a weak "
-                "outcome the model forbids" + (": " + ", ".join(map(code, s["seen_but_forbidden_isa"])) + " did."
-                                                if s["seen_but_forbidden_isa"] else ".") +
-            f" Of the {s['allowed_only_by_base']} variants only the strengthened model forbids, "
-            f"{s['allowed_only_by_base_seen']} were seen; of the {s['allowed_one_cta']} allowed with every thread in "
-            f"one CTA, {s['allowed_one_cta_seen']}."]
+            r += [f"{c['gpu_shown']} of {c['gpu_judged']}", f"{c['gpu_shown_where_h100_did']} of {c['gpu_seen_h100']}"]
+        return r
+
+    out += table(header, [row(code(t), c) for t, c in s["by_test"].items()] + [row("**all**", s)])
+    out += ["", f"The model agrees with cuda-litmus's base model on {s['agree_base']} of {s['variants']} variants, "
+                "under both readings. No GPU of cuda-litmus's showed a weak outcome the model forbids" +
+            (": " + ", ".join(map(code, s["seen_but_forbidden"])) + " did." if s["seen_but_forbidden"] else ".") +
+            f" Of the {s['only_base']} variants only the strengthened model forbids, {s['only_base_seen']} were seen; of "
+            f"the {s['allowed_one_cta']} allowed with every thread in one CTA, {s['allowed_one_cta_seen']}. "
+            f"{s['never_ran']} variants cuda-litmus's kernel never ran (it skipped every instance): their "
+            "\"not seen\" is no observation."]
     if gpu:
         g = doc.get("gpu", {})
         statuses = ", ".join(f"{st} {n}" for st, n in sorted(s["gpu_statuses"].items()))
-        out += ["", f"On the GPU ({g.get('device', '?')}, driver {g.get('driver', '?')}, vmmcheck git "
-                    f"{g.get('git_sha', '?')[:12]}; `vmmcheck run --litmus DIR` over the generated files): {s['gpu_ran']} "
-                    f"ran -- {statuses}; {s['gpu_shown']} showed their weak outcome, {s['gpu_shown_where_h100_did']} of "
-                    f"them where the H100 did; {s['gpu_not_shown_where_h100_did']} the H100 showed did not show; "
-                    f"{s['gpu_shown_where_no_gpu_did']} showed where none of cuda-litmus's GPUs did, "
-                    f"{s['gpu_shown_allowed_only_by_base']} of them forbidden by the strengthened model."]
+        out += ["", f"On the GPU ({g.get('device') or '?'}, driver {g.get('driver') or '?'}, vmmcheck git "
+                    f"{(g.get('git_sha') or '?')[:12]}; `vmmcheck run --litmus DIR` over the generated files): "
+                    f"{statuses}; of the {s['gpu_judged']} rows that judged their instances, {s['gpu_shown']} showed their "
+                    f"weak outcome -- {s['gpu_shown_where_h100_did']} of the {s['gpu_seen_h100']} the H100 showed, "
+                    f"{s['gpu_shown_where_none_did']} that none of cuda-litmus's GPUs showed, {s['gpu_shown_only_base']} "
+                    "that only the strengthened model forbids. Outcomes the model forbids: " +
+                    (", ".join(map(code, s["gpu_failed"])) if s["gpu_failed"] else "none") + "."]
     return out
 
 
