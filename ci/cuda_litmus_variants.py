@@ -493,7 +493,7 @@ def add_gpu_results(doc: dict, run: dict) -> None:
                         {"status": r["status"], "judged": r.get("judged", r.get("instances", 0)), "weak": r.get("weak", 0)})
     ctx = run.get("context", {})
     doc["gpu"] = {"device": (ctx.get("devices") or [{}])[0].get("name", ""), "driver": ctx.get("driver_release", ""),
-                  "git_sha": ctx.get("git_sha", "")}
+                  "git_sha": ctx.get("git_sha", ""), "instances": ctx.get("budget", {}).get("instances")}
     doc["summary"] = summarise(doc["variants"])
 
 

@@ -64,8 +64,10 @@ for s in "${steps[@]}"; do
     variants)  # 1,306 rows (docs/litmus.md, "Every variant cuda-litmus published"); every row asks (permit), so
       # there is no assert row whose controls --no-power would leave out. The JSON is rewritten after each row.
       python3 ci/cuda_litmus_variants.py generate "$work/variants" 2>>"$work/wave/steps.txt"
+      # 1e8 instances a row, about a tenth of what cuda-litmus's H100 campaign ran each (95 iterations of
+      # about 1e7), so that the 1,306 rows fit one call; a variant it showed that this run did not may need more.
       step variants "${VARIANTS_SECONDS:-400}" "$vmm" run --litmus "$work/variants" --no-power \
-        --json "$work/wave/variants.json" ;;
+        --instances "${VARIANTS_INSTANCES:-100000000}" --json "$work/wave/variants.json" ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done

@@ -198,7 +198,8 @@ def test_the_figure_with_a_gpu_run(tmp_path):
     doc = json.loads(TABLE.read_text())
     rows = {v: r for r, v in clv.row_names().items()}
     shown = "two_2w_TB_0_1_SCOPE_DEVICE_NO_FENCE_RELAXED"  # the H100 showed it
-    run = {"context": {"devices": [{"name": "NVIDIA H200"}], "driver_release": "580.159.04", "git_sha": "0123456789abcdef"},
+    run = {"context": {"devices": [{"name": "NVIDIA H200"}], "driver_release": "580.159.04", "git_sha": "0123456789abcdef",
+                       "budget": {"instances": 100000000}},
            "results": [{"name": rows[e["variant"]], "status": "Pass", "judged": 1000,
                         "weak": 5 if e["variant"] == shown else 0} for e in doc["variants"]]}
     clv.add_gpu_results(doc, run)
@@ -207,6 +208,6 @@ def test_the_figure_with_a_gpu_run(tmp_path):
     text = "\n".join(figures.cuda_litmus_variants(figures.Source(path, "variants.json")))
     n_h100 = doc["summary"]["seen_h100"]
     assert f"| **all** | 1306 |" in text and f"| 1 of 1306 | 1 of {n_h100} |" in text
-    assert "On the GPU (NVIDIA H200, driver 580.159.04, vmmcheck git 0123456789ab" in text
+    assert "On the GPU (NVIDIA H200, driver 580.159.04, vmmcheck git 0123456789ab; `vmmcheck run --litmus DIR --instances 100000000`" in text
     assert f"1 showed their weak outcome -- 1 of the {n_h100} the H100 showed" in text
     assert "Outcomes the model forbids: none." in text

@@ -1066,7 +1066,8 @@ def cuda_litmus_variants(src: Source) -> List[str]:
         g = doc.get("gpu", {})
         statuses = ", ".join(f"{st} {n}" for st, n in sorted(s["gpu_statuses"].items()))
         out += ["", f"On the GPU ({g.get('device') or '?'}, driver {g.get('driver') or '?'}, vmmcheck git "
-                    f"{(g.get('git_sha') or '?')[:12]}; `vmmcheck run --litmus DIR` over the generated files): "
+                    f"{(g.get('git_sha') or '?')[:12]}; `vmmcheck run --litmus DIR --instances "
+                    f"{g.get('instances') or '?'}` over the generated files): "
                     f"{statuses}; of the {s['gpu_judged']} rows that judged their instances, {s['gpu_shown']} showed their "
                     f"weak outcome -- {s['gpu_shown_where_h100_did']} of the {s['gpu_seen_h100']} the H100 showed, "
                     f"{s['gpu_shown_where_none_did']} that none of cuda-litmus's GPUs showed, {s['gpu_shown_only_base']} "
