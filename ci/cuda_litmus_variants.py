@@ -497,6 +497,26 @@ def add_gpu_results(doc: dict, run: dict) -> None:
     doc["summary"] = summarise(doc["variants"])
 
 
+def tuned_params(bench: dict, per: str = "gpu-second") -> dict:
+    """A stress-params file giving each test's variant rows the knobs vmmcheck's search chose for that test's
+    default build in the side-by-side with cuda-litmus (a ci/bench_cuda_litmus.py report): scored per GPU
+    second (its long runs': a run of 1e9 instances a row then takes 0.02-0.14 s of GPU time) or per instance
+    (its tuned runs': the strongest kernels, up to 80 GPU seconds for 1e9 instances)."""
+    which = {"gpu-second": "vmmcheck_long", "instance": "vmmcheck_tuned"}[per]
+    by_file = {spec.get("file", t): t for t, spec in TESTS.items()}
+    rows = []
+    for t in bench["tests"]:
+        test = by_file.get(t["test"])
+        params = (t.get(which) or {}).get("params")
+        if test is None or not params:
+            continue  # mp and z6-1 have no variants here; a test whose search failed keeps the defaults
+        rows.append({"why": f"{t['test']}'s best draw per {per} ({bench.get('vmmcheck', '?')})",
+                     "rows": f"litmus.{test}_variants.*", "params": params})
+    return {"schema": "vmmcheck-stress-params/1",
+            "about": f"cuda-litmus's variants under the knobs vmmcheck's search chose per {per} for each test's "
+                     "default build (ci/cuda_litmus_variants.py params)", "params": {}, "rows": rows}
+
+
 def dump(doc: dict) -> str:
     """The table as JSON, one variant a line (1,306 of them: a diff then shows which changed)."""
     head = {k: v for k, v in doc.items() if k != "variants"}
@@ -516,6 +536,11 @@ def main(argv=None) -> int:
     c.add_argument("--json", type=pathlib.Path, help="write the whole table here")
     c.add_argument("--commit", default="", help="the checkout's commit, recorded in the JSON")
     c.add_argument("--gpu-results", type=pathlib.Path, help="a `vmmcheck run --litmus` results file of the generated files")
+    t = sub.add_parser("params", help="a stress-params file of each test's tuned knobs, for the variants' rows")
+    t.add_argument("--bench", required=True, type=pathlib.Path, help="a ci/bench_cuda_litmus.py report")
+    t.add_argument("--per", choices=("gpu-second", "instance"), default="gpu-second",
+                   help="the draws scored per GPU second (the long runs') or per instance (the tuned runs')")
+    t.add_argument("out", type=pathlib.Path)
     v = sub.add_parser("verify", help="the model's verdicts now against a committed table (no checkout needed)")
     v.add_argument("--table", required=True, type=pathlib.Path)
     v.add_argument("--vmmcheck", required=True)
@@ -523,6 +548,11 @@ def main(argv=None) -> int:
     if a.command == "generate":
         names = generate(a.into)
         print(f"cuda_litmus_variants: {len(names)} rows in {len(TESTS)} files in {a.into}", file=sys.stderr)
+        return 0
+    if a.command == "params":
+        doc = tuned_params(json.loads(a.bench.read_text()), a.per)
+        a.out.write_text(json.dumps(doc, indent=1) + "\n")
+        print(f"cuda_litmus_variants: knobs for {len(doc['rows'])} tests' variants in {a.out}", file=sys.stderr)
         return 0
     if a.command == "verify":
         problems = verify(a.vmmcheck, a.table)

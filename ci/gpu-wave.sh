@@ -61,13 +61,17 @@ for s in "${steps[@]}"; do
       step tune-power "${TUNE_POWER_SECONDS:-570}" "$vmm" tune --each --filter "$filter" --per instance \
         --trials "${TUNE_POWER_TRIALS:-16}" --confirm 3 --seconds "${TUNE_POWER_FILE_SECONDS:-25}" \
         --out "$work/wave/tune-power.params.json" ;;
-    variants)  # 1,306 rows (docs/litmus.md, "Every variant cuda-litmus published"); every row asks (permit), so
-      # there is no assert row whose controls --no-power would leave out. The JSON is rewritten after each row.
+    variants)  # 1,306 rows (docs/litmus.md, "Every variant cuda-litmus published"), each test's rows under the
+      # knobs vmmcheck's search chose per GPU second for its default build (the cuda-litmus side-by-side's), at
+      # 1e9 instances a row: about what cuda-litmus's H100 campaign ran each (95 iterations of about 1e7).
+      # Every row asks (permit): no assert row's controls for --no-power to leave out. The JSON is rewritten
+      # after each row, so a step cut short keeps the rows it finished.
       python3 ci/cuda_litmus_variants.py generate "$work/variants" 2>>"$work/wave/steps.txt"
-      # 1e8 instances a row, about a tenth of what cuda-litmus's H100 campaign ran each (95 iterations of
-      # about 1e7), so that the 1,306 rows fit one call; a variant it showed that this run did not may need more.
-      step variants "${VARIANTS_SECONDS:-400}" "$vmm" run --litmus "$work/variants" --no-power \
-        --instances "${VARIANTS_INSTANCES:-100000000}" --json "$work/wave/variants.json" ;;
+      python3 ci/cuda_litmus_variants.py params --bench ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json \
+        "$work/wave/variants.params.json" 2>>"$work/wave/steps.txt"
+      step variants "${VARIANTS_SECONDS:-540}" "$vmm" run --litmus "$work/variants" --no-power \
+        --stress-params "$work/wave/variants.params.json" --instances "${VARIANTS_INSTANCES:-1000000000}" \
+        --json "$work/wave/variants.json" ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done

@@ -211,3 +211,17 @@ def test_the_figure_with_a_gpu_run(tmp_path):
     assert "On the GPU (NVIDIA H200, driver 580.159.04, vmmcheck git 0123456789ab; `vmmcheck run --litmus DIR --instances 100000000`" in text
     assert f"1 showed their weak outcome -- 1 of the {n_h100} the H100 showed" in text
     assert "Outcomes the model forbids: none." in text
+
+
+def test_each_tests_variants_take_its_tuned_knobs():
+    bench = json.loads((REPO / "ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json").read_text())
+    doc = clv.tuned_params(bench)
+    assert doc["schema"] == "vmmcheck-stress-params/1" and doc["params"] == {}
+    # every test with variants, none without (mp, z6-1)
+    assert sorted(r["rows"] for r in doc["rows"]) == sorted(f"litmus.{t}_variants.*" for t in clv.TESTS)
+    by_test = {t["test"]: t for t in bench["tests"]}
+    wrw = next(r for r in doc["rows"] if r["rows"] == "litmus.wrw_2w_variants.*")
+    assert wrw["params"] == by_test["wrw+2w"]["vmmcheck_long"]["params"]
+    per_instance = clv.tuned_params(bench, "instance")
+    wrw = next(r for r in per_instance["rows"] if r["rows"] == "litmus.wrw_2w_variants.*")
+    assert wrw["params"] == by_test["wrw+2w"]["vmmcheck_tuned"]["params"]
