@@ -6,9 +6,10 @@
 # the A/B of `tune --confirm` (confirm) and a search for knobs under which the rows that proved nothing in
 # the reference run do (tune-power: TUNE_POWER_FILTER, by default ci/weak_rows.py's list); and every
 # variant cuda-litmus published, as litmus rows (variants: ci/cuda_litmus_variants.py; then, here,
-# `ci/cuda_litmus_variants.py check --gpu-results variants.json` puts what each showed in the table).
+# `ci/cuda_litmus_variants.py check --gpu-results variants.json` puts what each showed in the table); and
+# the A/B of distinct_addresses over the files whose kernels it changes (distinct).
 #   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin confirm tune-power
-#                                                       variants; default the first four)
+#                                                       variants distinct; default the first four)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 vmm=${1:?usage: ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]}
@@ -72,6 +73,21 @@ for s in "${steps[@]}"; do
       step variants "${VARIANTS_SECONDS:-540}" "$vmm" run --litmus "$work/variants" --no-power \
         --stress-params "$work/wave/variants.params.json" --instances "${VARIANTS_INSTANCES:-1000000000}" \
         --json "$work/wave/variants.json" ;;
+    distinct)  # the A/B of distinct_addresses (docs/toolchain.md): the files whose rows it changes, under the
+      # shipped row knobs with it off, then as shipped (on), each with its controls
+      files=(--litmus cases/litmus/CoRR.test --litmus cases/litmus/CoWW.test --litmus cases/litmus/alias_same_thread.test
+             --litmus cases/litmus/alias_memory_same_thread.test --litmus cases/litmus/surface_same_thread.test)
+      python3 - "$work/wave/distinct-off.params.json" <<'PY'
+import json, sys
+doc = json.load(open("cases/litmus/stress-params.json"))
+doc["params"] = {**doc.get("params", {}), "distinct_addresses": False}
+for entry in doc["rows"]:
+    entry["params"] = {**entry["params"], "distinct_addresses": False}
+json.dump(doc, open(sys.argv[1], "w"), indent=1)
+PY
+      step distinct-off "${DISTINCT_SECONDS:-150}" "$vmm" run "${files[@]}" \
+        --stress-params "$work/wave/distinct-off.params.json" --json "$work/wave/distinct-off.json"
+      step distinct-on "${DISTINCT_SECONDS:-150}" "$vmm" run "${files[@]}" --json "$work/wave/distinct-on.json" ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done

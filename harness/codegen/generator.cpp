@@ -142,9 +142,10 @@ void emit_idle_barriers(const Litmus& l, const Layout& lay, const std::string& i
 class RoleEmitter {
  public:
   RoleEmitter(const Litmus& l, const Layout& lay, std::size_t t, const Instance& in, std::string indent, std::ostringstream& o,
-              std::vector<PendingSite>& sites, bool loads_before_stores)
+              std::vector<PendingSite>& sites, const Build& build)
       : l_(l), lay_(lay), t_(t), in_(in), indent_(std::move(indent)), o_(o), sites_(sites),
-        loads_before_stores_(loads_before_stores && !has_branch(l.threads[t])) {}
+        loads_before_stores_(build.loads_before_stores && !has_branch(l.threads[t])),
+        distinct_(build.distinct_addresses ? distinct_ops() : std::set<std::size_t>{}) {}
 
   // The role's operations, its registers written out; `warm`: its own warming reads first (one role a thread).
   void emit(const std::set<int>& warm) {
@@ -168,6 +169,48 @@ class RoleEmitter {
   }
 
   int location_of(const Op& op) const { return lay_.global_index[static_cast<std::size_t>(op.address)]; }
+
+  // The operations ptxas could otherwise merge with, or drop for, an earlier access of the same address with
+  // nothing between that binds it (Build::distinct_addresses): a store after a store of it (ptxas drops the
+  // first), a weak load after an access of it (ptxas reuses the value, or swaps the two loads). A fence, a
+  // CTA barrier, an atomic, an acquire, a release, a spin or a branch between keeps ptxas from that, as
+  // does a strong load (a load ptxas has never merged). An ld.nc is left as it is: ptxas may move a
+  // read-only load anywhere, and an offset would only let it pass a fence.
+  std::set<std::size_t> distinct_ops() const {
+    const std::vector<Op>& ops = l_.threads[t_].ops;
+    const auto generic_access = [](const Op& op) { return is_access(op) && op.proxy == Proxy::Generic; };
+    const auto binds = [](const Op& op) {
+      if (op.kind == OpKind::Load) return op.spin || op.sem == Sem::Acquire;
+      if (op.kind == OpKind::Store) return op.sem == Sem::Release;
+      return true;  // a fence, a barrier, an atomic, a label, a branch
+    };
+    std::set<std::size_t> out;
+    for (std::size_t j = 0; j < ops.size(); ++j) {
+      const Op& b = ops[j];
+      const bool weak_load = b.kind == OpKind::Load && b.sem == Sem::Weak && !b.spin;
+      if (!generic_access(b) || !(weak_load || b.kind == OpKind::Store)) continue;
+      for (std::size_t i = j; i-- > 0;) {
+        if (binds(ops[i])) break;
+        if (!generic_access(ops[i]) || ops[i].address != b.address) continue;
+        if (weak_load || ops[i].kind == OpKind::Store) out.insert(j);
+        break;
+      }
+    }
+    return out;
+  }
+
+  // The address an operation reaches, as C: a<i>, or -- one of distinct_ops() -- a<i> plus p.zero times a
+  // number of its own, which ptxas cannot tell from the earlier access's (a runtime zero: the word is the
+  // same); a load after a load of it also adds that load's value masked by p.zero, and waits for it (a
+  // dependency, which orders nothing in the PTX model: the row's question stays).
+  std::string address_of(const Op& op) const {
+    const std::string a = "a" + std::to_string(op.address);
+    if (!distinct_.count(op_index_)) return a;
+    std::string offset = "p.zero * " + std::to_string(op_index_ + 1) + "u";
+    const auto earlier = loaded_from_.find(op.address);
+    if (earlier != loaded_from_.end() && op.kind == OpKind::Load) offset += " + (" + earlier->second + " & p.zero)";
+    return "(" + a + " + (unsigned long long)(" + offset + "))";
+  }
 
   // unsigned int* a<i>: the generic address of this instance's word of address i in this round.
   void emit_addresses() {
@@ -269,7 +312,7 @@ class RoleEmitter {
   // words masked by p.zero, so that the store is issued after they return. `|`, not `^`: two loads ptxas
   // merges into one give one word twice, and w ^ w would fold the dependency away.
   std::string store_address(const Op& op) const {
-    const std::string a = "a" + std::to_string(op.address);
+    const std::string a = address_of(op);
     if (!loads_before_stores_ || loaded_.empty()) return "\"l\"(" + a + ")";
     std::string words;
     for (const std::string& w : loaded_) words += (words.empty() ? "" : " | ") + w;
@@ -358,7 +401,7 @@ class RoleEmitter {
     if (op.kind == OpKind::Branch) return emit_branch(op);
     current_ = &op;
     const std::string scope = name_of(op.scope);
-    const std::string a = "\"l\"(a" + std::to_string(op.address) + ")";
+    const std::string a = "\"l\"(" + address_of(op) + ")";
     switch (op.kind) {
       case OpKind::Load: {
         if (op.proxy == Proxy::Surface) return emit_surface(op);
@@ -369,6 +412,7 @@ class RoleEmitter {
         else emit_asm(load_ptx(op), "\"=r\"(" + target + ")", a);
         emit_decode(target, into);
         loaded_.push_back(target);  // (a spin's load needs no place here: its loop waits for each value)
+        loaded_from_[op.address] = target;
         return;
       }
       case OpKind::Store: {
@@ -505,6 +549,8 @@ class RoleEmitter {
   std::ostringstream& o_;
   std::vector<PendingSite>& sites_;
   const bool loads_before_stores_;       // Build::loads_before_stores, for a role without branches
+  const std::set<std::size_t> distinct_;  // Build::distinct_addresses: the operations reached through an offset
+  std::map<int, std::string> loaded_from_;  // address -> what the role's last load of it wrote
   std::vector<std::string> loaded_;      // what the role's loads so far wrote (their asm outputs)
   const Op* current_ = nullptr;  // the operation whose asm statement comes next
   unsigned op_index_ = 0;
@@ -706,7 +752,7 @@ void emit_one_role_round(const Litmus& test, const Layout& lay, const Build& bui
   const Instance in{"m", "slot", "word", "column"};
   for (std::size_t t = 0; t < test.threads.size(); ++t) {
     body << "      case " << t << ": {  // " << thread_title(test, lay, t) << "\n";
-    RoleEmitter(test, lay, t, in, "        ", body, pending, build.loads_before_stores).emit(warmed(test, lay, build.warm, t, false));
+    RoleEmitter(test, lay, t, in, "        ", body, pending, build).emit(warmed(test, lay, build.warm, t, false));
     body << "        break;\n      }\n";
   }
   if (has_barrier(test)) {
@@ -744,7 +790,7 @@ void emit_all_roles_round(const Litmus& test, const Layout& lay, const Build& bu
     const std::string k = std::to_string(t);
     const Instance in{"m" + k, "u" + k, "word" + k, "column" + k};
     body << "      {  // " << thread_title(test, lay, static_cast<std::size_t>(t)) << "\n";
-    RoleEmitter(test, lay, static_cast<std::size_t>(t), in, "        ", body, pending, build.loads_before_stores).emit({});
+    RoleEmitter(test, lay, static_cast<std::size_t>(t), in, "        ", body, pending, build).emit({});
     body << "      }\n";
   }
   body << "    }\n";
@@ -758,7 +804,8 @@ std::string kernel_name(const Litmus& l, const std::string& body) {
 
 std::string key_of(const Build& b) {
   return "all_roles=" + std::to_string(b.all_roles) + " warm=" + std::to_string(static_cast<int>(b.warm)) +
-         " reuse_words=" + std::to_string(b.reuse_words) + " loads_before_stores=" + std::to_string(b.loads_before_stores);
+         " reuse_words=" + std::to_string(b.reuse_words) + " loads_before_stores=" + std::to_string(b.loads_before_stores) +
+         " distinct_addresses=" + std::to_string(b.distinct_addresses);
 }
 
 Kernel generate(const Litmus& test, const Build& build) {

@@ -232,6 +232,17 @@ def test_a_knob_a_run_predates_is_its_default_not_a_difference():
         "the runs differ in stress: per-row knobs differ -- weak-outcome counts and power may differ for it"]
 
 
+def test_distinct_addresses_is_named_against_a_run_from_before_it():
+    """distinct_addresses is on by default, but a results file from before it ran without: the change is named."""
+    def doc(stress):
+        return {"context": {"tool_version": "0.1.0", "git_sha": "abc",
+                            "budget": {"instances": 10, "stress_params": stress, "row_stress_params": []}}}
+    older, current = doc({"lines": 8}), doc({"lines": 8, "distinct_addresses": True})
+    assert compare.provenance_notes(older, current) == [
+        "the runs differ in stress: distinct_addresses false -> true -- weak-outcome counts and power may differ for it"]
+    assert compare.provenance_notes(older, doc({"lines": 8, "distinct_addresses": False})) == []
+
+
 def test_the_one_and_the_two_gpu_h200_runs():
     """The committed runs of one H200 and of two: the Warning that became a Fail on two GPUs, and the litmus
     rows the two-GPU run did not run, are regressions; the gate says so first."""

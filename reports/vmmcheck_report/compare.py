@@ -149,9 +149,11 @@ def _knob(v) -> str:
     return "-" if v is None else json.dumps(v) if isinstance(v, bool) else str(v)
 
 
-# Stress knobs added after results files were first written, with the default a file from before them
-# ran under: a missing one is that default, not a difference (harness/run/records/stress_params.hpp).
-LATER_KNOBS = {"loads_before_stores": False}
+# Stress knobs added after results files were first written, with what a file from before them ran under:
+# a missing one is that, not a difference (harness/run/records/stress_params.hpp). distinct_addresses is
+# on by default since it came, but the files before it ran without: comparing one with a run after it
+# names the change.
+LATER_KNOBS = {"loads_before_stores": False, "distinct_addresses": False}
 
 
 def _with_later_knobs(params):

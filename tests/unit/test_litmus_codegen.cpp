@@ -372,6 +372,35 @@ TEST(LitmusCodegen, StoresWaitForEarlierLoadsOnlyWhenAsked) {
   expect_compiles(kb);
 }
 
+// Build::distinct_addresses (on by default): a store after a store of the same address, and a weak load
+// after an access of it, with nothing between that binds ptxas, reach it through p.zero times a number of
+// their own -- a load after a load also waiting for that load's value -- so that ptxas can neither drop the
+// first store nor merge, forward or swap the loads (the row then tests what it asks: vmmcheck toolchain).
+// What a fence separates, a strong load, and a first access are left as they are; off, every one is.
+TEST(LitmusCodegen, RepeatedAddressesGoThroughOffsetsPtxasCannotSeeThrough) {
+  Litmus l;
+  l.name = "repeats";
+  l.addresses = {global("x", 0), global("y", 1)};
+  l.threads = {thread("t0", 0, 0, {store(0, 1), store(0, 2)}),                                       // CoWW's writer
+               thread("t1", 1, 0, {load("r0", 0), load("r1", 0), load("r2", 0, Sem::Relaxed, Level::Gpu)}),  // CoRR's reader
+               thread("t2", 2, 0, {store(1, 1), fence(OpKind::FenceSc, Level::Gpu), load("r3", 1), load("r4", 1)})};
+  const Kernel k = generate(l);
+  expect_contains(k.source, "st.u32 [%0], %1;\" :: \"l\"(a0), ");  // t0's first store: as it is
+  expect_contains(k.source, "\"l\"((a0 + (unsigned long long)(p.zero * 2u))), ");  // its second store
+  // t1's second load: an offset of its own, and the first load's value (waited for)
+  const std::size_t second = k.source.find("(a0 + (unsigned long long)(p.zero * 2u + (");
+  ASSERT_NE(second, std::string::npos) << k.source;
+  EXPECT_NE(k.source.find(" & p.zero)))", second), std::string::npos);
+  EXPECT_EQ(k.source.find("p.zero * 3u"), std::string::npos) << "t1's relaxed load is ptxas's to keep";
+  // t2: the fence binds ptxas between its store and its first load of y; its second load is a repeat
+  EXPECT_EQ(k.source.find("(a1 + (unsigned long long)(p.zero * 3u"), std::string::npos);
+  expect_contains(k.source, "(a1 + (unsigned long long)(p.zero * 4u + (");
+  expect_compiles(k);
+  Build off;
+  off.distinct_addresses = false;
+  EXPECT_EQ(generate(l, off).source.find("p.zero"), std::string::npos);
+}
+
 // Final values are registers the kernel leaves for the host (Kernel::finals), after the loads' own; their
 // location keeps a word per round; a final value of a surface's memory is not generated.
 TEST(LitmusCodegen, FinalValuesAreReadBackByTheHost) {
@@ -948,11 +977,12 @@ TEST(LitmusCodegen, AnNcLoadReadsItsViewThroughTheReadOnlyPath) {
 // must not share a key (the kernel of one would run under the other's knobs), equal builds must.
 TEST(LitmusCodegen, EveryBuildFieldTellsKernelsApart) {
   const Build base;
-  std::vector<Build> changed(4, base);
+  std::vector<Build> changed(5, base);
   changed[0].all_roles = !base.all_roles;
   changed[1].warm = Build::Warm::Weak;
   changed[2].reuse_words = !base.reuse_words;
   changed[3].loads_before_stores = !base.loads_before_stores;
+  changed[4].distinct_addresses = !base.distinct_addresses;
   std::set<std::string> keys{key_of(base)};
   for (const Build& b : changed) EXPECT_TRUE(keys.insert(key_of(b)).second) << key_of(b);
   EXPECT_EQ(key_of(Build{}), key_of(base));

@@ -82,6 +82,14 @@ TEST(StressParams, KernelKnobsRoundTripAndOldSpellingsRead) {
   EXPECT_EQ(stress_params_from_json(to_json(after), "knobs"), after);
   EXPECT_EQ(describe(after), "stores after loads");
   EXPECT_THROW(stress_params_from_json(Json{{"loads_before_stores", "yes"}}, "bad"), InputError);
+  // Distinct addresses: on by default, and read so from a file from before the knob; named when off.
+  EXPECT_TRUE(d.distinct_addresses);
+  EXPECT_TRUE(stress_params_from_json(Json{{"lines", 8u}}, "older").distinct_addresses);
+  StressParams repeated;
+  repeated.distinct_addresses = false;
+  EXPECT_EQ(stress_params_from_json(to_json(repeated), "knobs"), repeated);
+  EXPECT_EQ(describe(repeated), "repeated addresses as they are");
+  EXPECT_THROW(stress_params_from_json(Json{{"distinct_addresses", 0}}, "bad"), InputError);
   // The rows' launch shape: two CTAs per SM of threads_per_block threads unless set; any CTA size.
   EXPECT_EQ(d.row_ctas_per_sm, 2u);
   EXPECT_EQ(d.row_threads_per_block, 0u);

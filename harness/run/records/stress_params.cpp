@@ -77,6 +77,7 @@ Json to_json(const StressParams& p) {
               {"all_roles", p.all_roles},
               {"reuse_words", p.reuse_words},
               {"loads_before_stores", p.loads_before_stores},
+              {"distinct_addresses", p.distinct_addresses},
               {"grid_barrier", p.grid_barrier},
               {"row_ctas_per_sm", p.row_ctas_per_sm},
               {"row_threads_per_block", p.row_threads_per_block},
@@ -100,6 +101,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "all_roles") p.all_roles = boolean(v, where);
     else if (key == "reuse_words") p.reuse_words = boolean(v, where);
     else if (key == "loads_before_stores") p.loads_before_stores = boolean(v, where);
+    else if (key == "distinct_addresses") p.distinct_addresses = boolean(v, where);
     else if (key == "grid_barrier") p.grid_barrier = boolean(v, where);
     else if (key == "row_ctas_per_sm") p.row_ctas_per_sm = bounded(v, where, 1, 32);
     else if (key == "row_threads_per_block") p.row_threads_per_block = bounded(v, where, 0, 1024);
@@ -121,7 +123,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
       if (!found) throw InputError(where + " must be one of store-store, store-load, load-store, load-load (" + v.dump() + ")");
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
-                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, loads_before_stores, grid_barrier, row_ctas_per_sm, "
+                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, loads_before_stores, distinct_addresses, grid_barrier, row_ctas_per_sm, "
                                "row_threads_per_block, row_rounds_per_launch, row_launches, row_word_order)");
     }
   }
@@ -151,6 +153,8 @@ std::string describe(const StressParams& p) {
   if (p.reuse_words != d.reuse_words) item(p.reuse_words ? "values by round" : "a fresh word every round");
   if (p.loads_before_stores != d.loads_before_stores)
     item(p.loads_before_stores ? "stores after loads" : "stores overlap loads");
+  if (p.distinct_addresses != d.distinct_addresses)
+    item(p.distinct_addresses ? "distinct addresses" : "repeated addresses as they are");
   if (p.grid_barrier != d.grid_barrier) item(p.grid_barrier ? "grid barrier" : "no grid barrier");
   if (p.row_ctas_per_sm != d.row_ctas_per_sm) item("row CTAs/SM " + std::to_string(p.row_ctas_per_sm));
   if (p.row_threads_per_block != d.row_threads_per_block) item("row threads/CTA " + std::to_string(p.row_threads_per_block));
@@ -234,6 +238,7 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   if (coin(30)) p.row_launches = 1u << pick(0, 3);
   p.row_word_order = static_cast<StressParams::WordOrder>(pick(0, 2));
   p.loads_before_stores = coin(20);  // last: the draws before it stay what a seed drew before the knob
+  p.distinct_addresses = coin(80);   // after it, for the same reason
   return p;
 }
 
@@ -248,6 +253,7 @@ StressParams as_read_by(const StressParams& p, KnobReaders readers) {
     out.all_roles = d.all_roles;
     out.reuse_words = d.reuse_words;
     out.loads_before_stores = d.loads_before_stores;
+    out.distinct_addresses = d.distinct_addresses;
     out.grid_barrier = d.grid_barrier;
     out.row_ctas_per_sm = d.row_ctas_per_sm;
     out.row_threads_per_block = d.row_threads_per_block;

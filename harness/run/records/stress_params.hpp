@@ -60,6 +60,13 @@ struct StressParams {
   // its store does. Off by default (it takes away the overlap load buffering needs); a row's own knobs
   // turn it on (cases/litmus/stress-params.json: alias_same_thread's ld.nc rows).
   bool loads_before_stores = false;
+  // Generated litmus kernels: a generic access whose address another access of its role reaches too goes
+  // through an opaque offset of its own (codegen::Build::distinct_addresses), so that ptxas can neither
+  // merge two loads of it, forward a store to a load, nor drop the first of two stores -- as it did at -O3
+  // in CoRR's, CoWW's and the same-thread files' rows (docs/toolchain.md). On by default: the machine code
+  // then holds every generic operation of the shipped rows (vmmcheck toolchain, no GPU); what it does to
+  // their weak outcomes on a GPU is not measured yet.
+  bool distinct_addresses = true;
   // Generated litmus kernels: before each round every testing CTA meets the others (a bounded spin on a
   // counter), so that every instance's roles start together, as cuda-litmus's barrier does.
   bool grid_barrier = false;
@@ -132,7 +139,7 @@ std::vector<RowStress> read_row_stress(const std::string& path);
 StressParams random_stress_params(std::mt19937_64& rng);
 // Who reads the knobs: the hand-written in-kernel cases read the stress, threads_per_block and
 // spin_timeout_us; the generated litmus rows the stress, the row_* knobs and the build's (warm_loads,
-// all_roles, reuse_words, loads_before_stores, grid_barrier), and threads_per_block only where
+// all_roles, reuse_words, loads_before_stores, distinct_addresses, grid_barrier), and threads_per_block only where
 // row_threads_per_block is 0 (run/rows/engine.cpp).
 struct KnobReaders {
   bool cases = true;

@@ -147,6 +147,7 @@ codegen::Build build_of(const StressParams& s) {
   b.warm = s.warm_loads;
   b.reuse_words = s.reuse_words;
   b.loads_before_stores = s.loads_before_stores;
+  b.distinct_addresses = s.distinct_addresses;
   return b;
 }
 
