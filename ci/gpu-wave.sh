@@ -77,17 +77,20 @@ for s in "${steps[@]}"; do
       # shipped row knobs with it off, then as shipped (on), each with its controls
       files=(--litmus cases/litmus/CoRR.test --litmus cases/litmus/CoWW.test --litmus cases/litmus/alias_same_thread.test
              --litmus cases/litmus/alias_memory_same_thread.test --litmus cases/litmus/surface_same_thread.test)
-      python3 - "$work/wave/distinct-off.params.json" <<'PY'
+      # (run --litmus FILE reads no folder's stress-params.json: both arms name the shipped one, the knob apart)
+      python3 - "$work/wave" <<'PY'
 import json, sys
-doc = json.load(open("cases/litmus/stress-params.json"))
-doc["params"] = {**doc.get("params", {}), "distinct_addresses": False}
-for entry in doc["rows"]:
-    entry["params"] = {**entry["params"], "distinct_addresses": False}
-json.dump(doc, open(sys.argv[1], "w"), indent=1)
+for arm, on in (("off", False), ("on", True)):
+    doc = json.load(open("cases/litmus/stress-params.json"))
+    doc["params"] = {**doc.get("params", {}), "distinct_addresses": on}
+    for entry in doc["rows"]:
+        entry["params"] = {**entry["params"], "distinct_addresses": on}
+    json.dump(doc, open(f"{sys.argv[1]}/distinct-{arm}.params.json", "w"), indent=1)
 PY
-      step distinct-off "${DISTINCT_SECONDS:-150}" "$vmm" run "${files[@]}" \
-        --stress-params "$work/wave/distinct-off.params.json" --json "$work/wave/distinct-off.json"
-      step distinct-on "${DISTINCT_SECONDS:-150}" "$vmm" run "${files[@]}" --json "$work/wave/distinct-on.json" ;;
+      for arm in off on; do
+        step "distinct-$arm" "${DISTINCT_SECONDS:-150}" "$vmm" run "${files[@]}" \
+          --stress-params "$work/wave/distinct-$arm.params.json" --json "$work/wave/distinct-$arm.json"
+      done ;;
     *) echo "gpu-wave: no step '$s'" >&2 ;;
   esac
 done

@@ -145,7 +145,7 @@ class RoleEmitter {
               std::vector<PendingSite>& sites, const Build& build)
       : l_(l), lay_(lay), t_(t), in_(in), indent_(std::move(indent)), o_(o), sites_(sites),
         loads_before_stores_(build.loads_before_stores && !has_branch(l.threads[t])),
-        distinct_(build.distinct_addresses ? distinct_ops() : std::set<std::size_t>{}) {}
+        distinct_(build.distinct_addresses ? distinct_ops() : std::map<std::size_t, std::size_t>{}) {}
 
   // The role's operations, its registers written out; `warm`: its own warming reads first (one role a thread).
   void emit(const std::set<int>& warm) {
@@ -170,30 +170,37 @@ class RoleEmitter {
 
   int location_of(const Op& op) const { return lay_.global_index[static_cast<std::size_t>(op.address)]; }
 
-  // The operations ptxas could otherwise merge with, or drop for, an earlier access of the same address with
-  // nothing between that binds it (Build::distinct_addresses): a store after a store of it (ptxas drops the
-  // first), a weak load after an access of it (ptxas reuses the value, or swaps the two loads). A fence, a
-  // CTA barrier, an atomic, an acquire, a release, a spin or a branch between keeps ptxas from that, as
-  // does a strong load (a load ptxas has never merged). An ld.nc is left as it is: ptxas may move a
-  // read-only load anywhere, and an offset would only let it pass a fence.
-  std::set<std::size_t> distinct_ops() const {
+  // The operations ptxas could otherwise merge with, or drop for, the role's previous access of the same
+  // address (Build::distinct_addresses), each with that access's index: a store after a store (ptxas drops
+  // the first), a weak load after a load or a store (ptxas reuses the value, or swaps two loads). Only
+  // where nothing between keeps ptxas from that anyway: a store between two loads, or a load between two
+  // stores, of any address (ptxas cannot know it another word), an atomic, a surface or texture access, a
+  // fence, a CTA barrier, a label or a branch (a path may skip the first access). Nor where the model
+  // orders the two around what is between -- an acquire or a spin before a load, a release before a
+  // store: merging there breaks the model, and vmmcheck toolchain must go on seeing ptxas do it (the
+  // reload merged across an acquire, docs/toolchain.md). An ld.nc is left as it is: ptxas may move a
+  // read-only load past a fence, which an offset would let it do.
+  std::map<std::size_t, std::size_t> distinct_ops() const {
     const std::vector<Op>& ops = l_.threads[t_].ops;
-    const auto generic_access = [](const Op& op) { return is_access(op) && op.proxy == Proxy::Generic; };
-    const auto binds = [](const Op& op) {
-      if (op.kind == OpKind::Load) return op.spin || op.sem == Sem::Acquire;
-      if (op.kind == OpKind::Store) return op.sem == Sem::Release;
-      return true;  // a fence, a barrier, an atomic, a label, a branch
+    const auto plain = [](const Op& op) {
+      return (op.kind == OpKind::Load || op.kind == OpKind::Store) && op.proxy == Proxy::Generic && !is_tld(op);
     };
-    std::set<std::size_t> out;
+    std::map<std::size_t, std::size_t> out;
     for (std::size_t j = 0; j < ops.size(); ++j) {
       const Op& b = ops[j];
-      const bool weak_load = b.kind == OpKind::Load && b.sem == Sem::Weak && !b.spin;
-      if (!generic_access(b) || !(weak_load || b.kind == OpKind::Store)) continue;
+      const bool load = b.kind == OpKind::Load;
+      if (!plain(b) || (load && (b.sem != Sem::Weak || b.spin))) continue;
       for (std::size_t i = j; i-- > 0;) {
-        if (binds(ops[i])) break;
-        if (!generic_access(ops[i]) || ops[i].address != b.address) continue;
-        if (weak_load || ops[i].kind == OpKind::Store) out.insert(j);
-        break;
+        const Op& k = ops[i];
+        if (!plain(k)) break;  // an atomic, another proxy's access, a fence, a barrier, a label, a branch
+        if (k.address == b.address && !k.spin) {
+          if (load || k.kind == OpKind::Store) out.emplace(j, i);
+          break;
+        }
+        const bool conflicts = load ? k.kind == OpKind::Store : k.kind == OpKind::Load;
+        const bool ordered = load ? k.kind == OpKind::Load && (k.sem == Sem::Acquire || k.spin)
+                                  : k.kind == OpKind::Store && k.sem == Sem::Release;
+        if (conflicts || ordered) break;
       }
     }
     return out;
@@ -201,14 +208,15 @@ class RoleEmitter {
 
   // The address an operation reaches, as C: a<i>, or -- one of distinct_ops() -- a<i> plus p.zero times a
   // number of its own, which ptxas cannot tell from the earlier access's (a runtime zero: the word is the
-  // same); a load after a load of it also adds that load's value masked by p.zero, and waits for it (a
+  // same); a load after a load also adds that load's value masked by p.zero, and so waits for it (a
   // dependency, which orders nothing in the PTX model: the row's question stays).
   std::string address_of(const Op& op) const {
     const std::string a = "a" + std::to_string(op.address);
-    if (!distinct_.count(op_index_)) return a;
+    const auto pair = distinct_.find(op_index_);
+    if (pair == distinct_.end()) return a;
     std::string offset = "p.zero * " + std::to_string(op_index_ + 1) + "u";
-    const auto earlier = loaded_from_.find(op.address);
-    if (earlier != loaded_from_.end() && op.kind == OpKind::Load) offset += " + (" + earlier->second + " & p.zero)";
+    if (op.kind == OpKind::Load && l_.threads[t_].ops[pair->second].kind == OpKind::Load)
+      offset += " + (" + loaded_at_.at(pair->second) + " & p.zero)";
     return "(" + a + " + (unsigned long long)(" + offset + "))";
   }
 
@@ -412,7 +420,7 @@ class RoleEmitter {
         else emit_asm(load_ptx(op), "\"=r\"(" + target + ")", a);
         emit_decode(target, into);
         loaded_.push_back(target);  // (a spin's load needs no place here: its loop waits for each value)
-        loaded_from_[op.address] = target;
+        loaded_at_[op_index_] = target;
         return;
       }
       case OpKind::Store: {
@@ -549,8 +557,9 @@ class RoleEmitter {
   std::ostringstream& o_;
   std::vector<PendingSite>& sites_;
   const bool loads_before_stores_;       // Build::loads_before_stores, for a role without branches
-  const std::set<std::size_t> distinct_;  // Build::distinct_addresses: the operations reached through an offset
-  std::map<int, std::string> loaded_from_;  // address -> what the role's last load of it wrote
+  // Build::distinct_addresses: the operations reached through an offset -> the earlier access of the word
+  const std::map<std::size_t, std::size_t> distinct_;
+  std::map<std::size_t, std::string> loaded_at_;  // a load's index -> what it wrote (its asm output)
   std::vector<std::string> loaded_;      // what the role's loads so far wrote (their asm outputs)
   const Op* current_ = nullptr;  // the operation whose asm statement comes next
   unsigned op_index_ = 0;

@@ -38,11 +38,11 @@ struct Build {
   // atomics returned: its address depends on them through VmmcheckLitmusLaunch::zero (a role with
   // branches is left as it is: a path may skip a load).
   bool loads_before_stores = false;
-  // A generic access whose address another access of its role reaches too goes there through an offset of
-  // VmmcheckLitmusLaunch::zero times a number of its own (and a load after a load of it, plus that load's
-  // value masked by zero), so that ptxas, not knowing the two addresses one word, can neither merge two
-  // loads, forward a store to a load, drop the first of two stores nor swap two loads: the machine code
-  // then holds the operations the row asks about (vmmcheck toolchain).
+  // A store after a store of the same address, and a weak load after a load or store of it, go there
+  // through an offset of VmmcheckLitmusLaunch::zero times a number of their own (a load after a load also
+  // adds that load's value masked by zero), where nothing between keeps ptxas from merging, forwarding,
+  // dropping or swapping them anyway and the model does not order them around it (generator.cpp,
+  // distinct_ops): the machine code then holds the operations the row asks about (vmmcheck toolchain).
   bool distinct_addresses = true;
 };
 // The text that tells two builds apart, for a cache of generated kernels (RowEngine keys its kernels by

@@ -93,7 +93,9 @@ struct VmmcheckLitmusLaunch {
   unsigned int* grid_counter;
   /* Always 0, which the compiler cannot know: a store's address plus (its thread's earlier loads' words &
    * zero) depends on those loads, so the hardware returns them before it issues the store (stress
-   * loads_before_stores). A dependency orders nothing in the PTX model; the test's verdicts stay. */
+   * loads_before_stores); an access ptxas would merge with, or drop for, an earlier one of the same word
+   * goes there through zero times a number of its own, which ptxas cannot tell from the earlier address
+   * (stress distinct_addresses). A dependency orders nothing in the PTX model; the test's verdicts stay. */
   unsigned int zero;
 };
 

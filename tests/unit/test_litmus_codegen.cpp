@@ -373,32 +373,64 @@ TEST(LitmusCodegen, StoresWaitForEarlierLoadsOnlyWhenAsked) {
 }
 
 // Build::distinct_addresses (on by default): a store after a store of the same address, and a weak load
-// after an access of it, with nothing between that binds ptxas, reach it through p.zero times a number of
-// their own -- a load after a load also waiting for that load's value -- so that ptxas can neither drop the
-// first store nor merge, forward or swap the loads (the row then tests what it asks: vmmcheck toolchain).
-// What a fence separates, a strong load, and a first access are left as they are; off, every one is.
+// after an access of it, reach it through p.zero times a number of their own -- a load after a load also
+// waiting for that load's value -- so that ptxas can neither drop the first store nor merge, forward or
+// swap the loads (the row then tests what it asks: vmmcheck toolchain). Left as they are: a first access,
+// a strong load, and pairs with something between that keeps ptxas from that anyway (a store between
+// loads, a load between stores, of any address; an atomic; a fence) or that the model orders them around
+// (an acquire before a load, a release before a store: ptxas breaking that must stay visible). Off, every one.
 TEST(LitmusCodegen, RepeatedAddressesGoThroughOffsetsPtxasCannotSeeThrough) {
   Litmus l;
   l.name = "repeats";
-  l.addresses = {global("x", 0), global("y", 1)};
-  l.threads = {thread("t0", 0, 0, {store(0, 1), store(0, 2)}),                                       // CoWW's writer
-               thread("t1", 1, 0, {load("r0", 0), load("r1", 0), load("r2", 0, Sem::Relaxed, Level::Gpu)}),  // CoRR's reader
-               thread("t2", 2, 0, {store(1, 1), fence(OpKind::FenceSc, Level::Gpu), load("r3", 1), load("r4", 1)})};
+  l.addresses = {global("x", 0), global("y", 1), global("z", 2)};
+  l.threads = {
+      thread("t0", 0, 0, {store(0, 1), store(0, 2), load("r5", 2), store(0, 3), store(2, 1, Sem::Release, Level::Gpu), store(0, 4)}),
+      thread("t1", 1, 0, {load("r0", 0), load("r1", 0), load("r2", 0, Sem::Relaxed, Level::Gpu), store(2, 2), load("r6", 0),
+                          load("r7", 1, Sem::Acquire, Level::Gpu), load("r8", 0)}),
+      thread("t2", 2, 0, {store(1, 1), fence(OpKind::FenceSc, Level::Gpu), load("r3", 1), load("r4", 1),
+                          atom_add("r9", 2, 1, Sem::Relaxed, Level::Gpu), load("r10", 1)})};
   const Kernel k = generate(l);
-  expect_contains(k.source, "st.u32 [%0], %1;\" :: \"l\"(a0), ");  // t0's first store: as it is
-  expect_contains(k.source, "\"l\"((a0 + (unsigned long long)(p.zero * 2u))), ");  // its second store
-  // t1's second load: an offset of its own, and the first load's value (waited for)
-  const std::size_t second = k.source.find("(a0 + (unsigned long long)(p.zero * 2u + (");
+  const std::string offset = "(unsigned long long)(p.zero * ";
+  // t0: its second store, after a store of x; not the fourth (a load of z between: ptxas must keep the
+  // second store for it) nor the sixth (a release between)
+  expect_contains(k.source, "\"l\"((a0 + " + offset + "2u))), ");
+  EXPECT_EQ(k.source.find("(a0 + " + offset + "4u))"), std::string::npos);
+  EXPECT_EQ(k.source.find("(a0 + " + offset + "6u))"), std::string::npos);
+  // t1: its second load waits for the first; the relaxed load is ptxas's to keep; the load after the store
+  // of z, and the one after the acquire, are left as they are
+  const std::size_t second = k.source.find("(a0 + " + offset + "2u + (");
   ASSERT_NE(second, std::string::npos) << k.source;
   EXPECT_NE(k.source.find(" & p.zero)))", second), std::string::npos);
-  EXPECT_EQ(k.source.find("p.zero * 3u"), std::string::npos) << "t1's relaxed load is ptxas's to keep";
-  // t2: the fence binds ptxas between its store and its first load of y; its second load is a repeat
-  EXPECT_EQ(k.source.find("(a1 + (unsigned long long)(p.zero * 3u"), std::string::npos);
-  expect_contains(k.source, "(a1 + (unsigned long long)(p.zero * 4u + (");
+  for (const char* n : {"3u", "5u", "7u"}) EXPECT_EQ(k.source.find("(a0 + " + offset + n), std::string::npos) << n;
+  // t2: the fence keeps ptxas from merging its store and first load of y; the second load is a repeat
+  // (of a load: it waits for it); the one after the atomic is left as it is
+  EXPECT_EQ(k.source.find("(a1 + " + offset + "3u"), std::string::npos);
+  expect_contains(k.source, "(a1 + " + offset + "4u + (");
+  EXPECT_EQ(k.source.find("(a1 + " + offset + "6u"), std::string::npos);
   expect_compiles(k);
+  // With loads_before_stores too, a store's address has both terms.
+  Build both;
+  both.loads_before_stores = true;
+  expect_compiles(generate(l, both));
   Build off;
   off.distinct_addresses = false;
   EXPECT_EQ(generate(l, off).source.find("p.zero"), std::string::npos);
+}
+
+// A store then a weak load of it: the load reaches the word through an offset (no value to wait for); an
+// ld.nc reload is left to ptxas, which may move a read-only load past a fence.
+TEST(LitmusCodegen, AReadBackGoesThroughAnOffsetAnNcReloadDoesNot) {
+  Litmus l;
+  l.name = "read_back";
+  l.addresses = {global("x", 0)};
+  Op nc1 = proxy_load("r1", 0, Proxy::Texture), nc2 = proxy_load("r2", 0, Proxy::Texture);
+  nc1.nc = nc2.nc = true;  // ld.nc: the texture proxy's read at the generic address
+  l.threads = {thread("t0", 0, 0, {store(0, 1), load("r0", 0), nc1, nc2})};
+  const Kernel k = generate(l);
+  expect_contains(k.source, "\"l\"((a0 + (unsigned long long)(p.zero * 2u)))");
+  EXPECT_EQ(k.source.find("p.zero * 3u"), std::string::npos);
+  EXPECT_EQ(k.source.find("p.zero * 4u"), std::string::npos);
+  expect_compiles(k);
 }
 
 // Final values are registers the kernel leaves for the host (Kernel::finals), after the loads' own; their

@@ -245,6 +245,18 @@ TEST(StressParams, BudgetJsonCarriesThemAndOldResultsStillRead) {
   EXPECT_EQ(read.stress.pre_accesses, 5u);
   EXPECT_EQ(read.stress.threads_per_block, 128u);
   EXPECT_EQ(read.stress.spin_timeout_us, 20'000u);
+  EXPECT_FALSE(read.stress.distinct_addresses);
+
+  // Results written before distinct_addresses ran without it, the run's knobs and each row's alike.
+  Budget rows = b;
+  rows.row_stress = {RowStress{"litmus.corr.*", StressParams{}}};
+  Json before = to_json(rows);
+  before["stress_params"].erase("distinct_addresses");
+  before["row_stress_params"][0]["params"].erase("distinct_addresses");
+  const Budget earlier = budget_from_json(before, "before");
+  EXPECT_FALSE(earlier.stress.distinct_addresses);
+  EXPECT_FALSE(earlier.row_stress.at(0).params.distinct_addresses);
+  EXPECT_TRUE(budget_from_json(to_json(rows), "now").row_stress.at(0).params.distinct_addresses);
 }
 
 // Per-row knobs (tune --each): a params file's "rows" are read in order, every key of an entry's params

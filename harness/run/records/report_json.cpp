@@ -266,6 +266,8 @@ Budget budget_from_json(const json& j, const std::string& source) {
     if (!given.contains("row_spin_timeout_us")) b.stress.row_spin_timeout_us = b.stress.spin_timeout_us;
     // Before row_word_order, every launch permuted its words.
     if (!given.contains("row_word_order")) b.stress.row_word_order = StressParams::WordOrder::Permuted;
+    // Before distinct_addresses, a repeated address went through as it was.
+    if (!given.contains("distinct_addresses")) b.stress.distinct_addresses = false;
   } else {  // results from before stress params: a flag, its access count and the block size
     if (field<bool>(j, "stress", source)) b.stress.pre_accesses = field<std::uint32_t>(j, "stress_accesses", source);
     b.stress.threads_per_block = field<std::uint32_t>(j, "threads_per_block", source);
@@ -275,12 +277,15 @@ Budget budget_from_json(const json& j, const std::string& source) {
     b.stress.all_roles = false;
     b.stress.reuse_words = false;
     b.stress.row_word_order = StressParams::WordOrder::Permuted;
+    b.stress.distinct_addresses = false;
   }
   if (j.contains("row_stress_params")) {
     b.row_stress = row_stress_from_json(j.at("row_stress_params"), source + ": row_stress_params");
-    for (std::size_t i = 0; i < b.row_stress.size(); ++i)
-      if (!j.at("row_stress_params")[i].at("params").contains("row_word_order"))
-        b.row_stress[i].params.row_word_order = StressParams::WordOrder::Permuted;
+    for (std::size_t i = 0; i < b.row_stress.size(); ++i) {
+      const json& given = j.at("row_stress_params")[i].at("params");
+      if (!given.contains("row_word_order")) b.row_stress[i].params.row_word_order = StressParams::WordOrder::Permuted;
+      if (!given.contains("distinct_addresses")) b.row_stress[i].params.distinct_addresses = false;
+    }
   }
   b.seed = field<std::uint64_t>(j, "seed", source);
   b.resident_timeout_ms = field<double>(j, "resident_timeout_ms", source);

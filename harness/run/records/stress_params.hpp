@@ -60,12 +60,12 @@ struct StressParams {
   // its store does. Off by default (it takes away the overlap load buffering needs); a row's own knobs
   // turn it on (cases/litmus/stress-params.json: alias_same_thread's ld.nc rows).
   bool loads_before_stores = false;
-  // Generated litmus kernels: a generic access whose address another access of its role reaches too goes
-  // through an opaque offset of its own (codegen::Build::distinct_addresses), so that ptxas can neither
-  // merge two loads of it, forward a store to a load, nor drop the first of two stores -- as it did at -O3
-  // in CoRR's, CoWW's and the same-thread files' rows (docs/toolchain.md). On by default: the machine code
-  // then holds every generic operation of the shipped rows (vmmcheck toolchain, no GPU); what it does to
-  // their weak outcomes on a GPU is not measured yet.
+  // Generated litmus kernels: a store after a store of the same address, and a weak load after an access
+  // of it, go through an opaque offset of their own (codegen::Build::distinct_addresses), so that ptxas can
+  // neither merge two loads of it, forward a store to a load, nor drop the first of two stores -- as it did
+  // at -O1..-O3 in CoRR's, CoWW's and the same-thread files' rows (docs/toolchain.md). On by default: the
+  // machine code then holds every generic operation of the shipped rows (vmmcheck toolchain, no GPU); what
+  // it does to their weak outcomes on a GPU is not measured yet.
   bool distinct_addresses = true;
   // Generated litmus kernels: before each round every testing CTA meets the others (a bounded spin on a
   // counter), so that every instance's roles start together, as cuda-litmus's barrier does.
