@@ -227,6 +227,9 @@ TESTS["paper_example2"] = dict(_PAPER, file="paper-example2", threads=[
 
 SCOPES = {"BLOCK": "cta", "DEVICE": "gpu", "SYSTEM": "sys"}
 
+# cuda-litmus's kernel file name (its logs' and its side-by-side's test name) -> the test's name here
+TEST_OF_FILE = {spec.get("file", t): t for t, spec in TESTS.items()}
+
 # Variants cuda-litmus's kernel never ran, so that "not seen" says nothing of them: IRIW's TB_02_1_3 puts
 # thread 3 in thread 1's CTA at thread 1's own id (both stripe_workgroup of a CTA, the same lane), and the
 # kernel skips an instance whose threads share an id -- every instance. Its GH200 log
@@ -352,13 +355,12 @@ def never_ran_in_log(log: pathlib.Path) -> List[str]:
         if m:
             totals[m.group(1)].append(int(m.group(2)))
     # the log's names: <test>-TB_<groups>-SCOPE_<s>-<fence>-<kind>, with the kernel's file name and groups
-    files = {spec.get("file", t): t for t, spec in TESTS.items()}
     out = []
     for name, ts in totals.items():
         if any(ts):
             continue
         test, rest = name.split("-", 1)
-        out.append(f"{files.get(test, test)}_{rest.replace('-', '_')}".replace("TB_02_1_S", "TB_1_02_S"))
+        out.append(f"{TEST_OF_FILE.get(test, test)}_{rest.replace('-', '_')}".replace("TB_02_1_S", "TB_1_02_S"))
     return sorted(out)
 
 
@@ -503,10 +505,9 @@ def tuned_params(bench: dict, per: str = "gpu-second") -> dict:
     second (its long runs': a run of 1e9 instances a row then takes 0.02-0.14 s of GPU time) or per instance
     (its tuned runs': the strongest kernels, up to 80 GPU seconds for 1e9 instances)."""
     which = {"gpu-second": "vmmcheck_long", "instance": "vmmcheck_tuned"}[per]
-    by_file = {spec.get("file", t): t for t, spec in TESTS.items()}
     rows = []
     for t in bench["tests"]:
-        test = by_file.get(t["test"])
+        test = TEST_OF_FILE.get(t["test"])
         params = (t.get(which) or {}).get("params")
         if test is None or not params:
             continue  # mp and z6-1 have no variants here; a test whose search failed keeps the defaults
