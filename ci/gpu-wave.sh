@@ -59,6 +59,8 @@ for s in "${steps[@]}"; do
       # its assert rows no control showed and its permit rows whose weak outcome did not show (ci/weak_rows.py),
       # a search per file (--each: written after every trial, as per-file knobs stress-params.json can take).
       filter=${TUNE_POWER_FILTER:-$(python3 ci/weak_rows.py ci/results/nvidia-h200_driver-580.159.04.json)}
+      # An empty filter would tune every row of every file: say so and skip the step instead.
+      [ -n "$filter" ] || { echo "tune-power: no rows to tune (ci/weak_rows.py gave none)" | tee -a "$work/wave/steps.txt"; continue; }
       step tune-power "${TUNE_POWER_SECONDS:-570}" "$vmm" tune --each --filter "$filter" --per instance \
         --trials "${TUNE_POWER_TRIALS:-16}" --confirm 3 --seconds "${TUNE_POWER_FILE_SECONDS:-25}" \
         --out "$work/wave/tune-power.params.json" ;;

@@ -65,3 +65,16 @@ def test_entries_give_a_files_best_knobs_to_its_weak_rows_alone():
     assert [e["rows"] for e in got] == ["litmus.lb.2.*", "litmus.sb.p,litmus.sb.p.*"]  # mp: no gain; iriw: no weak row
     assert got[0]["params"] == {"grid_barrier": True}
     assert "2 of 3 targets showing (0 by default)" in got[0]["why"] and "abcdef123456" in got[0]["why"]
+
+
+def test_it_runs_where_python_has_no_jsonschema():
+    # The GPU machine's python has none, and ci/gpu-wave.sh's tune-power step runs this script there: an
+    # import error would leave the step's filter empty.
+    import subprocess
+    import sys
+    code = ("import sys, runpy; sys.modules['jsonschema'] = None; sys.argv = ['weak_rows.py', sys.argv[1]]; "
+            "runpy.run_path('ci/weak_rows.py', run_name='__main__')")
+    run = subprocess.run([sys.executable, "-c", code, str(REPO / "ci/results/nvidia-h200_driver-580.159.04.json")],
+                         cwd=REPO, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().startswith("litmus.")

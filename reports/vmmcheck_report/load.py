@@ -16,8 +16,6 @@ import json
 from pathlib import Path
 from typing import Mapping, Optional
 
-import jsonschema
-
 from . import jsontext, model
 
 # schema/ at the repository root: reports/vmmcheck_report/../../schema
@@ -84,6 +82,10 @@ def _json_path(path) -> str:
 
 def check_schema(schema: dict, instance, where: str) -> None:
     """LoadError naming `where` and the first place `instance` breaks `schema` (JSON Schema draft 7)."""
+    # Imported here, not at the top: the readers that validate nothing (ci/weak_rows.py on the GPU machine,
+    # whose python has no jsonschema) import this module too.
+    import jsonschema
+
     validator = jsonschema.Draft7Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
     if error is not None:
