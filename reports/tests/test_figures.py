@@ -8,6 +8,7 @@ generators write for small synthetic runs, and that a broken marker is refused w
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -270,3 +271,16 @@ def test_the_cuda_litmus_table_says_how_vmmcheck_was_tuned(tmp_path):
     path.write_text(json.dumps(doc))
     text = "\n".join(figures.cuda_litmus(figures.Source(path, "cl.json")))
     assert "`tune --litmus --per instance`, its 4 best draws measured again and the best of those kept (`--confirm 4`)" in text
+
+
+def test_the_hand_edit_table_lists_only_runs_a_diff_made(run_cli, scratch_repo):
+    # ci/results/experiments also keeps runs no hand edit made (the mirror tables' last runs): no row for
+    # them, and no link to a diff that does not exist.
+    rc, _, _ = run_cli("figures", "--root", scratch_repo)
+    assert rc == 0
+    readme = (scratch_repo / "README.md").read_text()
+    section = readme[readme.index("<!-- figures: experiments ci/results/experiments -->"):]
+    section = section[:section.index("<!-- /figures -->")]
+    linked = re.findall(r"\(ci/experiments/([\w-]+)\.diff\)", section)
+    assert linked and all((scratch_repo / "ci/experiments" / f"{name}.diff").is_file() for name in linked)
+    assert "same-thread-mirror" not in section and "alias-memory-mirror" not in section
