@@ -12,21 +12,19 @@
 #include "patterns/ipc/definition.hpp"
 #include "patterns/kernel_pair/definition.hpp"
 #include "patterns/lifecycle/definition.hpp"
-#include "patterns/message_passing/definition.hpp"
 #include "patterns/multicast/definition.hpp"
 #include "patterns/peer_access/definition.hpp"
 #include "patterns/peer_mp/definition.hpp"
 #include "patterns/peer_pair/definition.hpp"
 #include "patterns/planted/definition.hpp"
 #include "patterns/resident/definition.hpp"
-#include "patterns/same_thread/definition.hpp"
 #include "patterns/surface/definition.hpp"
 #include "patterns/texture/definition.hpp"
 #include "patterns/unmap_in_use/definition.hpp"
 
 namespace vmmcheck::patterns {
 
-using CaseDef = std::variant<SameThread, MessagePassing, KernelPair, Resident, Access, Lifecycle, UnmapInUse,
+using CaseDef = std::variant<KernelPair, Resident, Access, Lifecycle, UnmapInUse,
                              Api, Multicast, Ipc, PeerPair, PeerMp, PeerAccess, Fabric, Texture, AsyncCopy, Surface,
                              PlantedHost, PlantedGpu>;
 

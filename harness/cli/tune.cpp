@@ -75,7 +75,7 @@ Targets targets_of(const model::CaseTable& table, const Selected& selected) {
   }
   if (t.measured.empty()) t.measured = racy;
   if (t.measured.empty() && t.measured_rows.empty())
-    throw InputError("tune: the selection has no in-kernel case (alias.memory.same_thread, alias.memory.mp) and no litmus row to measure stress on");
+    throw InputError("tune: the selection has no litmus row (and no case of a pattern that takes stress) to measure stress on");
   return t;
 }
 

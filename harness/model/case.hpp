@@ -59,8 +59,8 @@ struct Verdict {
 };
 
 struct Case {
-  std::string name;    // e.g. alias.memory.mp.compressible.alias.flagsame.rfence.gpu
-  std::string family;  // e.g. alias.memory.mp
+  std::string name;    // e.g. alias.kernels.kernel.kernel.event.alias
+  std::string family;  // e.g. alias.kernels
   std::string title;   // the family's one-line title
   patterns::CaseDef def;  // the typed definition runners, oracle and kernels act on
   std::vector<std::string> labels;

@@ -89,38 +89,37 @@ TEST(Cli, ListTakesLitmusFiles) {
 // list --json describes itself: each case its pattern and axes; each family its axes' docs and value
 // descriptions, its outcomes and which are weak, and its prune rules with their reasons.
 TEST(Cli, ListJsonCarriesPatternsAxesOutcomesAndPrunes) {
-  const Outcome o = cli({"list", "--filter", "alias.memory.mp.*", "--json"});
+  const Outcome o = cli({"list", "--filter", "multicast.st.*,multicast.red.*,multicast.ld_reduce.*", "--json"});
   ASSERT_EQ(o.code, kExitOk) << o.err;
   const auto doc = nlohmann::json::parse(o.out);
   EXPECT_EQ(doc["schema_version"], 2);
   ASSERT_EQ(doc["families"].size(), 1u);
   const auto& fam = doc["families"][0];
-  EXPECT_EQ(fam["name"], "alias.memory.mp");
-  EXPECT_EQ(fam["pattern"], "message_passing");
-  ASSERT_EQ(fam["axes"].size(), 5u);
-  EXPECT_EQ(fam["axes"][3]["name"], "fence");
-  EXPECT_FALSE(fam["axes"][3]["doc"].get<std::string>().empty());
-  EXPECT_EQ(fam["axes"][3]["values"][1]["value"], "reader");
-  EXPECT_EQ(fam["axes"][3]["values"][1]["name"], "rfence");
-  EXPECT_FALSE(fam["axes"][3]["values"][1]["description"].get<std::string>().empty());
-  ASSERT_EQ(fam["outcomes"].size(), 3u);
+  EXPECT_EQ(fam["name"], "multicast");
+  EXPECT_EQ(fam["pattern"], "multicast");
+  ASSERT_EQ(fam["axes"].size(), 3u);
+  EXPECT_EQ(fam["axes"][1]["name"], "fence");
+  EXPECT_FALSE(fam["axes"][1]["doc"].get<std::string>().empty());
+  EXPECT_EQ(fam["axes"][1]["values"][1]["value"], "proxy_alias");
+  EXPECT_EQ(fam["axes"][1]["values"][1]["name"], "fence");
+  EXPECT_FALSE(fam["axes"][1]["values"][1]["description"].get<std::string>().empty());
+  ASSERT_EQ(fam["outcomes"].size(), 2u);
   EXPECT_EQ(fam["outcomes"][1]["name"], "stale");
   EXPECT_EQ(fam["outcomes"][1]["weak"], true);
   EXPECT_EQ(fam["outcomes"][0]["weak"], false);
   ASSERT_EQ(fam["prunes"].size(), 1u);
-  EXPECT_EQ(fam["prunes"][0]["name"], "fence_without_alias");
+  EXPECT_EQ(fam["prunes"][0]["name"], "fence_across_kernels");
   EXPECT_FALSE(fam["prunes"][0]["why"].get<std::string>().empty());
-  EXPECT_EQ(fam["prunes"][0]["when"]["fence"], nlohmann::json({"reader"}));
-  EXPECT_EQ(fam["pruned"].size(), 4u);  // 2 memories x 2 scopes with the data through view A and a fence
-  ASSERT_EQ(doc["cases"].size(), 12u);
+  EXPECT_EQ(fam["prunes"][0]["when"]["fence"], nlohmann::json({"proxy_alias"}));
+  EXPECT_EQ(fam["pruned"].size(), 3u);  // 3 operations with a fence and an event between two kernels
+  ASSERT_EQ(doc["cases"].size(), 9u);
   for (const auto& c : doc["cases"]) {
-    EXPECT_EQ(c["pattern"], "message_passing");
-    EXPECT_EQ(c["axes"].size(), 5u);
+    EXPECT_EQ(c["pattern"], "multicast");
+    EXPECT_EQ(c["axes"].size(), 3u);
   }
   const auto& first = doc["cases"][0];
-  EXPECT_EQ(first["name"], "alias.memory.mp.compressible.alias.flagsame.nofence.gpu");
-  EXPECT_EQ(first["axes"], nlohmann::json({{"memory", "compressible"}, {"data", "alias"}, {"flag", "same"}, {"fence", "none"},
-                                           {"scope", "gpu"}}));
+  EXPECT_EQ(first["name"], "multicast.ld_reduce.fence.onekernel");
+  EXPECT_EQ(first["axes"], nlohmann::json({{"op", "ld_reduce"}, {"fence", "proxy_alias"}, {"order", "none"}}));
 }
 
 TEST(Cli, CasesTakesOneValueEachTime) {
@@ -170,7 +169,7 @@ TEST(Cli, BadInputExitsTwoAndNamesTheProblem) {
   EXPECT_EQ(o.code, kExitUsage);
   EXPECT_NE(o.err.find("no case or litmus row matches the filter 'no.such.*'"), std::string::npos) << o.err;
 
-  const auto bad = temp_file("vmmcheck-bad.toml", "family = \"x\"\npattern = \"same_thread\"\ntitle = [\n");
+  const auto bad = temp_file("vmmcheck-bad.toml", "family = \"x\"\npattern = \"resident\"\ntitle = [\n");
   o = cli({"list", "--cases", bad.string()});
   EXPECT_EQ(o.code, kExitUsage);
   EXPECT_NE(o.err.find("vmmcheck-bad.toml:3"), std::string::npos) << o.err;
@@ -184,18 +183,14 @@ TEST(Cli, BadInputExitsTwoAndNamesTheProblem) {
 // A verdict the PTX model disagrees with is refused at load, with the model's reason; an `override`
 // citing why the table departs from the model lets it through.
 TEST(Cli, AVerdictTheModelDisagreesWithIsRefused) {
-  const std::string family = R"(family = "wrong.same_thread"
-pattern = "same_thread"
+  const std::string family = R"(family = "wrong.peer_mp"
+pattern = "peer_mp"
 title = "a deliberately wrong verdict"
 snippet = "-"
 [[axis]]
-name = "view"
+name = "data"
 doc = "d"
 values = [ { value = "alias", description = "B" } ]
-[[axis]]
-name = "load"
-doc = "d"
-values = [ { value = "weak", description = "ld" } ]
 [[axis]]
 name = "fence"
 doc = "d"
@@ -210,9 +205,9 @@ why = "w"
   const auto bad = temp_file("vmmcheck-wrong-verdict.toml", family);
   Outcome o = cli({"list", "--cases", bad.string()});
   EXPECT_EQ(o.code, kExitUsage);
-  EXPECT_NE(o.err.find("vmmcheck-wrong-verdict.toml:17: case wrong.same_thread.alias.weak.none"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("vmmcheck-wrong-verdict.toml:13: case wrong.peer_mp.alias.none"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("the verdict says required [new], the PTX memory model says undefined"), std::string::npos) << o.err;
-  EXPECT_NE(o.err.find("the model allows r1 != 1"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("the model allows r2 != 1"), std::string::npos) << o.err;
   const auto overridden = temp_file("vmmcheck-overridden-verdict.toml", family + "override = \"a citation\"\n");
   EXPECT_EQ(cli({"list", "--cases", overridden.string()}).code, kExitOk);
 }
@@ -271,7 +266,7 @@ using cli::kExitUsage;
 // list --json carries what the handbook draws and explains: each case's why, the oracle's derivation and
 // the litmus shape the model decides (null where the model says nothing).
 TEST(CliModel, ListJsonCarriesDerivationAndShape) {
-  const Outcome o = cli({"list", "--json", "--filter", "alias.memory.mp.compressible.same.flagsame.nofence.gpu,access.none.read"});
+  const Outcome o = cli({"list", "--json", "--filter", "peer.mp.same.nofence,access.none.read"});
   ASSERT_EQ(o.code, 0) << o.err;
   const auto doc = nlohmann::json::parse(o.out);
   const auto& access = doc["cases"][0];
@@ -280,7 +275,7 @@ TEST(CliModel, ListJsonCarriesDerivationAndShape) {
   EXPECT_EQ(mp["derivation"]["by"], "the PTX proxy model");
   EXPECT_EQ(mp["derivation"]["expectation"], "required");
   ASSERT_EQ(mp["shape"]["threads"].size(), 2u);
-  EXPECT_EQ(mp["shape"]["threads"][0]["ops"].back(), "st.release.gpu [flag_A], 1") << mp["shape"].dump();
+  EXPECT_EQ(mp["shape"]["threads"][0]["ops"].back(), "st.release.sys [flag_A], 1") << mp["shape"].dump();
   EXPECT_TRUE(access["shape"].is_null());
 }
 

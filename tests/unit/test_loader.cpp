@@ -12,10 +12,10 @@ namespace vmmcheck::model {
 namespace {
 
 const char* kSmall = R"(family = "t.same"
-pattern = "same_thread"
+pattern = "resident"
 title = "test"
 labels = ["gpu"]
-snippet = "ld {load}; {fence}"
+snippet = "ld {load}; {signal}"
 
 [[axis]]
 name = "view"
@@ -28,14 +28,14 @@ doc = "l"
 values = [ { value = "weak", description = "w", code = "ld.weak" }, { value = "nc", description = "n", code = "ld.nc" } ]
 
 [[axis]]
-name = "fence"
-doc = "f"
-values = [ { value = "none", name = "nofence", description = "-", code = "" }, { value = "proxy_alias", name = "fence", description = "f", code = "fence.proxy.alias" } ]
+name = "signal"
+doc = "s"
+values = [ { value = "kernel", name = "kernelsignal", description = "k", code = "flag = 1" }, { value = "host", name = "hostsignal", description = "h", code = "cudaStreamSynchronize" } ]
 
 [[prune]]
-name = "no_nc_fence"
+name = "no_nc_host"
 why = "test pruning"
-when = { load = ["nc"], fence = ["proxy_alias"] }
+when = { load = ["nc"], signal = ["host"] }
 
 [[verdict]]
 when = { load = ["nc"] }
@@ -57,7 +57,7 @@ expect = "undefined"
 rule = "r"
 cite = "c"
 why = "w"
-override = "a test table: the fenced alias case is undefined here, where the PTX model requires it"
+override = "a test table: its verdicts are not the point"
 )";
 
 std::string error_of(const std::string& text) {
@@ -79,22 +79,22 @@ TEST(Loader, CrossesAxesIntoStableDottedNamesAndPrunes) {
   const CaseTable t = parse_cases(kSmall, "small.toml");
   std::vector<std::string> names;
   for (const Case& c : t.cases) names.push_back(c.name);
-  EXPECT_EQ(names, (std::vector<std::string>{"t.same.same.weak.nofence", "t.same.same.weak.fence", "t.same.same.nc.nofence",
-                                             "t.same.alias.weak.nofence", "t.same.alias.weak.fence", "t.same.alias.nc.nofence"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"t.same.same.weak.kernelsignal", "t.same.same.weak.hostsignal", "t.same.same.nc.kernelsignal",
+                                             "t.same.alias.weak.kernelsignal", "t.same.alias.weak.hostsignal", "t.same.alias.nc.kernelsignal"}));
   ASSERT_EQ(t.families.size(), 1u);
   EXPECT_EQ(t.families[0].pruned.size(), 2u);
-  EXPECT_EQ(t.families[0].pruned[0], "t.same.same.nc.fence: no_nc_fence");
+  EXPECT_EQ(t.families[0].pruned[0], "t.same.same.nc.hostsignal: no_nc_host");
 }
 
 TEST(Loader, FirstMatchingVerdictWinsAndSnippetIsFilled) {
   const CaseTable t = parse_cases(kSmall, "small.toml");
   auto find = [&](const std::string& n) { return *std::find_if(t.cases.begin(), t.cases.end(), [&](const Case& c) { return c.name == n; }); };
-  EXPECT_EQ(find("t.same.same.nc.nofence").verdict.expectation, Expectation::Undefined);
-  EXPECT_EQ(find("t.same.same.weak.fence").verdict.expectation, Expectation::Required);
-  EXPECT_EQ(find("t.same.alias.weak.fence").verdict.expectation, Expectation::Undefined);
-  EXPECT_EQ(find("t.same.same.weak.fence").snippet, "ld ld.weak; fence.proxy.alias");
-  EXPECT_EQ(find("t.same.same.weak.fence").axis("fence"), "proxy_alias");
-  EXPECT_EQ(find("t.same.same.weak.fence").verdict.source, "small.toml:34");
+  EXPECT_EQ(find("t.same.same.nc.kernelsignal").verdict.expectation, Expectation::Undefined);
+  EXPECT_EQ(find("t.same.same.weak.hostsignal").verdict.expectation, Expectation::Required);
+  EXPECT_EQ(find("t.same.alias.weak.hostsignal").verdict.expectation, Expectation::Undefined);
+  EXPECT_EQ(find("t.same.same.weak.hostsignal").snippet, "ld ld.weak; cudaStreamSynchronize");
+  EXPECT_EQ(find("t.same.same.weak.hostsignal").axis("signal"), "host");
+  EXPECT_EQ(find("t.same.same.weak.hostsignal").verdict.source, "small.toml:34");
 }
 
 TEST(Loader, MalformedTomlNamesFileAndLine) {
@@ -111,16 +111,16 @@ TEST(Loader, AxisValueThatDoesNotExistIsAnError) {
 
 TEST(Loader, UnknownKeysPatternsAndOutcomesAreErrors) {
   EXPECT_NE(error_of(replace(kSmall, "title = \"test\"", "titel = \"test\"")).find("unknown key 'titel'"), std::string::npos);
-  EXPECT_NE(error_of(replace(kSmall, "pattern = \"same_thread\"", "pattern = \"nope\"")).find("bad.toml:2: unknown pattern 'nope'"), std::string::npos);
+  EXPECT_NE(error_of(replace(kSmall, "pattern = \"resident\"", "pattern = \"nope\"")).find("bad.toml:2: unknown pattern 'nope'"), std::string::npos);
   EXPECT_NE(error_of(replace(kSmall, "outcomes = [\"new\"]", "outcomes = [\"newer\"]")).find("no outcome 'newer'"), std::string::npos);
-  EXPECT_NE(error_of(replace(kSmall, "name = \"fence\"\ndoc", "name = \"fences\"\ndoc")).find("has no axis 'fences'"), std::string::npos);
+  EXPECT_NE(error_of(replace(kSmall, "name = \"signal\"\ndoc", "name = \"signals\"\ndoc")).find("has no axis 'signals'"), std::string::npos);
 }
 
 TEST(Loader, EveryCaseNeedsAVerdictAndEveryVerdictACase) {
   // Drop the catch-all: alias.weak cases have no verdict.
   std::string no_catch_all = kSmall;
   no_catch_all = no_catch_all.substr(0, no_catch_all.rfind("[[verdict]]"));
-  EXPECT_NE(error_of(no_catch_all).find("no [[verdict]] matches case t.same.alias.weak.nofence"), std::string::npos);
+  EXPECT_NE(error_of(no_catch_all).find("no [[verdict]] matches case t.same.alias.weak.kernelsignal"), std::string::npos);
   // A verdict after the catch-all can never match.
   const std::string shadowed = std::string(kSmall) + "\n[[verdict]]\nwhen = { view = [\"alias\"] }\nexpect = \"undefined\"\nrule = \"r\"\ncite = \"c\"\nwhy = \"w\"\n";
   EXPECT_NE(error_of(shadowed).find("matches no case"), std::string::npos);
@@ -141,7 +141,7 @@ TEST(Loader, ShippedTablesHaveAtLeastFortyWellFormedCases) {
     EXPECT_FALSE(c.verdict.citation.empty()) << c.name;
     EXPECT_FALSE(c.snippet.empty()) << c.name;
   }
-  for (const char* family : {"alias.memory.same_thread", "alias.memory.mp", "alias.kernels", "alias.resident"}) {
+  for (const char* family : {"alias.memory.kernels", "alias.memory.resident", "alias.kernels", "alias.resident"}) {
     EXPECT_TRUE(std::any_of(t.cases.begin(), t.cases.end(), [&](const Case& c) { return c.family == family; })) << family;
   }
 }

@@ -81,12 +81,13 @@ TEST(Registry, CasesCarryTheirTypedDefinition) {
       if (c.name == n) return c;
     throw std::runtime_error("no case " + n);
   };
-  const auto& mp = std::get<patterns::MessagePassing>(find("alias.memory.mp.host_numa.alias.flagsame.rfence.sys").def);
-  EXPECT_EQ(mp.data, patterns::View::Alias);
-  EXPECT_EQ(mp.flag, patterns::View::Same);
-  EXPECT_EQ(mp.fence, patterns::FencePlacement::Reader);
-  EXPECT_EQ(mp.scope, patterns::Scope::Sys);
-  EXPECT_EQ(mp.memory, patterns::Memory::HostNuma);
+  const auto& mk = std::get<patterns::KernelPair>(find("alias.memory.kernels.host_numa.event.alias").def);
+  EXPECT_EQ(mk.order, patterns::Order::Event);
+  EXPECT_EQ(mk.view, patterns::View::Alias);
+  EXPECT_EQ(mk.memory, patterns::Memory::HostNuma);
+  const auto& pm = std::get<patterns::PeerMp>(find("peer.mp.alias.fence").def);
+  EXPECT_EQ(pm.data, patterns::View::Alias);
+  EXPECT_EQ(pm.fence, patterns::Fence::ProxyAlias);
   const auto& kp = std::get<patterns::KernelPair>(find("alias.kernels.memset.kernel_nc.graph.offset").def);
   EXPECT_EQ(kp.writer, patterns::WriterOp::Memset);
   EXPECT_EQ(kp.reader, patterns::ReaderOp::KernelNc);
@@ -96,7 +97,7 @@ TEST(Registry, CasesCarryTheirTypedDefinition) {
   EXPECT_EQ(r.signal, patterns::Signal::Host);
   EXPECT_EQ(r.load, patterns::Load::Volatile);
   EXPECT_TRUE(find("api.double_release").isolate);
-  EXPECT_FALSE(find("alias.memory.mp.host_numa.alias.flagsame.rfence.sys").isolate);
+  EXPECT_FALSE(find("alias.memory.kernels.host_numa.event.alias").isolate);
 }
 
 // The suite as generated before the registry (tests/unit/data/suite-before-registry.json, written by
@@ -173,7 +174,7 @@ std::string family_text(const PatternInfo& p, std::string_view bad_axis, const s
 }
 
 // The words of an axis' enum that the pattern does not allow on it (restricted axes such as
-// message_passing.flag or resident.load).
+// peer_mp.data or resident.load).
 std::vector<std::string> words_not_allowed(const AxisInfo& a) {
   std::vector<std::string> out;
   for (std::string_view word : a.vocabulary)
@@ -211,8 +212,8 @@ TEST(Registry, AnUnknownValueOnAnyAxisOfAnyPatternIsExitTwoWithFileAndLine) {
     }
   }
   EXPECT_GE(checked, 4 * 15);
-  // The restricted axes were among them: flag (no offset), resident load.
-  EXPECT_EQ(words_not_allowed(*find_pattern("message_passing")->find_axis("flag")), std::vector<std::string>{"offset"});
+  // The restricted axes were among them: peer_mp's data (no offset), resident load.
+  EXPECT_EQ(words_not_allowed(*find_pattern("peer_mp")->find_axis("data")), std::vector<std::string>{"offset"});
   EXPECT_EQ(words_not_allowed(*find_pattern("resident")->find_axis("load")),
             (std::vector<std::string>{"relaxed_gpu", "acquire_gpu"}));
   EXPECT_EQ(find_pattern("rmw"), nullptr) << "alias.rmw retired to cases/litmus/alias_rmw.test";
@@ -223,22 +224,22 @@ TEST(Registry, AnUnknownValueOnAnyAxisOfAnyPatternIsExitTwoWithFileAndLine) {
 }
 
 TEST(Registry, AWhenClauseMatchesValuesNotNameSegments) {
-  // alias.memory.mp names the fence axis' values "nofence" / "rfence" in case names; tables match "none" / "reader".
-  std::ifstream in(kSource / "cases/alias_memory_mp.toml");
+  // peer.mp names the fence axis' values "nofence" / "fence" in case names; tables match "none" / "proxy_alias".
+  std::ifstream in(kSource / "cases/peer_mp.toml");
   std::stringstream text;
   text << in.rdbuf();
   std::string s = text.str();
-  const std::string clause = "when = { fence = [\"reader\"] }";
+  const std::string clause = "when = { data = [\"alias\"], fence = [\"proxy_alias\"] }";
   const auto at = s.find(clause);
   ASSERT_NE(at, std::string::npos);
   const int line = 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<long>(at), '\n'));
-  s.replace(at, clause.size(), "when = { fence = [\"rfence\"] }");
+  s.replace(at, clause.size(), "when = { data = [\"alias\"], fence = [\"fence\"] }");
   const auto file = std::filesystem::temp_directory_path() / "vmmcheck-when-name.toml";
   std::ofstream(file) << s;
   const auto [code, err] = list_cases(file);
   EXPECT_EQ(code, cli::kExitUsage);
   EXPECT_NE(err.find(file.string() + ":" + std::to_string(line) + ":"), std::string::npos) << err;
-  EXPECT_NE(err.find("'rfence' is the name segment of value 'reader'"), std::string::npos) << err;
+  EXPECT_NE(err.find("'fence' is the name segment of value 'proxy_alias'"), std::string::npos) << err;
 }
 
 }  // namespace

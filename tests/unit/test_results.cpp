@@ -15,9 +15,9 @@ namespace {
 
 model::Case required_case() {
   model::Case c;
-  c.name = "alias.mp.same.flagsame.nofence.gpu";
-  c.family = "alias.mp";
-  c.def = patterns::MessagePassing{};
+  c.name = "peer.mp.same.nofence";
+  c.family = "peer.mp";
+  c.def = patterns::PeerMp{};
   c.verdict.expectation = model::Expectation::Required;
   c.verdict.outcomes = {"new"};
   return c;
@@ -34,7 +34,7 @@ CaseResult result_with(const model::PatternInfo& p, std::uint64_t fresh, std::ui
 }
 
 TEST(Classify, RequiredPassesOnlyWithAllowedOutcomes) {
-  const model::PatternInfo& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("peer_mp");
   const model::Case c = required_case();
   CaseResult ok = result_with(p, 100, 0, 0);
   classify(c, ok);
@@ -49,7 +49,7 @@ TEST(Classify, RequiredPassesOnlyWithAllowedOutcomes) {
 }
 
 TEST(Classify, UndefinedNeverFailsButCountsWeakOutcomes) {
-  const model::PatternInfo& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("peer_mp");
   model::Case c = required_case();
   c.verdict.expectation = model::Expectation::Undefined;
   c.verdict.outcomes.clear();
@@ -60,7 +60,7 @@ TEST(Classify, UndefinedNeverFailsButCountsWeakOutcomes) {
 }
 
 TEST(Classify, AModelCaseWarnsWhereARequiredOneFails) {
-  const model::PatternInfo& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("peer_mp");
   model::Case c = required_case();
   c.verdict.expectation = model::Expectation::Model;
   CaseResult r = result_with(p, 97, 3, 0);
@@ -102,7 +102,7 @@ TEST(Classify, ARejectedCallPassesOnAnyErrorWarnsOnSuccessAndFailsOnAStateChange
 }
 
 TEST(Classify, AHistogramThatDoesNotAddUpIsAnError) {
-  const model::PatternInfo& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("peer_mp");
   CaseResult r = result_with(p, 10, 0, 0);
   r.instances = 11;
   classify(required_case(), r);
@@ -120,7 +120,7 @@ TEST(Json, DocumentHasContextTotalsAndRecords) {
   ctx.runtime_version = 12080;
   ctx.devices = {{0, "NVIDIA H200", "9.0"}};
   ctx.budget.instances = 5;
-  const model::PatternInfo& p = *model::find_pattern("message_passing");
+  const model::PatternInfo& p = *model::find_pattern("peer_mp");
   CaseResult r = result_with(p, 7, 1, 0);
   r.name = "alias.mp.x";
   r.family = "alias.mp";

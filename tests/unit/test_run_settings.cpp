@@ -66,7 +66,7 @@ TEST(RunSettings, EveryRunFlagReachesTheIsolatedChildOrIsTheParentsAlone) {
   const fs::path cases = fs::path(VMMCHECK_SOURCE_DIR) / "cases";
   // Each flag with a value that is not its default.
   const std::map<std::string, std::vector<std::string>> reaches{
-      {"--cases", {"--cases", (cases / "alias_memory_mp.toml").string()}},
+      {"--cases", {"--cases", (cases / "alias_kernels.toml").string()}},
       {"--filter", {"--filter", "alias.*"}},
       {"--caselist", {"--caselist", caselist.string()}},
       {"--shard", {"--shard", "2/3"}},

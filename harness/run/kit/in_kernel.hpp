@@ -94,7 +94,7 @@ void launch_loop(GpuSession& s, const model::Case& c, CaseResult& r, const LoopP
   r.instances = plan.instances_per_launch * plan.launches;
 }
 
-// The litmus shape of launch_loop (alias.memory.same_thread, alias.memory.mp): as many rounds per launch as the budget
+// The litmus shape of launch_loop (peer.mp, proxy.async): as many rounds per launch as the budget
 // needs, `iterations` launches, each with a fresh placement of the testing CTAs' instances and values of
 // its own (round r of launch i writes i * rounds + r + 1), under the budget's stress. `args` is the
 // kernel's parameter block (rounds, value_base, placement, stress); `launch(args)` launches it, all of

@@ -138,7 +138,7 @@ void GpuSession::synchronize() {
   for (cudaStream_t s : {work(), second(), signal()}) CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
-static_assert(patterns::has_memory_axis<patterns::SameThread> && !patterns::has_memory_axis<patterns::Access>);
+static_assert(patterns::has_memory_axis<patterns::KernelPair> && !patterns::has_memory_axis<patterns::Access>);
 
 CaseResult GpuSession::run(const model::Case& c) {
   const auto start = std::chrono::steady_clock::now();

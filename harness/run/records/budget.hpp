@@ -8,7 +8,7 @@
 namespace vmmcheck::run {
 
 struct Budget {
-  // In-kernel cases (alias.memory.same_thread, alias.memory.mp) and litmus rows: instances per case, at least. The instances
+  // Litmus rows (and in-kernel cases of a pattern that takes stress): instances per case, at least. The instances
   // are spread over `iterations` launches; each launch re-places them with fresh permutations.
   std::uint64_t instances = 10'000'000;
   // Launches per in-kernel case; repetitions of an operation-level case (alias.kernels, alias.resident).
