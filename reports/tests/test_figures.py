@@ -284,3 +284,13 @@ def test_the_hand_edit_table_lists_only_runs_a_diff_made(run_cli, scratch_repo):
     linked = re.findall(r"\(ci/experiments/([\w-]+)\.diff\)", section)
     assert linked and all((scratch_repo / "ci/experiments" / f"{name}.diff").is_file() for name in linked)
     assert "same-thread-mirror" not in section and "alias-memory-mirror" not in section
+
+
+def test_a_wildcard_family_counts_its_retired_cases_rows_too():
+    readme = "## What is tested\n\n| family | pattern | cases |\n|---|---|---|\n| `alias.memory.*` | shapes | 3 |\n"
+    doc = {"results": [{"name": "alias.memory.kernels.a", "family": "alias.memory.kernels", "pattern": "kernel_pair"},
+                       {"name": "alias.memory.mp.b", "family": "litmus.alias_memory_mp", "pattern": "litmus"},
+                       {"name": "litmus.alias_memory_mp.1.c", "family": "litmus.alias_memory_mp", "pattern": "litmus"}]}
+    assert figures.case_counts(readme, doc) == ["README.md:5: `alias.memory.*` has 2 cases in the results, the table says 3"]
+    doc["results"].append({"name": "alias.memory.same_thread.d", "family": "litmus.alias_memory_same_thread", "pattern": "litmus"})
+    assert figures.case_counts(readme, doc) == []
