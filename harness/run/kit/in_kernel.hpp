@@ -94,28 +94,4 @@ void launch_loop(GpuSession& s, const model::Case& c, CaseResult& r, const LoopP
   r.instances = plan.instances_per_launch * plan.launches;
 }
 
-// The litmus shape of launch_loop (peer.mp, proxy.async): as many rounds per launch as the budget
-// needs, `iterations` launches, each with a fresh placement of the testing CTAs' instances and values of
-// its own (round r of launch i writes i * rounds + r + 1), under the budget's stress. `args` is the
-// kernel's parameter block (rounds, value_base, placement, stress); `launch(args)` launches it, all of
-// `shape`, on s.work().
-template <typename Args, typename Launch>
-void run_litmus(GpuSession& s, const model::Case& c, CaseResult& r, Args& args, kernels::LaunchShape shape,
-                Launch launch) {
-  const Budget& b = s.budget();
-  args.stress = s.stress_for(shape);
-  const std::uint32_t n = kernels::testing_shape(shape, args.stress).instances();
-  args.rounds = rounds_for(b, n);
-  const LoopPlan plan{n, b.iterations, static_cast<std::uint64_t>(n) * args.rounds, 1, static_cast<std::uint32_t>(shape.threads)};
-  launch_loop(
-      s, c, r, plan,
-      [&](std::uint64_t it, const kernels::Placement& placement) {
-        args.value_base = static_cast<std::uint32_t>(it) * args.rounds;
-        args.placement = placement;
-        // The memory-stress CTAs run until the testing CTAs have counted themselves done.
-        if (args.stress.done) CUDA_CHECK(cudaMemsetAsync(args.stress.done, 0, sizeof(std::uint32_t), s.work()));
-      },
-      [&] { launch(args); }, [](std::uint64_t) {});
-}
-
 }  // namespace vmmcheck::run
