@@ -2,8 +2,8 @@
 # How each way of building a generated kernel bears on its power, measured on one GPU (docs/litmus.md,
 # "How a generated kernel is built"): the shipped litmus rows and cuda-litmus's tests as litmus files
 # (ci/cuda-litmus/) under each knob setting of run/records/stress_params.hpp that changes the kernel,
-# the stress knobs on top of the default, and beside them the hand-written in-kernel families at the
-# same budget. Everything lands in $OUT/knobs.tar.gz (the device tool brings back only a few files);
+# and the stress knobs on top of the default (the hand-written in-kernel families it once ran beside
+# them are all litmus rows now). Everything lands in $OUT/knobs.tar.gz (the device tool brings back only a few files);
 # ci/knobs_table.py turns it into the table docs/litmus.md shows.
 #   ci/gpu-knobs.sh VMMCHECK [VARIANT...]     (default: every variant below)
 set -uo pipefail
@@ -70,12 +70,4 @@ for v in "${order[@]}"; do
   echo "$v: exit $? in $((SECONDS - start)) s" | tee -a "$work/knobs/steps.txt"
   pack
 done
-# The hand-written in-kernel families at the same budget, for the mirror table (KNOBS_HAND=0: not). The
-# four in-kernel families retired to litmus rows; the hand-written kernels left run alias.memory.* only.
-[ "${KNOBS_HAND:-1}" = 1 ] || { rm -rf "$work"; exit 0; }
-start=$SECONDS
-timeout -k 10 "$step_seconds" "$vmm" run --filter 'alias.memory.same_thread.*,alias.memory.mp.*' \
-  --json "$work/knobs/hand-written.json" >"$work/knobs/hand-written.console" 2>&1
-echo "hand-written: exit $? in $((SECONDS - start)) s" | tee -a "$work/knobs/steps.txt"
-pack
 rm -rf "$work"

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # The GPU evidence of issues 44 and 45 in one call, each step bounded and packed as it ends (a call cut
 # short still brings back what ran): the default suite cold (the reference run: ci/results/README.md),
-# the mutation self-test, how the spin bound bears on the spinning rows and the hand-written
-# message-passing cases, and the side-by-side with cuda-litmus (ci/bench-cuda-litmus.sh); on request,
+# the mutation self-test, how the spin bound bears on the spinning rows, and the side-by-side with cuda-litmus (ci/bench-cuda-litmus.sh); on request,
 # the A/B of `tune --confirm` (confirm) and a search for knobs under which the rows that proved nothing in
 # the reference run do (tune-power: TUNE_POWER_FILTER, by default ci/weak_rows.py's list); and every
 # variant cuda-litmus published, as litmus rows (variants: ci/cuda_litmus_variants.py; then, here,
@@ -43,8 +42,6 @@ for s in "${steps[@]}"; do
         step "spin-$us" 90 "$vmm" run --litmus cases/litmus/MP.test --litmus cases/litmus/alias_mp.test \
           --litmus cases/litmus/alias_mp_cta.test --litmus cases/litmus/WRC.test --no-power \
           --stress-params "$work/wave/spin-$us.params.json" --json "$work/wave/spin-$us.json"
-        step "spin-$us-hand" 60 "$vmm" run --filter 'alias.memory.mp.*' --no-power \
-          --stress-params "$work/wave/spin-$us.params.json" --json "$work/wave/spin-$us-hand.json"
       done ;;
     bench)
       step bench "${BENCH_SECONDS:-300}" ci/bench-cuda-litmus.sh --litmus "$litmus" --vmmcheck "$vmm" --out "$work/wave/bench" \

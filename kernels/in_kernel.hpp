@@ -53,10 +53,4 @@ static_assert(static_cast<unsigned>(StressPattern::StoreStore) == VMMCHECK_STRES
               static_cast<unsigned>(StressPattern::LoadStore) == VMMCHECK_STRESS_LOAD_STORE &&
               static_cast<unsigned>(StressPattern::LoadLoad) == VMMCHECK_STRESS_LOAD_LOAD);
 
-// The CTAs of `shape` that run instances when `stress` takes some for memory stress.
-inline LaunchShape testing_shape(LaunchShape shape, const Stress& stress) {
-  shape.blocks -= static_cast<int>(stress.stress_blocks);
-  return shape;
-}
-
 }  // namespace vmmcheck::kernels

@@ -39,9 +39,8 @@ class GpuSession {
   std::uint64_t region_words() const { return region_words_; }
   unsigned long long* histogram() const { return histogram_.get(); }
   void read_histogram(Histogram& h);  // adds the device histogram into h and zeroes it
-  // The stress of an in-kernel launch of `shape` (all its CTAs, memory-stress ones included).
-  kernels::Stress stress_for(kernels::LaunchShape shape) const { return stress_for(shape, budget_.stress); }
-  // ... under knobs `p` (a litmus row's own: Budget::row_stress).
+  // The stress of an in-kernel launch of `shape` (all its CTAs, memory-stress ones included) under knobs
+  // `p` (a litmus row's own: Budget::row_stress).
   kernels::Stress stress_for(kernels::LaunchShape shape, const StressParams& p) const;
   std::uint32_t* sink() const { return sink_.get(); }
   std::uint32_t* latch() const { return latch_.get(); }            // host-mapped, two words: run/kit/hold.hpp
