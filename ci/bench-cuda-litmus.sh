@@ -9,14 +9,18 @@
 # cuda-litmus's draws).
 #
 #   ci/bench-cuda-litmus.sh --litmus DIR --vmmcheck PATH --out OUTDIR [--draws N] [--tests "mp iriw ..."]
-#                           [--long ITERATIONS:INSTANCES] [--params-from OLDOUT [--retune]] [--confirm K]
+#                           [--long ITERATIONS:INSTANCES] [--params-from OLDOUT|REPORT.json [--retune [--keep-speed]]]
+#                           [--confirm K]
 #
 # --long adds a longer run of each tool tuned for speed (long): cuda-litmus with its tuned params (its
 # tune.sh scores weak behaviours per second) at ITERATIONS iterations, vmmcheck with what `tune --per
 # gpu-second` found (as many trials) at INSTANCES instances, so that neither tool's start (its CUDA
 # context, its module loads) is most of its wall time. --params-from takes the tuned params of an
 # earlier output folder (its params/) instead of drawing and tuning again; with --retune only
-# cuda-litmus's, and vmmcheck is tuned again (a new vmmcheck against the same cuda-litmus search).
+# cuda-litmus's, and vmmcheck is tuned again (a new vmmcheck against the same cuda-litmus search); with
+# --keep-speed as well, only its search per instance runs again and its long runs keep the earlier search
+# per GPU second. A committed report (ci/results/cuda-litmus/*.json) serves as OLDOUT: it carries every
+# params file its runs took (bench_cuda_litmus.py params lays them out under OUTDIR/params-from).
 # --confirm K: vmmcheck's searches measure their K best draws again and keep the best of those (`tune
 # --confirm`; its draws stay as many as cuda-litmus's, the K measurements come after them).
 #
@@ -29,7 +33,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 helper="$here/bench_cuda_litmus.py"
 die() { echo "bench-cuda-litmus: $*" >&2; exit 2; }
 
-litmus="" vmm="" out="" draws=6 draws_given="" arch=sm_90 long="" params_from="" retune="" confirm=0
+litmus="" vmm="" out="" draws=6 draws_given="" arch=sm_90 long="" params_from="" retune="" keep_speed="" confirm=0
 tests="mp iriw isa2 rwc wrc 2+2w 3.2w wrw+2w wwc z6-1 z6-3 paper-example1 paper-example2"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
     --long) long=${2:?}; shift 2 ;;
     --params-from) params_from=${2:?}; shift 2 ;;
     --retune) retune=1; shift ;;
+    --keep-speed) keep_speed=1; shift ;;
     --confirm) confirm=${2:?}; shift 2 ;;
     *) die "unknown argument '$1' (see the head of $0)" ;;
   esac
@@ -53,8 +58,15 @@ if [ -n "$long" ]; then
   long_iterations=${long%%:*} long_instances=${long#*:}
   [[ "$long_iterations" =~ ^[1-9][0-9]*$ && "$long_instances" =~ ^[1-9][0-9]*$ ]] || die "--long ITERATIONS:INSTANCES, both positive integers ('$long')"
 fi
-[ -z "$params_from" ] || [ -d "$params_from/params" ] || die "--params-from $params_from: no params/ folder there"
 [ -z "$retune" ] || [ -n "$params_from" ] || die "--retune: with --params-from only (without it, both tools are tuned anyway)"
+[ -z "$keep_speed" ] || [ -n "$retune" ] || die "--keep-speed: with --retune only (without it, every search is taken)"
+params_shown=$params_from  # what the report names: the folder, or the committed report the params came from
+if [ -f "$params_from" ]; then
+  mkdir -p "$out" || die "cannot write $out"
+  python3 "$helper" params --results "$params_from" --write "$out/params-from" || die "--params-from $params_from: not a report with every test's params"
+  params_from=$out/params-from
+fi
+[ -z "$params_from" ] || [ -d "$params_from/params" ] || die "--params-from $params_from: no params/ folder there"
 [[ "$draws" =~ ^[1-9][0-9]*$ ]] || die "--draws $draws: a positive count of draws"
 [[ "$confirm" =~ ^[0-9]+$ ]] || die "--confirm $confirm: a count of draws to measure again"
 [ "$confirm" = 0 ] || [ -z "$params_from" ] || [ -n "$retune" ] || die "--confirm: vmmcheck does not search with --params-from unless --retune"
@@ -128,6 +140,9 @@ for t in $tests; do
   file="$here/cuda-litmus/${t//./_}.test"  # 3.2w: a file name has no dot but its extension's
   if [ -n "$params_from" ]; then
     cp "$params_from/params/$t.tuned.txt" "$out/params/" || die "--params-from $params_from: no tuned params of $t there"
+    if [ -n "$keep_speed" ] && [ -n "$long" ]; then
+      cp "$params_from/params/$t.vmmcheck-speed-params.json" "$out/params/" || die "--keep-speed: no speed params of $t in $params_from"
+    fi
     if [ -z "$retune" ]; then
       cp "$params_from/params/$t.vmmcheck-params.json" "$out/params/" || die "--params-from $params_from: no vmmcheck params of $t there"
       # A folder from before the speed search: its long runs took the params scored per instance.
@@ -150,7 +165,7 @@ for t in $tests; do
     # outcome most often (the tuned runs); scored per GPU second, the most for the time (the long runs).
     run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --confirm "$confirm" --per instance \
       --out "$out/params/$t.vmmcheck-params.json"
-    if [ -n "$long" ]; then
+    if [ -n "$long" ] && [ -z "$keep_speed" ]; then
       run "$t.vmmcheck-tune-speed" "$vmm" tune --litmus "$file" --trials "$draws" --confirm "$confirm" --per gpu-second \
         --out "$out/params/$t.vmmcheck-speed-params.json"
     fi
@@ -170,5 +185,5 @@ for t in $tests; do
   fi
 done
 
-python3 "$helper" report --out "$out" --tests "$tests" --draws "$draws" ${long:+--long "$long"} ${params_from:+--params-from "$params_from"} \
-  ${retune:+--retuned}
+python3 "$helper" report --out "$out" --tests "$tests" --draws "$draws" ${long:+--long "$long"} ${params_from:+--params-from "$params_shown"} \
+  ${retune:+--retuned} ${keep_speed:+--speed-kept}

@@ -7,7 +7,10 @@ Standard library only (the runner's output and params files are read by ci/bench
   draw --from SRC --iterations N --write DST   SRC with testIterations set to N
   best --out OUTDIR --test T --draws N         the draw (1..N) with the most weak behaviours per second of
                                                the runner's own clock (its "Weak behavior rate")
-  report --out OUTDIR --tests "..." --draws N [--long I:N] [--params-from DIR [--retuned]]
+  params --results JSON --write DIR           DIR/params/ as a bench folder leaves it, from a committed report:
+                                               the draws, each test's cuda-litmus tuned params and vmmcheck's
+                                               (per instance and per GPU second), for --params-from
+  report --out OUTDIR --tests "..." --draws N [--long I:N] [--params-from DIR [--retuned [--speed-kept]]]
                                                OUTDIR/bench-cuda-litmus.{json,md}; exit 1 when a run failed
 """
 from __future__ import annotations
@@ -118,6 +121,41 @@ def rates(run: dict) -> dict:
     return run
 
 
+def cmd_params(a) -> int:
+    """A report's tuned params, laid out as a bench folder's params/ (what --params-from reads): a committed
+    report carries every params file its runs took, so a later call can take the same searches without the
+    earlier call's folder."""
+    doc = json.loads(pathlib.Path(a.results).read_text())
+    if doc.get("schema") != "vmmcheck-bench-cuda-litmus/1":
+        print(f"bench_cuda_litmus: {a.results}: not a vmmcheck-bench-cuda-litmus/1 report", file=sys.stderr)
+        return 2
+    dst = pathlib.Path(a.write) / "params"
+    dst.mkdir(parents=True, exist_ok=True)
+    (dst / "DRAWS").write_text(f"{doc['draws']}\n")
+    # vmmcheck's long runs took the params scored per GPU second where the report's long runs say so.
+    speed = doc.get("long", {}).get("vmmcheck_tuned_per") == "gpu-second"
+    missing = []
+    for e in doc["tests"]:
+        t = e["test"]
+        tuned, vm, vm_long = e.get("cuda_litmus_tuned", {}), e.get("vmmcheck_tuned", {}), e.get("vmmcheck_long", {})
+        if "params" not in tuned or "params" not in vm:
+            missing.append(t)
+            continue
+        write(tuned["params"], str(dst / f"{t}.tuned.txt"))
+        about = f"{t}: from {a.results} ({doc['vmmcheck']})"
+        (dst / f"{t}.vmmcheck-params.json").write_text(json.dumps(
+            {"schema": "vmmcheck-stress-params/1", "about": about, "search": {"per": "instance", "from": a.results},
+             "params": vm["params"]}, indent=1) + "\n")
+        if speed and "params" in vm_long:
+            (dst / f"{t}.vmmcheck-speed-params.json").write_text(json.dumps(
+                {"schema": "vmmcheck-stress-params/1", "about": about, "search": {"per": "gpu-second", "from": a.results},
+                 "params": vm_long["params"]}, indent=1) + "\n")
+    if missing:
+        print(f"bench_cuda_litmus: {a.results}: no tuned params for {', '.join(missing)}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def cmd_best(a) -> int:
     out = pathlib.Path(a.out)
     best, best_rate = 1, -1.0
@@ -161,6 +199,8 @@ def cmd_report(a) -> int:
     if a.params_from:
         doc["params_from"] = a.params_from
         doc["vmmcheck_retuned"] = a.retuned  # cuda-litmus's search taken, vmmcheck tuned again
+        if a.retuned and a.speed_kept:  # ... per instance only: its long runs keep the earlier speed search
+            doc["vmmcheck_speed_kept"] = True
     # vmmcheck's searches measured their best draws again (tune --confirm K): the params files say how many.
     confirms = {tune_search(out, t, "vmmcheck-params").get("confirm", 0) for t in tests}
     if confirms != {0}:
@@ -237,6 +277,9 @@ def main(argv=None) -> int:
     d.add_argument("--from", dest="src")
     d.add_argument("--iterations", type=int, required=True)
     d.add_argument("--write", required=True)
+    pa = sub.add_parser("params")
+    pa.add_argument("--results", required=True)
+    pa.add_argument("--write", required=True)
     b = sub.add_parser("best")
     b.add_argument("--out", required=True)
     b.add_argument("--test", required=True)
@@ -246,6 +289,8 @@ def main(argv=None) -> int:
     r.add_argument("--long", default="", help="ITERATIONS:INSTANCES of the long runs, when they ran")
     r.add_argument("--params-from", default="", help="the output folder whose tuned params were taken")
     r.add_argument("--retuned", action="store_true", help="with --params-from: only cuda-litmus's were, vmmcheck was tuned again")
+    r.add_argument("--speed-kept", action="store_true",
+                   help="with --retuned: vmmcheck's search per GPU second was taken too (only the one per instance ran again)")
     r.add_argument("--tests", required=True)
     r.add_argument("--draws", type=int, required=True)
     a = ap.parse_args(argv)
@@ -257,7 +302,7 @@ def main(argv=None) -> int:
             p = draw(a.seed or "0", a.iterations)
         write(p, a.write)
         return 0
-    return cmd_best(a) if a.cmd == "best" else cmd_report(a)
+    return {"best": cmd_best, "params": cmd_params}.get(a.cmd, cmd_report)(a)
 
 
 if __name__ == "__main__":

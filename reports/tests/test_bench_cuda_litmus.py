@@ -134,3 +134,38 @@ def test_long_runs_from_a_folder_before_the_speed_search_say_they_took_the_per_i
     (out / "params" / "mp.vmmcheck-speed-params.json").write_text((out / "params" / "mp.vmmcheck-params.json").read_text())
     _, doc = report(out)
     assert doc["long"]["vmmcheck_tuned_per"] == "instance"
+
+
+def test_a_committed_report_lays_out_the_params_its_runs_took(out, tmp_path_factory):
+    # --params-from REPORT.json: the report carries every tuned params file, so a later call takes the same
+    # searches without the earlier call's folder -- and a bench folder made from them reports the same params.
+    _, doc = report(out)
+    src = tmp_path_factory.mktemp("committed") / "report.json"
+    src.write_text(json.dumps(doc))
+    dst = tmp_path_factory.mktemp("from")
+    assert helper.main(["params", "--results", str(src), "--write", str(dst)]) == 0
+    params = dst / "params"
+    assert (params / "DRAWS").read_text().strip() == "48"
+    assert helper.bench_litmus.read_stress_params(str(params / "mp.tuned.txt")) == doc["tests"][0]["cuda_litmus_tuned"]["params"]
+    tuned = json.loads((params / "mp.vmmcheck-params.json").read_text())
+    speed = json.loads((params / "mp.vmmcheck-speed-params.json").read_text())
+    assert tuned["schema"] == speed["schema"] == "vmmcheck-stress-params/1"
+    assert (tuned["params"], tuned["search"]["per"]) == ({"grid_barrier": True}, "instance")
+    assert (speed["params"], speed["search"]["per"]) == ({"grid_barrier": False}, "gpu-second")
+    # Copied into a bench folder as bench-cuda-litmus.sh does, the report reads them back as the runs' params.
+    for name in ("mp.vmmcheck-params.json", "mp.vmmcheck-speed-params.json"):
+        (out / "params" / name).write_text((params / name).read_text())
+    _, again = report(out, "--params-from", str(src), "--retuned", "--speed-kept")
+    assert again["tests"][0]["vmmcheck_long"]["params"] == {"grid_barrier": False}
+    assert again["long"]["vmmcheck_tuned_per"] == "gpu-second"
+    assert again["vmmcheck_retuned"] is True and again["vmmcheck_speed_kept"] is True
+
+
+def test_a_report_without_a_tests_params_is_refused_for_params(out, tmp_path_factory):
+    _, doc = report(out)
+    del doc["tests"][0]["vmmcheck_tuned"]["params"]
+    src = tmp_path_factory.mktemp("committed") / "report.json"
+    src.write_text(json.dumps(doc))
+    assert helper.main(["params", "--results", str(src), "--write", str(tmp_path_factory.mktemp("from"))]) == 1
+    src.write_text(json.dumps({"schema": "other"}))
+    assert helper.main(["params", "--results", str(src), "--write", str(tmp_path_factory.mktemp("from2"))]) == 2

@@ -919,6 +919,7 @@ def cuda_litmus(src: Source) -> List[str]:
         return "-" if v is None else (f"{v:.3g}x")
 
     retuned = (f"; cuda-litmus's search taken from an earlier call (`{doc['params_from']}`), vmmcheck tuned again"
+               + (" per instance, its long runs under that call's search per GPU second" if doc.get("vmmcheck_speed_kept") else "")
                if doc.get("vmmcheck_retuned") else "")
     confirm = doc.get("vmmcheck_confirm")
     confirmed = (f", its {confirm} best draws measured again and the best of those kept (`--confirm {confirm}`)"
