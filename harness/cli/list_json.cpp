@@ -88,6 +88,7 @@ json row_json(const litmus::Row& row, const litmus::RowVerdict& v) {
               {"line", row.line},
               {"expect", litmus::name_of(row.expect)},
               {"condition", model::ptx::to_string(row.condition)},
+              {"source", row.source},  // the row's own test: the template's holes filled
               {"model", litmus::answer_of(row, v)},
               {"matches", v.matches},
               {"vacuous", v.vacuous},

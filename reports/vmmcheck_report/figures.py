@@ -959,6 +959,26 @@ def cuda_litmus(src: Source) -> List[str]:
     return out
 
 
+def permit_kinds(src: Source) -> List[str]:
+    """The permit rows of a run by kind, and which showed their weak outcome (ci/permit_kinds.py; schema
+    vmmcheck-permit-kinds/1): what the share showing can reach where rows of some kinds show nothing."""
+    doc = plain_json(src)
+    if doc.get("schema") != "vmmcheck-permit-kinds/1":
+        raise FiguresError(f"{src.shown}: not a vmmcheck-permit-kinds/1 file (schema {doc.get('schema')!r})")
+    n, showing, reach = doc["permit_rows"], doc["showing"], doc["showing_if_every_multi_cta_row_without_alias_did"]
+    out = [f"From `{src.shown}` (the run of git {doc['results_git_sha']}; {doc['device']}, driver {doc['driver']}): "
+           f"{showing} of {n} permit rows ({pct(showing, n)}) showed their weak outcome; by kind:", ""]
+    rows = []
+    for kind, k in doc["kinds"].items():
+        missing = k["not_showing"]
+        shown = ", ".join(code(m) for m in missing[:3]) + (f" (+{len(missing) - 3})" if len(missing) > 3 else "")
+        rows.append([kind, str(k["rows"]), str(k["showing"]), shown or "-"])
+    out += table(["kind", "permit rows", "showing", "showing nothing"], rows)
+    out += ["", f"Were every row of two or more CTAs that reads no second path to show its weak outcome, {reach} of "
+            f"{n} would ({pct(reach, n)})."]
+    return out
+
+
 def rows_tune(src: Source) -> List[str]:
     """`tune --litmus cases/litmus --each` (a vmmcheck-stress-params/1 file with "rows", as committed:
     each file's best and baseline, and the default suite run with and without the rows' knobs)."""
@@ -1104,6 +1124,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "knobs": knobs,
     "cuda-litmus": cuda_litmus,
     "rows-tune": rows_tune,
+    "permit-kinds": permit_kinds,
 }
 
 

@@ -377,6 +377,11 @@ TEST(Cli, ListShowsLitmusRowsWithTheirVerdicts) {
   EXPECT_EQ(row["model"], "holds");
   EXPECT_EQ(row["matches"], true);
   EXPECT_EQ(row["axes"]["file"], "corr");
+  // The row's own test, its template's holes filled: the store and the reader CoRR.test's row 0 gives.
+  const std::string source = row["source"];
+  EXPECT_NE(source.find("st.relaxed.cta [x], 1;"), std::string::npos) << source;
+  EXPECT_NE(source.find("d0.b0.t1 {"), std::string::npos) << source;
+  EXPECT_EQ(source.find('$'), std::string::npos) << source;
   const auto all = nlohmann::json::parse(cli({"list", "--json"}).out);
   o = cli({"list"});
   EXPECT_NE(o.out.find(std::to_string(all["cases"].size()) + " cases and " + std::to_string(all["litmus_rows"].size()) +
