@@ -12,6 +12,9 @@ Standard library only (the runner's output and params files are read by ci/bench
                                                (per instance and per GPU second), for --params-from
   report --out OUTDIR --tests "..." --draws N [--long I:N] [--params-from DIR [--retuned [--speed-kept]]]
                                                OUTDIR/bench-cuda-litmus.{json,md}; exit 1 when a run failed
+  merge --write OUT.json REPORT.json...        one report of the tests of several, made alike (the same GPU,
+                                               tools, draws, long runs and params): a table of every test
+                                               that no one device call has time for; exit 2 when they differ
 """
 from __future__ import annotations
 
@@ -156,6 +159,39 @@ def cmd_params(a) -> int:
     return 0
 
 
+# What must agree between reports merged into one table: the GPU, both tools, and how each side was tuned.
+SAME = ("schema", "gpu", "cuda_litmus_commit", "vmmcheck", "draws", "long", "params_from", "vmmcheck_retuned",
+        "vmmcheck_speed_kept", "vmmcheck_confirm")
+
+
+def cmd_merge(a) -> int:
+    """Reports of one setup, each of some tests (one device call each), as one: their tests in the order of
+    the reports given, each test once, and every report's problems."""
+    docs = [(r, json.loads(pathlib.Path(r).read_text())) for r in a.reports]
+    first_name, first = docs[0]
+    for name, doc in docs[1:]:
+        differ = [k for k in SAME if doc.get(k) != first.get(k)]
+        if differ:
+            print(f"bench_cuda_litmus: {name} and {first_name} differ in {', '.join(differ)}: not one table", file=sys.stderr)
+            return 2
+    merged = {k: v for k, v in first.items() if k not in ("tests", "problems")}
+    merged["generated"] = max(doc["generated"] for _, doc in docs)
+    merged["merged_from"] = [{"report": name, "generated": doc["generated"], "tests": [e["test"] for e in doc["tests"]]}
+                             for name, doc in docs]
+    merged["tests"], merged["problems"], seen = [], [], set()
+    for name, doc in docs:
+        for e in doc["tests"]:
+            if e["test"] in seen:
+                print(f"bench_cuda_litmus: {e['test']} is in more than one report ({name})", file=sys.stderr)
+                return 2
+            seen.add(e["test"])
+            merged["tests"].append(e)
+        merged["problems"] += doc.get("problems", [])
+    pathlib.Path(a.write).write_text(json.dumps(merged, indent=1) + "\n")
+    print(markdown(merged))
+    return 1 if merged["problems"] else 0
+
+
 def cmd_best(a) -> int:
     out = pathlib.Path(a.out)
     best, best_rate = 1, -1.0
@@ -280,6 +316,9 @@ def main(argv=None) -> int:
     pa = sub.add_parser("params")
     pa.add_argument("--results", required=True)
     pa.add_argument("--write", required=True)
+    m = sub.add_parser("merge")
+    m.add_argument("--write", required=True)
+    m.add_argument("reports", nargs="+")
     b = sub.add_parser("best")
     b.add_argument("--out", required=True)
     b.add_argument("--test", required=True)
@@ -302,7 +341,7 @@ def main(argv=None) -> int:
             p = draw(a.seed or "0", a.iterations)
         write(p, a.write)
         return 0
-    return {"best": cmd_best, "params": cmd_params}.get(a.cmd, cmd_report)(a)
+    return {"best": cmd_best, "params": cmd_params, "merge": cmd_merge}.get(a.cmd, cmd_report)(a)
 
 
 if __name__ == "__main__":

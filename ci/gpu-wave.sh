@@ -6,9 +6,10 @@
 # the reference run do (tune-power: TUNE_POWER_FILTER, by default ci/weak_rows.py's list); and every
 # variant cuda-litmus published, as litmus rows (variants: ci/cuda_litmus_variants.py; then, here,
 # `ci/cuda_litmus_variants.py check --gpu-results variants.json` puts what each showed in the table); and
-# the A/B of distinct_addresses over the files whose kernels it changes (distinct).
+# the A/B of distinct_addresses over the files whose kernels it changes (distinct); and the committed
+# side-by-side again with vmmcheck searched again per instance, confirming its best draws (bench-retune).
 #   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin confirm tune-power
-#                                                       variants distinct; default the first four)
+#                                                       variants distinct bench-retune; default the first four)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 vmm=${1:?usage: ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]}
@@ -47,6 +48,14 @@ for s in "${steps[@]}"; do
       step bench "${BENCH_SECONDS:-300}" ci/bench-cuda-litmus.sh --litmus "$litmus" --vmmcheck "$vmm" --out "$work/wave/bench" \
         --draws "${BENCH_DRAWS:-4}"
       rm -rf "$work/wave/bench/build"; pack ;;
+    bench-retune)  # the committed side-by-side (docs/litmus.md, "Beside cuda-litmus") again: cuda-litmus's searches
+      # and vmmcheck's per GPU second taken from it, vmmcheck's per instance run again with --confirm. A call has time
+      # for about half the tests (BENCH_TESTS): `ci/bench_cuda_litmus.py merge` joins the halves' reports.
+      step bench-retune "${BENCH_SECONDS:-560}" ci/bench-cuda-litmus.sh --litmus "$litmus" --vmmcheck "$vmm" \
+        --out "$work/wave/bench-retune" --params-from ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json \
+        --retune --keep-speed --confirm "${BENCH_CONFIRM:-4}" --long 10000:10000000000 \
+        --tests "${BENCH_TESTS:-wrw+2w isa2 paper-example1 mp iriw rwc wrc}"
+      rm -rf "$work/wave/bench-retune/build"; pack ;;
     confirm)  # the A/B of tune --confirm over cuda-litmus's tests (ci/gpu-tune-confirm.sh)
       # About 30 s a test at these settings: the table is written after each, so a step cut short keeps
       # the tests it finished.

@@ -169,3 +169,30 @@ def test_a_report_without_a_tests_params_is_refused_for_params(out, tmp_path_fac
     assert helper.main(["params", "--results", str(src), "--write", str(tmp_path_factory.mktemp("from"))]) == 1
     src.write_text(json.dumps({"schema": "other"}))
     assert helper.main(["params", "--results", str(src), "--write", str(tmp_path_factory.mktemp("from2"))]) == 2
+
+
+def test_reports_of_one_setup_merge_into_one_table(out, tmp_path_factory):
+    # Two device calls, each of some tests, made alike: one table of both, in the order given.
+    _, doc = report(out)
+    d = tmp_path_factory.mktemp("merge")
+    a, b = dict(doc, generated="2026-12-05T01:00:00Z"), dict(doc, generated="2026-12-05T02:00:00Z")
+    b["tests"] = [dict(doc["tests"][0], test="iriw")]
+    b["problems"] = ["iriw cuda-litmus long: exit 1"]
+    (d / "a.json").write_text(json.dumps(a))
+    (d / "b.json").write_text(json.dumps(b))
+    assert helper.main(["merge", "--write", str(d / "m.json"), str(d / "a.json"), str(d / "b.json")]) == 1  # a problem stays one
+    m = json.loads((d / "m.json").read_text())
+    assert [e["test"] for e in m["tests"]] == ["mp", "iriw"]
+    assert m["generated"] == "2026-12-05T02:00:00Z" and m["problems"] == ["iriw cuda-litmus long: exit 1"]
+    assert [f["tests"] for f in m["merged_from"]] == [["mp"], ["iriw"]]
+    assert m["long"] == doc["long"] and m["draws"] == 48
+
+
+@pytest.mark.parametrize("change", [{"vmmcheck": "0.1.0 (git other)"}, {"draws": 16}, {"vmmcheck_confirm": 4}, {}])
+def test_reports_made_differently_or_of_the_same_test_are_not_one_table(out, tmp_path_factory, change):
+    _, doc = report(out)
+    d = tmp_path_factory.mktemp("merge")
+    (d / "a.json").write_text(json.dumps(doc))
+    (d / "b.json").write_text(json.dumps(dict(doc, **change)))  # {}: the same test twice
+    assert helper.main(["merge", "--write", str(d / "m.json"), str(d / "a.json"), str(d / "b.json")]) == 2
+    assert not (d / "m.json").exists()
