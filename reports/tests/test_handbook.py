@@ -548,7 +548,9 @@ def test_litmus_rows_carry_the_models_explanation(tmp_path):
                "      -rf->       t1: ld.acquire.cta r0, [flag]   (the release and the acquire synchronize)")
     doc["litmus_rows"] = [{"name": "litmus.mp.0.cta_rel_acq", "file": str(REPORTS.parent / "cases/litmus/MP.test"),
                            "line": 12, "expect": "assert", "condition": "not (r0 == 1 && r1 == 0)", "model": "holds",
-                           "vacuous": True, "explanation": because}]
+                           "vacuous": True, "explanation": because,
+                           "source": "// MP -- message passing.\n// more of the file's comment\n\n.global x;\n\n\n"
+                                     "d0.b0.t0 {\n  st [x], 1;\n  \n  st.release.cta [flag], 1;\n}\n"}]
     # The fixture's family sources are relative to it: keep them resolvable from the copy.
     for fam in doc["families"]:
         if fam.get("source") and not Path(fam["source"]).is_absolute():
@@ -562,6 +564,9 @@ def test_litmus_rows_carry_the_models_explanation(tmp_path):
     file_page = (out / "litmus-file-mp.html").read_text()
     assert 'id="litmus.mp.0.cta_rel_acq"' in file_page and "<b>vacuous</b>" in file_page
     assert "the one candidate execution showing it breaks an axiom: causality" in file_page
+    # MP.test is a template: under each row its own test, the file's comment left to the file's text above.
+    assert ("<summary>its test, the template's holes filled</summary><pre>.global x;\n\nd0.b0.t0 {\n  st [x], 1;\n"
+            "  st.release.cta [flag], 1;\n}</pre>") in file_page, file_page
 
 
 def test_a_topic_of_a_retired_family_links_its_litmus_rows():
@@ -575,3 +580,10 @@ def test_a_topic_of_a_retired_family_links_its_litmus_rows():
     assert "the model: allowed" in atomics["links"][0]["rule"]["rule"]
     # Without the rows, no link (and no error).
     assert next(t for t in handbook.topics([], {}, {}) if t["title"].startswith("Atomics"))["links"] == []
+
+
+def test_a_rows_test_drops_the_files_comment_and_extra_blank_lines():
+    assert handbook.row_test("// a\n//b\n\n.global x;\n\n\n\nd0.b0.t0 {\n}\n\n") == ".global x;\n\nd0.b0.t0 {\n}"
+    assert handbook.row_test("") == ""
+    assert handbook.row_test("  // indented comment\nd0.b0.t0 { // kept: not the opening comment\n}") == \
+        "d0.b0.t0 { // kept: not the opening comment\n}"

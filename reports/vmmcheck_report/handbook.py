@@ -313,7 +313,9 @@ def build(cases_doc: Mapping, runs: Sequence[Run], list_path: Path) -> dict:
 
     listed = {r["name"]: r for r in cases_doc.get("litmus_rows", [])}
     for lf in litmus_files.values():
-        lf["rows"] = [r for r in cases_doc.get("litmus_rows", []) if Path(r.get("file", "")).name == lf["file"]]
+        lf["rows"] = [dict(r, test=row_test(r.get("source", ""))) for r in cases_doc.get("litmus_rows", [])
+                      if Path(r.get("file", "")).name == lf["file"]]
+        lf["template"] = "\n$$" in "\n" + lf.get("text", "")  # rows of a template: each its own test
     litmus = litmus_rows(runs, litmus_files, listed)
     return {"runs": runs, "rules": rules, "families": fams, "case_rule": case_rule, "litmus": litmus,
             "litmus_files": [litmus_files[k] for k in sorted(litmus_files)],
@@ -366,6 +368,22 @@ def summarise(cells: Sequence[Optional[dict]]) -> dict:
                                      for s in order],
             "weak": weak, "instances": inst, "weak_rate": weak / inst if inst else None,
             "controls": controls, "discriminating": discriminating}
+
+
+def row_test(source: str) -> str:
+    """A litmus row's own test (`list --json`'s "source": its template's holes filled) without the file's
+    opening comment, which the file's page shows once; runs of blank lines made one, and none inside a
+    thread's braces (where an empty hole left one)."""
+    lines = source.splitlines()
+    while lines and (not lines[0].strip() or lines[0].lstrip().startswith("//")):
+        lines.pop(0)
+    out: List[str] = []
+    depth = 0
+    for line in (l.rstrip() for l in lines):
+        if line or (out and out[-1] and depth == 0):
+            out.append(line)
+        depth += line.count("{") - line.count("}")
+    return "\n".join(out).strip("\n")
 
 
 def litmus_rows(runs: Sequence[Run], files: Mapping[str, dict],
