@@ -35,7 +35,12 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$work/wave/gp
 "$vmm" --version >"$work/wave/version.txt" 2>&1
 for s in "${steps[@]}"; do
   case "$s" in
-    suite) step suite "${SUITE_SECONDS:-200}" "$vmm" run --json "$work/wave/suite.json" ;;
+    suite) step suite "${SUITE_SECONDS:-200}" "$vmm" run --json "$work/wave/suite.json"
+      # Its permit rows by kind (docs/litmus.md, "Power"), from the rows' own tests: what a reference run commits beside it.
+      "$vmm" list --json >"$work/wave/list.json" 2>>"$work/wave/steps.txt" &&
+        python3 ci/permit_kinds.py "$work/wave/suite.json" "$work/wave/list.json" --write "$work/wave/permit-kinds.json" \
+          2>>"$work/wave/steps.txt"
+      rm -f "$work/wave/list.json"; pack ;;
     selftest) step selftest "${SELFTEST_SECONDS:-200}" "$vmm" selftest --json "$work/wave/selftest.json" ;;
     spin)
       for us in ${SPIN_US:-20000 1000}; do
