@@ -14,7 +14,8 @@ row's kind comes from its test, the first that fits:
   ordered        threads in two or more CTAs, with a fence, an acquire or a release;
   unordered      the rest: threads in two or more CTAs, relaxed, weak or volatile accesses only.
 
-Standard library only.
+Which rows are permit rows, and which showed, is the figures' own reading (vmmcheck_report.figures.permit_rows:
+those that ran), as in docs/litmus.md's power table.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ import json
 import pathlib
 import re
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "reports"))
+from vmmcheck_report.figures import permit_rows  # noqa: E402  (the figures' own reading of a run's permit rows)
 
 KINDS = ("alias", "one CTA", "ordered", "unordered")
 THREAD = re.compile(r"^\s*(d\d+)\.(b\d+)\.t\d+\s*\{", re.M)
@@ -43,7 +47,7 @@ def kind_of(source: str) -> str:
 
 def permit_kinds(results: dict, listing: dict) -> dict:
     sources = {r["name"]: r.get("source") for r in listing.get("litmus_rows", [])}
-    rows = [r for r in results["results"] if r.get("pattern") == "litmus" and r.get("axes", {}).get("expect") == "permit"]
+    rows = permit_rows(results)
     unknown = [r["name"] for r in rows if not sources.get(r["name"])]
     if unknown:
         raise ValueError(f"{len(unknown)} permit rows have no test in the listing (first: {unknown[0]}): "

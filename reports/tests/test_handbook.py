@@ -548,7 +548,7 @@ def test_litmus_rows_carry_the_models_explanation(tmp_path):
                "      -rf->       t1: ld.acquire.cta r0, [flag]   (the release and the acquire synchronize)")
     doc["litmus_rows"] = [{"name": "litmus.mp.0.cta_rel_acq", "file": str(REPORTS.parent / "cases/litmus/MP.test"),
                            "line": 12, "expect": "assert", "condition": "not (r0 == 1 && r1 == 0)", "model": "holds",
-                           "vacuous": True, "explanation": because,
+                           "vacuous": True, "explanation": because, "axes": {"file": "mp", "instance": "0"},
                            "source": "// MP -- message passing.\n// more of the file's comment\n\n.global x;\n\n\n"
                                      "d0.b0.t0 {\n  st [x], 1;\n  \n  st.release.cta [flag], 1;\n}\n"}]
     # The fixture's family sources are relative to it: keep them resolvable from the copy.

@@ -55,7 +55,7 @@ def test_an_alias_declared_but_never_read_is_not_a_second_path():
 
 
 def row(name: str, weak: int, expect: str = "permit") -> dict:
-    return {"name": name, "pattern": "litmus", "axes": {"expect": expect}, "weak": weak}
+    return {"name": name, "pattern": "litmus", "axes": {"expect": expect}, "weak": weak, "status": "Pass", "instances": 1000}
 
 
 def test_a_run_by_kind_and_what_its_share_could_reach(tmp_path):

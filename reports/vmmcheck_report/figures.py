@@ -369,12 +369,16 @@ def litmus(src: Source) -> List[str]:
     return out
 
 
+def permit_rows(doc: Mapping) -> List[Mapping]:
+    """A run's litmus permit rows that ran: what "permit rows showing their weak outcome" counts of."""
+    return [r for r in litmus_rows(doc) if r["axes"]["expect"] != "assert" and ran(r)]
+
+
 def proved_nothing(doc: Mapping) -> Tuple[List[Mapping], List[Mapping]]:
     """The litmus rows of a run that proved nothing (docs/litmus.md, "Power"): its assert rows none of whose
     controls showed the outcome they forbid, and its permit rows that ran and did not show their weak outcome."""
     asserts = [r for r in litmus_rows(doc) if r.get("power") and not r["power"]["discriminating"]]
-    permits = [r for r in litmus_rows(doc) if r["axes"]["expect"] != "assert" and ran(r) and r["weak"] == 0]
-    return asserts, permits
+    return asserts, [r for r in permit_rows(doc) if r["weak"] == 0]
 
 
 def litmus_power(src: Source) -> List[str]:
@@ -384,7 +388,7 @@ def litmus_power(src: Source) -> List[str]:
     asserts = [r for r in litmus_rows(doc) if r.get("power")]
     if not asserts:
         raise FiguresError(f"{src.shown}: no litmus row with power (a run with --no-power, or from before it)")
-    permits = [r for r in litmus_rows(doc) if r["axes"]["expect"] != "assert" and ran(r)]
+    permits = permit_rows(doc)
     showing = sum(1 for r in permits if r["weak"] > 0)
     by_file: Dict[str, List[Mapping]] = {}
     for r in asserts:

@@ -313,9 +313,9 @@ def build(cases_doc: Mapping, runs: Sequence[Run], list_path: Path) -> dict:
 
     listed = {r["name"]: r for r in cases_doc.get("litmus_rows", [])}
     for lf in litmus_files.values():
-        lf["rows"] = [dict(r, test=row_test(r.get("source", ""))) for r in cases_doc.get("litmus_rows", [])
-                      if Path(r.get("file", "")).name == lf["file"]]
-        lf["template"] = "\n$$" in "\n" + lf.get("text", "")  # rows of a template: each its own test
+        # A template's row (an instance of it) has a test of its own; a plain file's row is the file.
+        lf["rows"] = [dict(r, test=row_test(r.get("source", "")) if (r.get("axes") or {}).get("instance", "none") != "none" else "")
+                      for r in cases_doc.get("litmus_rows", []) if Path(r.get("file", "")).name == lf["file"]]
     litmus = litmus_rows(runs, litmus_files, listed)
     return {"runs": runs, "rules": rules, "families": fams, "case_rule": case_rule, "litmus": litmus,
             "litmus_files": [litmus_files[k] for k in sorted(litmus_files)],
