@@ -8,17 +8,14 @@
 
 namespace vmmcheck::kernels {
 
-// Where each of a launch's parallel instances lives. Threads and memory are placed by co-prime
-// permutations that change every launch (and, for partners, every round), so an instance's two agents
-// and its memory word are never simply "neighbours".
+// Where each of a launch's parallel instances lives (a generated kernel's: harness/codegen/kernel_abi.h).
+// Threads and memory are placed by co-prime permutations that change every launch, so an instance's
+// agents and its memory word are never simply "neighbours".
 struct Placement {
   std::uint32_t memory_stride = 1;   // co-prime with the instance count
   std::uint32_t memory_offset = 0;
   std::uint32_t lane_stride = 1;     // odd: co-prime with the power-of-two block size
-  std::uint64_t seed = 0;            // varies partner CTAs per round
-  bool shuffle = true;               // false: the partner is the next CTA, same lane, every round
-  // CTA permutation of a generated kernel (harness/codegen/kernel_abi.h): its file CTAs of an instance
-  // land on CTAs c * cta_stride + cta_offset (mod ctas); hand-written kernels pick partners by `seed`.
+  // The CTA permutation: the file CTAs of an instance land on CTAs c * cta_stride + cta_offset (mod ctas).
   std::uint32_t cta_stride = 1;      // co-prime with the testing CTAs
   std::uint32_t cta_offset = 0;
 };

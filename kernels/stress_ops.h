@@ -1,9 +1,8 @@
 /* Memory stress around in-kernel rounds, in plain CUDA C (docs/design.md, "Stress";
  * run/records/stress_params.hpp says what each knob does): pre-stress accesses before each round, a CTA
- * barrier, and the memory-stress CTAs that hammer scratch lines while the testing CTAs run. One text for
- * both compilers: nvcc's hand-written kernels reach it through kernels/device/stress.cuh, NVRTC's
- * generated litmus kernels include it as "stress_ops.h" (harness/codegen). The host sees the struct
- * only. No standard library: NVRTC compiles it without one. */
+ * barrier, and the memory-stress CTAs that hammer scratch lines while the testing CTAs run. NVRTC's
+ * generated litmus kernels include it as "stress_ops.h" (harness/codegen); the host sees the struct
+ * only (kernels/in_kernel.hpp). No standard library: NVRTC compiles it without one. */
 #ifndef VMMCHECK_STRESS_OPS_H
 #define VMMCHECK_STRESS_OPS_H
 

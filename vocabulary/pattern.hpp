@@ -51,8 +51,6 @@ struct PatternDefaults {
   static constexpr bool kDriverStatusOutcomes = false;
   // The mutants that live in the pattern's runner (vocabulary/mutants.hpp): none unless it says so.
   static constexpr std::array<Lives, 0> kMutants{};
-  // Whether the budget's memory stress applies to its kernels (what `vmmcheck tune` searches over).
-  static constexpr bool kTakesStress = false;
 };
 
 // The bins of the shared counting reader (kernels/operations.hpp, launch_count): the value written, the

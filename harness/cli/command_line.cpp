@@ -198,7 +198,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
                      "search each --litmus file on its own and write every file's best as per-row params (its rows "
                      "run under them with --stress-params; the file's own params stay the defaults)");
   tune_cmd->add_option("--litmus", o.litmus,
-                       "tune on these litmus files or folders (.test, or herd-style .litmus) instead of the case tables and the shipped cases/litmus: "
+                       "tune on these litmus files or folders (.test, or herd-style .litmus) instead of the shipped cases/litmus: "
                        "their assert rows' controls and their permit rows are measured");
 
   CLI::App* selftest_cmd = app.add_subcommand(
@@ -357,12 +357,12 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
   else if (probe_cmd->parsed()) o.command = Command::Probe;
   else if (tune_cmd->parsed()) {
     o.command = Command::Tune;
-    // Per case per trial, unless given: a search measures many draws, a run certifies one. Not for a
-    // user's litmus files: a row's launches are the run's (--row-launches), so fewer instances would be
-    // fewer rounds a launch, and a draw measured so need not keep its rate in the run it is for (tuned
-    // at 4M, cuda-litmus's wrw+2w showed 0.67% in the search and 0.41% in a run at the default budget).
+    // Per row per trial over the shipped rows, unless given: a search measures many draws, a run
+    // certifies one. Not for a user's litmus files: a row's launches are the run's (--row-launches), so
+    // fewer instances would be fewer rounds a launch, and a draw measured so need not keep its rate in the
+    // run it is for (tuned at 4M, cuda-litmus's wrw+2w showed 0.67% in the search and 0.41% in a run at
+    // the default budget).
     if (tune_cmd->get_option("--instances")->count() == 0 && o.litmus.empty()) o.budget.instances = 4'000'000;
-    if (tune_cmd->get_option("--iterations")->count() == 0) o.budget.iterations = 2;
   }
   else if (selftest_cmd->parsed()) o.command = Command::Selftest;
   else if (model_cmd->parsed()) o.command = Command::Model;

@@ -16,8 +16,6 @@
 #include "cli/version.hpp"
 #include "common/error.hpp"
 #include "device/machine.hpp"
-#include "model/controls.hpp"
-#include "model/select.hpp"
 #include "run/records/output_file.hpp"
 #include "run/records/report_json.hpp"
 #include "run/kit/session.hpp"
@@ -31,27 +29,17 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// The kernels stress applies to (a pattern says so: kTakesStress, vocabulary/pattern.hpp).
-bool takes_stress(const model::Case& c) {
-  return std::visit([](const auto& def) { return std::decay_t<decltype(def)>::kTakesStress; }, c.def);
-}
-
-// What the search measures: the control of each selected required case (the setup that must be seen to
-// go wrong); with no required case selected, the selected undefined cases themselves (a racy shape).
-// The required cases are run under every draw too: a draw under which one of them does not pass (a
-// spin too short for its flag, say) is not admissible, however fast its controls race.
-// Litmus rows are targets the same way (docs/litmus.md, "Power"): each selected assert row is guarded
-// and its controls (derived, or named by its file) measured; a selected permit row is measured itself.
+// What the search measures, on the generated kernels (the one in-kernel engine that takes stress:
+// docs/litmus.md, "Power"): each selected assert row is guarded -- a draw under which one of them does
+// not pass is not admissible, however often its controls show their outcome -- and its controls
+// (derived, or named by its file) are measured; a selected permit row is measured itself.
 struct Targets {
-  std::vector<model::Case> measured;
-  std::vector<model::Case> guarded;
   std::vector<litmus::Row> measured_rows;  // asked: how often they show the outcome their question is about
   std::vector<litmus::Row> guarded_rows;
 };
 
-Targets targets_of(const model::CaseTable& table, const Selected& selected) {
+Targets targets_of(const Selected& selected) {
   Targets t;
-  std::vector<model::Case> racy;
   std::set<std::string> seen;
   for (const litmus::Row& row : selected.rows) {
     if (row.expect == litmus::Expect::Assert) {
@@ -62,20 +50,8 @@ Targets targets_of(const model::CaseTable& table, const Selected& selected) {
       t.measured_rows.push_back(row);
     }
   }
-  for (const model::Case* c : selected.cases) {
-    if (!takes_stress(*c)) continue;
-    if (const auto control = model::control_of(*c, table.cases)) {
-      t.guarded.push_back(*c);
-      if (seen.insert(control->control.name).second) t.measured.push_back(control->control);
-    } else if (c->verdict.expectation == model::Expectation::Undefined) {
-      racy.push_back(*c);
-    } else if (c->verdict.expectation == model::Expectation::Required) {
-      t.guarded.push_back(*c);
-    }
-  }
-  if (t.measured.empty()) t.measured = racy;
-  if (t.measured.empty() && t.measured_rows.empty())
-    throw InputError("tune: the selection has no litmus row (and no case of a pattern that takes stress) to measure stress on");
+  if (t.measured_rows.empty())
+    throw InputError("tune: the selection has no litmus row to measure stress on (tune searches the generated kernels' knobs: --litmus FILE, or --filter 'litmus.*')");
   return t;
 }
 
@@ -85,26 +61,6 @@ Trial measure(const Options& o, const Targets& targets, const run::StressParams&
   run::GpuSession session(o.device, b);
   Trial t;
   t.params = params;
-  for (const model::Case& c : targets.guarded) {
-    const run::CaseResult r = session.run(c);
-    if (r.status != run::Status::Pass) {
-      t.rejected = c.name + " " + run::to_string(r.status) + (r.reason.empty() ? "" : " (" + r.reason + ")");
-      break;
-    }
-  }
-  for (const model::Case& c : targets.measured) {
-    const run::CaseResult r = session.run(c);
-    if (r.status != run::Status::Pass && r.status != run::Status::Fail)
-      throw std::runtime_error("tune: " + c.name + " did not run (" + run::to_string(r.status) + ": " + r.reason + ")");
-    // The weak outcomes that show a reordering (model::shows_order): a stall is not what stress is for.
-    std::uint64_t reordered = 0;
-    for (const patterns::Outcome& outcome : c.pattern().outcomes)
-      if (outcome.weak && model::shows_order(std::string(outcome.name)))
-        for (const auto& [name, count] : r.histogram)
-          if (name == outcome.name) reordered += count;
-    t.targets.push_back({c.name, reordered, r.instances, r.gpu_seconds, o.tune_per == "instance"});
-  }
-  if (targets.guarded_rows.empty() && targets.measured_rows.empty()) return t;
   // The generated rows on the one in-kernel engine, under the same draw.
   run::RowEngine engine(session);
   std::vector<litmus::Row> all = targets.guarded_rows;
@@ -240,8 +196,6 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
   std::mt19937_64 rng(o.budget.seed);
   const auto start = std::chrono::steady_clock::now();
   const std::uint32_t first_refined = o.tune_trials - refinements(o);
-  const run::KnobReaders readers{!targets.measured.empty() || !targets.guarded.empty(),
-                                 !targets.measured_rows.empty() || !targets.guarded_rows.empty()};
   Search found;
   for (std::uint32_t i = 0; i < o.tune_trials; ++i) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -250,12 +204,11 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
       break;
     }
     const bool refined = i >= first_refined && i >= 2;
-    // Each draw as its targets read it: a knob none of them reads stays at its default (as_read_by).
-    const run::StressParams params = run::as_read_by(i == 0   ? run::StressParams{}
-                                                     : i == 1 ? contiguous_words()
-                                                     : refined ? run::refined_stress_params(found.best->params, rng, readers)
-                                                               : run::random_stress_params(rng),
-                                                     readers);
+    // Each draw as the rows read it: a knob no generated kernel reads stays at its default (as_rows_read).
+    const run::StressParams params = run::as_rows_read(i == 0   ? run::StressParams{}
+                                                       : i == 1 ? contiguous_words()
+                                                       : refined ? run::refined_stress_params(found.best->params, rng)
+                                                                 : run::random_stress_params(rng));
     const Trial t = measure(o, targets, params);
     if (i == 0) found.baseline = t;
     const bool better = !found.best || t.better_than(*found.best);
@@ -283,7 +236,7 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
   out << "tune: " << title << "best (trial " << found.best_trial << how << ") "
       << run::describe(found.best->params) << ": score " << rate_text(found.best->score())
       << " against " << rate_text(found.baseline->score()) << " without stress; " << found.best->racing() << " of "
-      << found.best->targets.size() << " cases racing (" << found.baseline->racing() << " without)\n";
+      << found.best->targets.size() << " rows racing (" << found.baseline->racing() << " without)\n";
   return found;
 }
 
@@ -317,14 +270,13 @@ int cmd_tune(const Options& o, std::ostream& out) {
         families.push_back(litmus::family_of(row));
     for (const std::string& family : families) {
       Selected one = selected;
-      one.cases.clear();
       one.rows.clear();
       for (const litmus::Row& row : selected.rows)
         if (litmus::family_of(row) == family) one.rows.push_back(row);
-      searches.emplace_back(family, targets_of(table, one));
+      searches.emplace_back(family, targets_of(one));
     }
   } else {
-    searches.emplace_back("", targets_of(table, selected));
+    searches.emplace_back("", targets_of(selected));
   }
   // Usage errors come first, GPU or not.
   const device::Machine machine = device::describe_machine();
@@ -333,8 +285,7 @@ int cmd_tune(const Options& o, std::ostream& out) {
     throw InputError("--device " + std::to_string(o.device) + " does not exist");
   const Targets& first = searches.front().second;
   out << "tune: " << o.tune_trials << " trials" << (o.tune_each ? " for each of " + std::to_string(searches.size()) + " files" : "")
-      << " of " << first.measured.size() << " cases and " << first.measured_rows.size()
-      << " litmus rows (each draw admissible only if " << first.guarded.size() << " required cases and "
+      << " of " << first.measured_rows.size() << " litmus rows (each draw admissible only if "
       << first.guarded_rows.size() << " assert rows pass under it), " << o.budget.instances
       << " instances each, the last " << refinements(o) << " refining the best, at most " << o.tune_seconds << " s" << (o.tune_each ? " a file" : "")
       << (o.tune_confirm > 0 ? ", then the " + std::to_string(o.tune_confirm) + " best measured again" : "") << ", scored per "

@@ -12,8 +12,8 @@
 
 namespace vmmcheck::cli {
 
-// One target's count under a draw: a control's reorderings, or a row's instances showing the outcome its
-// question is about.
+// One target's count under a draw: a row's instances showing the outcome its question is about (a
+// control's forbidden outcome, a permit row's weak one).
 struct Measured {
   std::string name;
   std::uint64_t weak = 0, instances = 0;
@@ -28,12 +28,12 @@ struct Measured {
 struct Trial {
   run::StressParams params;
   std::vector<Measured> targets;
-  std::string rejected;  // the required case or assert row that did not pass under the draw, if any
-  // The mean over targets of log10(1 + reorderings per GPU second, or per million instances).
+  std::string rejected;  // the assert row that did not pass under the draw, if any
+  // The mean over targets of log10(1 + outcomes shown per GPU second, or per million instances).
   double score() const;
   std::size_t racing() const;
   // A draw under which more targets race is better; among equals, the higher score: power first (each
-  // racing control is a required case that can be told apart), then speed. An inadmissible draw loses.
+  // racing control is an assert row that can be told apart), then speed. An inadmissible draw loses.
   bool better_than(const Trial& other) const;
   double weak_per_gpu_second() const;
 };

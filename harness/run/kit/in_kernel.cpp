@@ -26,7 +26,6 @@ kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint3
   // or the lane permutation is no permutation: stepped by two, it stays odd (and unchanged for 2^k).
   if (lanes > 1)
     while (std::gcd<std::uint64_t, std::uint64_t>(p.lane_stride, lanes) != 1) p.lane_stride += 2;
-  p.seed = seed;
   const std::uint64_t mixed = seed * 0x9e3779b97f4a7c15ull;
   p.cta_stride = coprime_near(mixed >> 20, ctas);
   p.cta_offset = ctas > 1 ? static_cast<std::uint32_t>((mixed >> 44) % ctas) : 0;

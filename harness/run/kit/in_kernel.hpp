@@ -12,7 +12,7 @@
 
 namespace vmmcheck::run {
 
-// A fresh co-prime placement of `n` instances for one launch: memory and lane strides, the partner seed,
+// A fresh co-prime placement of `n` instances for one launch: memory and lane strides,
 // and -- for a generated kernel, whose instances span `ctas` CTAs -- a CTA permutation. The lane stride
 // is odd, and co-prime with `lanes` (the block's threads; 0: not known) where that is not a power of two.
 kernels::Placement placement_for(std::uint64_t seed, std::uint32_t n, std::uint32_t ctas = 1, std::uint32_t lanes = 0);
@@ -66,8 +66,7 @@ double launch_loop(GpuSession& s, const std::string& name, const LoopPlan& plan,
   };
   std::uint64_t unread = 0;  // the first launch whose time is not read yet
   for (std::uint64_t it = 0; it < plan.launches; ++it) {
-    kernels::Placement placement = placement_for(case_seed(b, name, it), plan.placed, plan.ctas, plan.lanes);
-    placement.shuffle = b.stress.shuffle;
+    const kernels::Placement placement = placement_for(case_seed(b, name, it), plan.placed, plan.ctas, plan.lanes);
     prepare(it, placement);
     if constexpr (std::is_same_v<decltype(launch()), float>) {
       total_ms += launch();

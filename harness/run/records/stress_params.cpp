@@ -69,7 +69,6 @@ Json to_json(const StressParams& p) {
               {"lines", p.lines},
               {"pattern", token(p.pattern)},
               {"barrier", p.barrier},
-              {"shuffle", p.shuffle},
               {"threads_per_block", p.threads_per_block},
               {"spin_timeout_us", p.spin_timeout_us},
               {"row_spin_timeout_us", p.row_spin_timeout_us},
@@ -96,7 +95,9 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
     else if (key == "stress_accesses") p.stress_accesses = bounded(v, where, 0, 256);
     else if (key == "lines") p.lines = bounded(v, where, 1, 8192);
     else if (key == "barrier") p.barrier = boolean(v, where);
-    else if (key == "shuffle") p.shuffle = boolean(v, where);
+    // Retired: partners re-drawn every round, read only by the hand-written in-kernel kernels (every
+    // generated launch permutes its CTAs, lanes and words afresh); older params and results files carry it.
+    else if (key == "shuffle") boolean(v, where);
     else if (key == "warm_loads") p.warm_loads = warm_of(v, where);
     else if (key == "all_roles") p.all_roles = boolean(v, where);
     else if (key == "reuse_words") p.reuse_words = boolean(v, where);
@@ -123,7 +124,7 @@ StressParams stress_params_from_json(const Json& j, const std::string& source) {
       if (!found) throw InputError(where + " must be one of store-store, store-load, load-store, load-load (" + v.dump() + ")");
     } else {
       throw InputError(where + " is not a stress knob (pre_accesses, stress_blocks_percent, stress_accesses, lines, "
-                               "pattern, barrier, shuffle, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, loads_before_stores, distinct_addresses, grid_barrier, row_ctas_per_sm, "
+                               "pattern, barrier, threads_per_block, spin_timeout_us, row_spin_timeout_us, warm_loads, all_roles, reuse_words, loads_before_stores, distinct_addresses, grid_barrier, row_ctas_per_sm, "
                                "row_threads_per_block, row_rounds_per_launch, row_launches, row_word_order)");
     }
   }
@@ -144,7 +145,6 @@ std::string describe(const StressParams& p) {
   if ((p.pre_accesses || p.stress_blocks_percent) && (p.lines != d.lines || p.pattern != d.pattern))
     item(std::to_string(p.lines) + " lines " + token(p.pattern));
   if (p.barrier) item("barrier");
-  if (!p.shuffle) item("no shuffle");
   if (p.threads_per_block != d.threads_per_block) item(std::to_string(p.threads_per_block) + " threads/CTA");
   if (p.spin_timeout_us != d.spin_timeout_us) item("spin " + std::to_string(p.spin_timeout_us) + " us");
   if (p.row_spin_timeout_us != d.row_spin_timeout_us) item("row spin " + std::to_string(p.row_spin_timeout_us) + " us");
@@ -221,10 +221,8 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   p.lines = 1u << pick(0, 13);
   p.pattern = static_cast<StressPattern>(pick(0, kernels::kStressPatterns - 1));
   p.barrier = coin(50);
-  p.shuffle = coin(70);
   p.threads_per_block = 64u << pick(0, 4);
   constexpr std::array<std::uint32_t, 10> kSpinsUs = {1, 5, 10, 20, 50, 100, 200, 500, 1000, 5000};
-  if (coin(50)) p.spin_timeout_us = kSpinsUs[pick(0, kSpinsUs.size() - 1)];
   if (coin(50)) p.row_spin_timeout_us = kSpinsUs[pick(0, kSpinsUs.size() - 1)];
   p.warm_loads = static_cast<StressParams::Warm>(pick(0, 2));
   p.all_roles = coin(70);
@@ -242,32 +240,18 @@ StressParams random_stress_params(std::mt19937_64& rng) {
   return p;
 }
 
-StressParams as_read_by(const StressParams& p, KnobReaders readers) {
+StressParams as_rows_read(const StressParams& p) {
   const StressParams d;
   StressParams out = p;
-  if (!readers.cases) out.spin_timeout_us = d.spin_timeout_us;
-  if (!readers.cases && p.row_threads_per_block != 0) out.threads_per_block = d.threads_per_block;
-  if (!readers.rows) {
-    out.row_spin_timeout_us = d.row_spin_timeout_us;
-    out.warm_loads = d.warm_loads;
-    out.all_roles = d.all_roles;
-    out.reuse_words = d.reuse_words;
-    out.loads_before_stores = d.loads_before_stores;
-    out.distinct_addresses = d.distinct_addresses;
-    out.grid_barrier = d.grid_barrier;
-    out.row_ctas_per_sm = d.row_ctas_per_sm;
-    out.row_threads_per_block = d.row_threads_per_block;
-    out.row_rounds_per_launch = d.row_rounds_per_launch;
-    out.row_launches = d.row_launches;
-    out.row_word_order = d.row_word_order;
-  }
+  out.spin_timeout_us = d.spin_timeout_us;
+  if (p.row_threads_per_block != 0) out.threads_per_block = d.threads_per_block;
   return out;
 }
 
-StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng, KnobReaders readers) {
+StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng) {
   // The knobs are to_json's keys, so a knob added there is refined too.
   const Json from = to_json(p);
-  const std::string seen = describe(as_read_by(p, readers));
+  const std::string seen = describe(as_rows_read(p));
   for (;;) {
     const Json drawn = to_json(random_stress_params(rng));
     std::vector<std::string> differ;
@@ -278,7 +262,7 @@ StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng, 
     const std::string& key = differ[std::uniform_int_distribution<std::size_t>(0, differ.size() - 1)(rng)];
     next[key] = drawn.at(key);
     const StressParams n = stress_params_from_json(next, "a refined draw");
-    if (describe(as_read_by(n, readers)) != seen) return n;
+    if (describe(as_rows_read(n)) != seen) return n;
   }
 }
 

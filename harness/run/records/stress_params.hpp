@@ -26,12 +26,10 @@ struct StressParams {
   kernels::StressPattern pattern = kernels::StressPattern::StoreStore;
   // A CTA barrier before each round, so the writers and readers of a round start together.
   bool barrier = false;
-  // Partner CTAs and lanes re-drawn every round; off: the next CTA, same lane.
-  bool shuffle = true;
   // Threads per block of the in-kernel launches.
   std::uint32_t threads_per_block = 256;
-  // How long a hand-written message-passing reader spins for its flag before the instance counts as a
-  // timeout (which a required case's verdict does not allow). A shorter spin wastes less GPU time on a
+  // How long peer.mp's reader (the hand-written message passing across two GPUs) spins for its flag
+  // before the instance counts as a timeout (which a required case's verdict does not allow). A shorter spin wastes less GPU time on a
   // flag stuck in a stale line, but may turn a slow flag into a timeout -- host NUMA memory's flags need
   // more than 1 ms now and then on the H200: a run with less than the default is not certifying.
   std::uint32_t spin_timeout_us = 20'000;
@@ -137,22 +135,15 @@ std::vector<RowStress> read_row_stress(const std::string& path);
 
 // One random draw from the ranges `vmmcheck tune` searches.
 StressParams random_stress_params(std::mt19937_64& rng);
-// Who reads the knobs: the hand-written in-kernel cases read the stress, threads_per_block and
-// spin_timeout_us; the generated litmus rows the stress, the row_* knobs and the build's (warm_loads,
-// all_roles, reuse_words, loads_before_stores, distinct_addresses, grid_barrier), and threads_per_block only where
-// row_threads_per_block is 0 (run/rows/engine.cpp).
-struct KnobReaders {
-  bool cases = true;
-  bool rows = true;
-};
-// `p` with every knob none of `readers` reads at its default: what a search over those targets measures
-// (tune records a draw so, and a params file then carries no knob its targets never read -- a shorter
-// spin_timeout_us, say, which would make a run of hand-written cases under it not certifying).
-StressParams as_read_by(const StressParams& p, KnobReaders readers);
+// `p` as the generated litmus rows read it (the kernels `tune` measures): spin_timeout_us, which only
+// peer.mp's hand-written reader reads, and threads_per_block where row_threads_per_block sets a row's CTA
+// size, at their defaults -- tune records a draw so, and a params file then carries no knob its rows never
+// read (a shorter spin_timeout_us would make peer.mp under it not certifying).
+StressParams as_rows_read(const StressParams& p);
 // `p` with one knob, chosen at random among those a fresh draw has otherwise, as that draw has it: tune's
 // refinement around its best draw so far (one knob at a time, a step of a local search). The change is
-// one `readers` read, and one describe() shows (not the lines of a stress that is off): a change nothing
+// one the rows read, and one describe() shows (not the lines of a stress that is off): a change nothing
 // reads would measure the same kernels again and could win on noise alone.
-StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng, KnobReaders readers = {});
+StressParams refined_stress_params(const StressParams& p, std::mt19937_64& rng);
 
 }  // namespace vmmcheck::run
