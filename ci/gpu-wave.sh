@@ -44,7 +44,7 @@ for s in "${steps[@]}"; do
     selftest) step selftest "${SELFTEST_SECONDS:-200}" "$vmm" selftest --json "$work/wave/selftest.json" ;;
     spin)
       for us in ${SPIN_US:-20000 1000}; do
-        printf '{"params": {"spin_timeout_us": %s}}\n' "$us" >"$work/wave/spin-$us.params.json"
+        printf '{"params": {"row_spin_timeout_us": %s}}\n' "$us" >"$work/wave/spin-$us.params.json"
         step "spin-$us" 90 "$vmm" run --litmus cases/litmus/MP.test --litmus cases/litmus/alias_mp.test \
           --litmus cases/litmus/alias_mp_cta.test --litmus cases/litmus/WRC.test --no-power \
           --stress-params "$work/wave/spin-$us.params.json" --json "$work/wave/spin-$us.json"
