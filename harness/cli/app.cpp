@@ -82,6 +82,9 @@ int cmd_explain(const Options& o, std::ostream& out) {
     if (!std::filesystem::is_regular_file(o.results, ec)) throw InputError("--results " + o.results + ": no such file");
     if (run::document_kind_of_file(o.results) != std::optional<std::string>("results"))
       throw InputError("--results " + o.results + ": not a vmmcheck results file (run --json writes one; not JSON, truncated, or another kind)");
+    // Read as --resume reads it: a field of the wrong type or an unknown status is named here (file, case,
+    // key), not met as a bare JSON error half way through an explanation.
+    run::read_results(o.results);
     results = {o.results};
   }
   // A name litmus.<row> is a litmus row of the shipped files (or of --litmus); another is a case of the

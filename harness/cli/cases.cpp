@@ -76,8 +76,25 @@ std::string selection_text(const Options& o) {
   return text;
 }
 
+std::vector<std::filesystem::path> input_files(const Options& o) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> read = case_paths(o);
+  for (const fs::path& p : litmus_paths(o)) read.push_back(p);
+  std::vector<fs::path> files = run::input_files_of(read);
+  for (const std::string& p : {o.caselist, o.stress_params, o.results})
+    if (!p.empty()) files.emplace_back(p);
+  if (!o.baseline.empty()) {
+    files.emplace_back(o.baseline);
+    const std::string name = fs::path(o.baseline).filename().string(), tail = "-fails.txt";
+    if (name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0)
+      for (const std::string kind : {"-flakes.txt", "-skips.txt"})
+        files.push_back(fs::path(o.baseline).parent_path() / (name.substr(0, name.size() - tail.size()) + kind));
+  }
+  return files;
+}
+
 void claim_json(const Options& o, const std::string& kind) {
-  if (o.json_given && !o.json.empty() && o.json != "-") run::claim_output(o.json, kind);
+  if (o.json_given && !o.json.empty() && o.json != "-") run::claim_output(o.json, kind, input_files(o));
 }
 
 void emit_json(const Options& o, const nlohmann::ordered_json& doc, std::ostream& out) {

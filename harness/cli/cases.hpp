@@ -46,7 +46,13 @@ Selected select(const Options& o, const model::CaseTable& table);
 // What --filter, --caselist and --shard were, for "no case matches ...".
 std::string selection_text(const Options& o);
 
-// Where --json [FILE] goes: stdout, or FILE -- never over a document of another kind (run/records/output_file.hpp).
+// Every file the command reads that the user could also name as an output: the case tables, the litmus
+// files (and a litmus folder's stress-params.json), --caselist, --baseline with its -flakes and -skips
+// files, --stress-params, --results. A folder stands for the files in it its loader reads.
+std::vector<std::filesystem::path> input_files(const Options& o);
+
+// Where --json [FILE] goes: stdout, or FILE -- never over a document of another kind, nor over one of the
+// command's inputs (run/records/output_file.hpp).
 void claim_json(const Options& o, const std::string& kind);
 void emit_json(const Options& o, const nlohmann::ordered_json& doc, std::ostream& out);
 

@@ -44,7 +44,7 @@ int cmd_probe(const Options& o, std::ostream& out) {
 int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("run --json needs a FILE (results are written case by case)");
-  if (const std::string& json_file = o.json_given ? o.json : o.resume; !json_file.empty()) run::claim_output(json_file, "results");
+  if (const std::string& json_file = o.json_given ? o.json : o.resume; !json_file.empty()) run::claim_output(json_file, "results", input_files(o));
   // A run writes its own results: over a file of another run's it would leave only what it ran (one case
   // of a suite's 749, say). Adding to a run is --resume; otherwise the user names another file.
   if (o.json_given && o.resume != o.json && run::document_kind_of_file(o.json) == std::optional<std::string>("results"))

@@ -202,7 +202,7 @@ struct Home {
 }  // namespace
 
 int cmd_selftest(const Options& o, std::ostream& out, std::ostream& err) {
-  if (o.json_given && !o.json.empty() && o.json != "-") run::claim_output(o.json, "selftest");
+  if (o.json_given && !o.json.empty() && o.json != "-") run::claim_output(o.json, "selftest", input_files(o));
   // Each pass is a `run` child given this selftest's settings spelt out; none of run's environment twins an
   // outer job exported for its own `run` (VMMCHECK_BASELINE, VMMCHECK_LITMUS, VMMCHECK_SHARD, ...) may reach it.
   for (const std::string& name : twins_of("run")) unsetenv(name.c_str());

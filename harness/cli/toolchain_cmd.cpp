@@ -9,6 +9,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "cli/cases.hpp"
 #include "cli/app.hpp"
 #include "codegen/generator.hpp"
 #include "codegen/nvrtc.hpp"
@@ -81,7 +82,7 @@ Json finding_json(const toolchain::KernelAudit& a, const toolchain::Finding& f) 
 
 int cmd_toolchain(const Options& o, std::ostream& out, std::ostream& err) {
   const bool json_to_stdout = o.json_given && (o.json.empty() || o.json == "-");
-  if (o.json_given && !json_to_stdout) run::claim_output(o.json, "toolchain");
+  if (o.json_given && !json_to_stdout) run::claim_output(o.json, "toolchain", input_files(o));
   std::ostream& console = json_to_stdout ? err : out;
   const std::vector<Subject> subjects = subjects_of(o, console);
 

@@ -257,7 +257,7 @@ Json search_json(const Search& s) {
 }  // namespace
 
 int cmd_tune(const Options& o, std::ostream& out) {
-  run::claim_output(o.tune_out, "stress-params");
+  run::claim_output(o.tune_out, "stress-params", input_files(o));
   const model::CaseTable table = load(o);
   const Selected selected = select(o, table);
   // --each: one search per litmus file, its rows alone (the file's family, litmus.<stem>).

@@ -729,9 +729,16 @@ std::int64_t Parser::must_read() {
 
 // --- Commands ---
 
+// Each command is a row, and each row keeps its test and its file's text (what `list --json` and the
+// handbook show): a bound keeps a file of many thousand commands from taking gigabytes. No shipped test
+// has more than a dozen; a template's rows are counted apart.
+constexpr std::size_t kMostCommands = 1000;
+
 // permit|assert|check (condition) as name (case dotted.name)? (control name)?;
 void Parser::command() {
   const Token keyword = take();
+  if (test_.commands.size() == kMostCommands)
+    src_.fail(keyword.at, "more than " + std::to_string(kMostCommands) + " commands in one test (each is a row: split the file)");
   Command c;
   c.at = keyword.at;
   c.expect = keyword.text == "permit" ? Expect::Permit : keyword.text == "assert" ? Expect::Assert : Expect::Check;
@@ -769,18 +776,25 @@ void Parser::command() {
 }
 
 // condition := and ('||' and)*;  and := unary ('&&' unary)*;  unary := 'not' unary | '(' condition ')'
-// | comparison. So && binds tighter than ||, both group to the left, and `not` takes the one comparison
+// | comparison. So && binds tighter than ||, and `not` takes the one comparison
 // (or parenthesised condition) after it. Parentheses inside a condition are our extension: the
 // artifact's grammar has none.
+// A chain of one operator is one node of many operands (the operators are associative), not a tree as
+// deep as the chain is long: every reader of a condition recurses over it, and a file of 50,000 `||`
+// must not exhaust their stack.
 lt::Expr Parser::disjunction(int depth) {
   lt::Expr e = conjunction(depth);
-  while (accept("||")) e = joined(lt::Expr::Kind::Or, std::move(e), conjunction(depth));
+  if (!accept("||")) return e;
+  e = joined(lt::Expr::Kind::Or, std::move(e), conjunction(depth));
+  while (accept("||")) e.operands.push_back(conjunction(depth));
   return e;
 }
 
 lt::Expr Parser::conjunction(int depth) {
   lt::Expr e = unary(depth);
-  while (accept("&&")) e = joined(lt::Expr::Kind::And, std::move(e), unary(depth));
+  if (!accept("&&")) return e;
+  e = joined(lt::Expr::Kind::And, std::move(e), unary(depth));
+  while (accept("&&")) e.operands.push_back(unary(depth));
   return e;
 }
 

@@ -1,6 +1,6 @@
 #include "model/caselist.hpp"
 
-#include <fstream>
+#include <sstream>
 #include <unordered_set>
 
 #include "common/error.hpp"
@@ -16,8 +16,7 @@ bool is_glob(const std::string& s) { return s.find_first_of("*?[") != std::strin
 }  // namespace
 
 Caselist Caselist::read(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in || std::filesystem::is_directory(file)) throw InputError(file.string() + ": cannot read the case list");
+  std::istringstream in(read_input_file(file, "a case list"));
   Caselist list;
   list.path_ = resolved_path(file);
   std::size_t number = 0;

@@ -10,7 +10,8 @@ in a fresh folder, and must:
 
 Placeholders in args and env: {repo} the repository, {tmp} the entry's folder, {files} this corpus's
 files (tests/corpus/inputs/files). "make" writes files into {tmp} first: "copy" from the repo, "text"
-(with \\xNN escapes), "repeat" (strings repeated), "numbered" (a line per i), "dir", and "executable".
+(with \\xNN escapes), "repeat" (strings repeated), "numbered" (a line per i), "dir", "fifo", "symlink" (to
+its value), and "executable".
 """
 import argparse
 import concurrent.futures
@@ -36,6 +37,10 @@ def make(spec: dict, tmp: pathlib.Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         if "dir" in how:
             path.mkdir(exist_ok=True)
+        elif "fifo" in how:  # nothing writes into it: a reader that opens it would block (the entry's time)
+            os.mkfifo(path)
+        elif "symlink" in how:
+            path.symlink_to(how["symlink"])
         elif "copy" in how:
             shutil.copy(REPO / how["copy"], path)
         elif "text" in how:

@@ -369,13 +369,21 @@ TEST(LitmusParser, AndBindsTighterThanOr) {
   expect_comparison(e.operands[1].operands[1], Kind::Ne, "r2", 3);
 }
 
-TEST(LitmusParser, ConjunctionsGroupToTheLeft) {
+// A chain of one operator is one node of many operands, in order: a tree as deep as the chain is long
+// crashed every reader that recurses over a condition (50,000 `||` terms: a stack overflow, exit 139).
+TEST(LitmusParser, AChainOfOneOperatorIsOneNode) {
   lt::Expr e = condition_of("r0 == 1 && r1 == 2 && r2 == 3");
   ASSERT_EQ(e.kind, Kind::And);
-  ASSERT_EQ(e.operands[0].kind, Kind::And);
-  expect_comparison(e.operands[0].operands[0], Kind::Eq, "r0", 1);
-  expect_comparison(e.operands[0].operands[1], Kind::Eq, "r1", 2);
-  expect_comparison(e.operands[1], Kind::Eq, "r2", 3);
+  ASSERT_EQ(e.operands.size(), 3u);
+  expect_comparison(e.operands[0], Kind::Eq, "r0", 1);
+  expect_comparison(e.operands[1], Kind::Eq, "r1", 2);
+  expect_comparison(e.operands[2], Kind::Eq, "r2", 3);
+  std::string chain = "r0 == 0";
+  for (int i = 1; i < 50'000; ++i) chain += " || r0 == " + std::to_string(i);
+  const lt::Expr any = condition_of(chain);
+  ASSERT_EQ(any.kind, Kind::Or);
+  ASSERT_EQ(any.operands.size(), 50'000u);
+  expect_comparison(any.operands.back(), Kind::Eq, "r0", 49'999);
 }
 
 TEST(LitmusParser, NotTakesTheComparisonAfterIt) {

@@ -121,6 +121,31 @@ TEST(OutputFiles, ADirectoryIsNoOutputFile) {
   EXPECT_FALSE(std::filesystem::exists(dir.string() + ".partial"));
 }
 
+// Through a symbolic link the file it names is written, and the link stays (a "latest.json" link to a
+// run's file); a link to a file not made yet makes that file. A stale PATH.partial link is removed, never
+// written through.
+TEST(OutputFiles, ALinkIsFollowedNotReplaced) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / "vmmcheck-out-links";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "target.json") << "{}";
+  fs::create_symlink("target.json", dir / "link.json");
+  std::ofstream(dir / "precious.txt") << "keep";
+  fs::create_symlink("precious.txt", dir / "target.json.partial");
+  run::write_results(dir / "link.json", nlohmann::json{{"a", 1}});
+  EXPECT_TRUE(fs::is_symlink(dir / "link.json"));
+  std::ifstream target(dir / "target.json");
+  EXPECT_EQ(nlohmann::json::parse(target), (nlohmann::json{{"a", 1}}));
+  std::ifstream precious(dir / "precious.txt");
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(precious), {}), "keep");
+  fs::create_symlink("later.json", dir / "dangling.json");
+  run::write_results(dir / "dangling.json", nlohmann::json::object());
+  EXPECT_TRUE(fs::is_symlink(dir / "dangling.json"));
+  EXPECT_TRUE(fs::is_regular_file(dir / "later.json"));
+  fs::remove_all(dir);
+}
+
 // Sets environment variables for one scope.
 class Environment {
  public:

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/paths.hpp"
 #include "common/text.hpp"
 
 namespace vmmcheck::run {
@@ -49,9 +50,7 @@ bool is_utf8(const std::string& s) {
 // The lines of a baseline file, as the report driver splits them: at "\n" alone (a "\r" before it is
 // trimmed with the line).
 std::vector<std::string> lines_of(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string() + ": cannot read the baseline file");
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::string text = read_input_file(path, "a baseline file");
   if (!is_utf8(text)) throw InputError(path.string() + ": not UTF-8 text");
   std::vector<std::string> lines;
   std::istringstream stream(text);

@@ -55,10 +55,39 @@ std::optional<std::string> document_kind_of_file(const std::filesystem::path& pa
   return document_kind(doc);
 }
 
-void claim_output(const std::filesystem::path& path, const std::string& kind) {
+std::vector<std::filesystem::path> input_files_of(const std::vector<std::filesystem::path>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const fs::path& p : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(p, ec)) {
+      files.push_back(p);
+      continue;
+    }
+    for (const auto& e : fs::directory_iterator(p, ec)) {
+      const fs::path& f = e.path();
+      if (f.extension() == ".test" || f.extension() == ".litmus" || f.extension() == ".toml" || f.filename() == "stress-params.json")
+        files.push_back(f);
+    }
+  }
+  return files;
+}
+
+void claim_output(const std::filesystem::path& path, const std::string& kind, const std::vector<std::filesystem::path>& inputs) {
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
+  if (fs::is_directory(path, ec))
     throw InputError(path.string() + ": is a directory; name a file for " + described(kind));
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    throw InputError(path.string() + ": is not a regular file (a device, FIFO or socket); name a file for " + described(kind));
+  for (const fs::path& input : inputs) {
+    std::error_code same_ec;
+    if (fs::exists(st) && fs::equivalent(path, input, same_ec) && !same_ec)
+      throw InputError(path.string() + ": is also an input of this command" +
+                       (input.string() == path.string() ? "" : " (" + input.string() + ")") + "; name another file for " +
+                       described(kind));
+  }
   const std::optional<std::string> held = document_kind_of_file(path);
   if (held && *held != kind)
     throw InputError(path.string() + ": holds " + described(*held) + "; not overwriting it with " + described(kind) +

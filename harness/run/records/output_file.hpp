@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -19,8 +20,15 @@ std::optional<std::string> document_kind(const nlohmann::ordered_json& doc);
 // (not JSON at all, empty, another program's).
 std::optional<std::string> document_kind_of_file(const std::filesystem::path& path);
 
-// Before a command first writes `path`: an InputError naming the file and what it holds when it holds a
-// document of another kind than `kind`. Nothing is written.
-void claim_output(const std::filesystem::path& path, const std::string& kind);
+// The files a command reads of `paths` (its inputs, which no output may overwrite): each file as named,
+// and for a folder the files in it the loaders read (*.test, *.litmus, *.toml, stress-params.json).
+std::vector<std::filesystem::path> input_files_of(const std::vector<std::filesystem::path>& paths);
+
+// Before a command first writes `path`: an InputError naming the file when it holds a document of another
+// kind than `kind`, when it is one of the command's `inputs` (the same file by any name: a litmus file,
+// a case table, a case list), or when it is not a file that can be replaced (a folder, a device, a FIFO:
+// `--json /dev/full` must not turn the device into a file). Nothing is written.
+void claim_output(const std::filesystem::path& path, const std::string& kind,
+                  const std::vector<std::filesystem::path>& inputs = {});
 
 }  // namespace vmmcheck::run

@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "common/error.hpp"
+#include "common/paths.hpp"
 #include "common/json_depth.hpp"
 
 namespace vmmcheck::run {
@@ -335,9 +336,7 @@ RunContext context_from_json(const json& c, const std::string& where) {
 
 StoredRun read_results(const std::filesystem::path& path) {
   const std::string source = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(source + ": cannot read the results file");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_input_file(path, "a results file");
   if (const std::size_t at = json_too_deep_at(text); at != std::string::npos)
     throw InputError(source + ": not a results file: arrays and objects nested more than " + std::to_string(kMostJsonDepth) +
                      " deep (at byte " + std::to_string(at + 1) + ")");
@@ -396,8 +395,20 @@ namespace {
 // Invalid UTF-8 (from a child's output, a path) is replaced rather than failing the whole file.
 std::string document_text(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
+void write_text(const std::filesystem::path& given, const std::string& text) {
+  // Through a symbolic link, the file it names is replaced, never the link; and a stale PATH.partial (a
+  // killed run's, or a link) is removed, not opened, so nothing it points to is truncated.
+  std::error_code link_ec;
+  const bool link = std::filesystem::is_symlink(std::filesystem::symlink_status(given, link_ec));
+  std::filesystem::path path = given;
+  if (link) {  // a link of links, or one to a file not made yet: what it names, followed to the end
+    const std::filesystem::path target = std::filesystem::read_symlink(given, link_ec);
+    path = std::filesystem::weakly_canonical(target.is_absolute() ? target : given.parent_path() / target, link_ec);
+  }
+  if (link && link_ec) throw InputError(given.string() + ": cannot follow the link: " + link_ec.message());
   const std::filesystem::path tmp = path.string() + ".partial";
+  std::error_code stale_ec;
+  std::filesystem::remove(tmp, stale_ec);
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw InputError(path.string() + ": cannot write the JSON results");

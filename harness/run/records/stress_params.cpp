@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/paths.hpp"
 
 namespace vmmcheck::run {
 namespace {
@@ -167,10 +168,9 @@ std::string describe(const StressParams& p) {
 
 // A params file's JSON, read once by each of its readers below.
 static Json params_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError("cannot read stress params file '" + path + "'");
+  const std::string text = read_input_file(path, "a stress params file");
   try {
-    return Json::parse(in);
+    return Json::parse(text);
   } catch (const Json::exception& e) {  // malformed, or a number no double holds (out_of_range.406)
     throw InputError(path + ": not JSON: " + e.what());
   }
