@@ -66,6 +66,15 @@ const CLI::Validator kFitsUint64 = CLI::Validator(
     },
     "UINT64");
 
+// --filter: comma-separated globs. Given, it holds one at least: "," or " " (a script's empty variable
+// between commas) would otherwise select everything, a targeted run turned into the whole suite.
+const CLI::Validator kGlobs = CLI::Validator(
+    [](std::string& text) {
+      if (text.empty() || text.find_first_not_of(", \t") != std::string::npos) return std::string();
+      return std::string("holds no glob ('" + text + "'); leave --filter out to select everything");
+    },
+    "GLOBS");
+
 // The CUDA device index: a GPU is numbered from 0, and no machine has thousands.
 const CLI::Validator kDeviceIndex = CLI::Range(0, 1023);
 
@@ -74,7 +83,7 @@ void add_common(CLI::App& cmd, Options& o) {
   // One value per --cases: otherwise `explain --cases DIR NAME` would read NAME as a second folder.
   cmd.add_option("--cases", o.cases, "case table file or folder, repeatable (default: the shipped cases/)")
       ->allow_extra_args(false);
-  cmd.add_option("--filter", o.filter, "comma-separated globs over dotted case names; -GLOB excludes");
+  cmd.add_option("--filter", o.filter, "comma-separated globs over dotted case names; -GLOB excludes")->check(kGlobs);
 }
 
 // --caselist and --shard: what run runs and list lists, beside --filter (model/select.hpp).
@@ -225,7 +234,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
       "check that the machine code of each litmus row's kernel keeps every memory operation and fence of its PTX, "
       "for each compiler and -O level (no GPU); exit 1 if any is lost, merged, weakened, reordered or elided");
   toolchain_cmd->add_option("files", o.litmus, "litmus files (.test, or herd-style .litmus) or folders of them")->required();
-  toolchain_cmd->add_option("--filter", o.filter, "comma-separated globs over row names (alias_mp.*); -GLOB excludes");
+  toolchain_cmd->add_option("--filter", o.filter, "comma-separated globs over row names (alias_mp.*); -GLOB excludes")->check(kGlobs);
   add_json(*toolchain_cmd, o, "write every kernel's audit as JSON to FILE (or stdout)");
   toolchain_cmd->add_option("--ptxas", o.ptxas, "another ptxas binary to check (repeatable), besides NVRTC's and the toolkit's")
       ->allow_extra_args(false)
@@ -243,7 +252,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
 
   CLI::App* bench_cmd = app.add_subcommand(
       "bench", "time the VMM calls, growing a buffer, and reaching memory through aliases (docs/bench.md)");
-  bench_cmd->add_option("--filter", o.filter, "comma-separated globs over benchmark names (vmm.map, grow.*); -GLOB excludes");
+  bench_cmd->add_option("--filter", o.filter, "comma-separated globs over benchmark names (vmm.map, grow.*); -GLOB excludes")->check(kGlobs);
   add_json(*bench_cmd, o, "write the rows as JSON to FILE, rewritten after every row (with rounds: every round)");
   bench_cmd->add_option("--device", o.device, "CUDA device index")->check(kDeviceIndex);
   bench_cmd->add_flag("--quick", o.bench.quick, "fewer sizes and samples: a smoke run of seconds");
@@ -381,7 +390,13 @@ int parse_command_line(const std::vector<std::string>& args, Options& o, std::os
     if (bench_cmd->get_option("--min-samples")->count()) p.min_samples = given.policy.min_samples;
     if (bench_cmd->get_option("--max-samples")->count()) p.max_samples = given.policy.max_samples;
     if (bench_cmd->get_option("--seconds")->count()) p.seconds = given.policy.seconds;
-    if (p.max_samples < p.min_samples) p.max_samples = p.min_samples;
+    if (bench_cmd->get_option("--min-samples")->count() && bench_cmd->get_option("--max-samples")->count() &&
+        p.max_samples < p.min_samples) {
+      err << "vmmcheck: --min-samples " << p.min_samples << " is more than --max-samples " << p.max_samples
+          << " (vmmcheck bench --help)\n";
+      return kExitUsage;
+    }
+    if (p.max_samples < p.min_samples) p.max_samples = p.min_samples;  // one given, past the other's default
     o.bench.filter = o.filter;
     o.bench.device = o.device;
   }

@@ -83,6 +83,10 @@ Json finding_json(const toolchain::KernelAudit& a, const toolchain::Finding& f) 
 int cmd_toolchain(const Options& o, std::ostream& out, std::ostream& err) {
   const bool json_to_stdout = o.json_given && (o.json.empty() || o.json == "-");
   if (o.json_given && !json_to_stdout) run::claim_output(o.json, "toolchain", input_files(o));
+  // --repro names a folder: a file there is refused before any compiling, not found at the first finding.
+  std::error_code ec;
+  if (!o.repro_dir.empty() && std::filesystem::exists(o.repro_dir, ec) && !std::filesystem::is_directory(o.repro_dir, ec))
+    throw InputError("--repro " + o.repro_dir + ": not a folder (a reproducer per finding goes into one)");
   std::ostream& console = json_to_stdout ? err : out;
   const std::vector<Subject> subjects = subjects_of(o, console);
 

@@ -166,14 +166,19 @@ std::string describe(const StressParams& p) {
   return text.empty() ? "off" : text;
 }
 
-// A params file's JSON, read once by each of its readers below.
+// A params file's JSON, read once by each of its readers below: a document of another kind (a results
+// file named by mistake) is refused by its "schema".
 static Json params_file(const std::string& path) {
   const std::string text = read_input_file(path, "a stress params file");
+  Json j;
   try {
-    return Json::parse(text);
+    j = Json::parse(text);
   } catch (const Json::exception& e) {  // malformed, or a number no double holds (out_of_range.406)
     throw InputError(path + ": not JSON: " + e.what());
   }
+  if (const auto s = j.is_object() ? j.find("schema") : j.end(); j.is_object() && s != j.end() && *s != "vmmcheck-stress-params/1")
+    throw InputError(path + ": not a stress params file (its schema is " + s->dump() + ", not \"vmmcheck-stress-params/1\")");
+  return j;
 }
 
 StressParams read_stress_params(const std::string& path) {
@@ -198,7 +203,20 @@ std::vector<RowStress> row_stress_from_json(const Json& j, const std::string& so
     if (!e.is_object() || !e.contains("rows") || !e.at("rows").is_string() || e.at("rows").get<std::string>().empty() ||
         !e.contains("params"))
       throw InputError(where + " must be {\"rows\": GLOBS, \"params\": {...}}");
-    out.push_back({e.at("rows").get<std::string>(), stress_params_from_json(e.at("params"), where)});
+    for (const auto& [key, v] : e.items())
+      if (key != "rows" && key != "params" && key != "why")
+        throw InputError(where + ": '" + key + "' is not a key of an entry (rows, params, why)");
+    // Comma-separated globs, as --filter takes them: an empty one (",,", a trailing comma) is a typo.
+    const std::string globs = e.at("rows").get<std::string>();
+    std::size_t start = 0;
+    for (std::size_t comma = globs.find(','); ; comma = globs.find(',', start)) {
+      const std::string glob = globs.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (glob.find_first_not_of(" \t") == std::string::npos)
+        throw InputError(where + ": 'rows' '" + globs + "' has an empty glob (comma-separated globs over row names)");
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    out.push_back({globs, stress_params_from_json(e.at("params"), where)});
   }
   return out;
 }
