@@ -29,6 +29,8 @@ std::vector<File> parse_paths(const std::vector<std::filesystem::path>& paths) {
       for (const auto& f : found) add(f);
     } else if (std::filesystem::is_regular_file(path)) {
       add(path);
+    } else if (std::error_code ec; std::filesystem::exists(path, ec)) {
+      throw std::runtime_error(path.string() + ": is not a regular file (a FIFO, device or socket), not a litmus file");
     } else {
       throw std::runtime_error(path.string() + ": no such litmus file or folder");
     }

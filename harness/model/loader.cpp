@@ -446,6 +446,8 @@ CaseTable load_cases(const std::vector<std::filesystem::path>& files_or_folders)
       files.insert(files.end(), in_folder.begin(), in_folder.end());
     } else if (fs::is_regular_file(file_or_folder, ec)) {
       files.push_back(file_or_folder);
+    } else if (fs::exists(file_or_folder, ec)) {
+      throw InputError(file_or_folder.string() + ": is not a regular file (a FIFO, device or socket), not a case table");
     } else {
       throw InputError(file_or_folder.string() + ": no such case file or folder");
     }
