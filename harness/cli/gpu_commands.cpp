@@ -69,6 +69,7 @@ int cmd_run(const Options& o, std::ostream& out, std::ostream& err) {
   }
 
   run::Suite suite(run_settings(o, s.selection, std::move(baseline)), table.cases);
+  suite.check_resumed(selected, rows);
 
   const run::RunContext& ctx = suite.context();
   // Of everything there is to select: the cases and rows, or with --litmus the files' rows alone.

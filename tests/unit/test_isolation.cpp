@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -142,6 +143,43 @@ TEST(Isolation, ResumeRefusesAnotherBudget) {
       << r.log_tail;
   EXPECT_NE(r.log_tail.find("this one has 10000000 instances, 4 iterations, 40 launches a litmus row, 4194304 op words, seed 7"),
             std::string::npos)
+      << r.log_tail;
+}
+
+// A resume keeps every stored result or refuses: a result the run does not select would be dropped when
+// the file is rewritten, and one whose question or verdict is not this run's (another file of the row's
+// name) would stand as its result. Both refused before anything is written.
+TEST(Isolation, ResumeRefusesResultsItWouldDropOrMisread) {
+  const auto part = fresh("foreign");
+  ASSERT_EQ(vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.ok", "--json", part.string()}).end,
+            ChildRun::End::Exited);
+  const auto edit = [&](const std::function<void(nlohmann::json&)>& change) {
+    std::ifstream in(part);
+    nlohmann::json doc = nlohmann::json::parse(in);
+    in.close();
+    change(doc);
+    std::ofstream(part) << doc.dump(1);
+    std::ifstream again(part);
+    return std::string(std::istreambuf_iterator<char>(again), {});
+  };
+  std::string before = edit([](nlohmann::json& doc) {
+    nlohmann::json other = doc["results"][0];
+    other["name"] = "planted.host.crash";
+    doc["results"].push_back(other);
+  });
+  ChildRun r = vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.ok", "--resume", part.string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.log_tail.find("holds a result of planted.host.crash, which this run does not select"), std::string::npos) << r.log_tail;
+  std::ifstream after(part);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(after), {}), before) << "the refused resume left the file alone";
+
+  edit([](nlohmann::json& doc) {
+    doc["results"].erase(1);
+    doc["results"][0]["rule"] = "another rule";
+  });
+  r = vmmcheck({"run", "--cases", kPlanted, "--filter", "planted.host.ok", "--resume", part.string()});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.log_tail.find("its result of planted.host.ok was made of another test than this run's"), std::string::npos)
       << r.log_tail;
 }
 

@@ -108,6 +108,24 @@ RowEngine& Suite::engine() {
   return *engine_;
 }
 
+void Suite::check_resumed(const std::vector<const model::Case*>& cases, const std::vector<litmus::Row>& rows) const {
+  if (kept_.empty()) return;
+  std::map<std::string, CaseResult> here;
+  for (const model::Case* c : cases) here.emplace(c->name, begin_result(*c));
+  for (const litmus::Row& row : rows) here.emplace(litmus::case_name_of(row), begin_row_result(row));
+  const std::string file = options_.resume_file;
+  for (const auto& [name, stored] : kept_) {
+    const auto it = here.find(name);
+    if (it == here.end())
+      throw InputError(file + ": holds a result of " + name + ", which this run does not select; resuming would drop "
+                       "it (the file is left as it is)");
+    // A file from before results carried their rule has none to compare.
+    if (stored.expectation != it->second.expectation || (!stored.rule.empty() && stored.rule != it->second.rule))
+      throw InputError(file + ": its result of " + name + " was made of another test than this run's (its question " +
+                       "or verdict differs: edited files, or other --litmus files); resume only the run that wrote it");
+  }
+}
+
 void Suite::compile_ahead(const std::vector<litmus::Row>& rows) {
   if (!gpu_present_ || rows.empty()) return;
   std::vector<litmus::Row> to_run;

@@ -56,6 +56,11 @@ class Suite {
   // it as a case named litmus.<row> (or the case it stands for: litmus::case_name_of): the same resume,
   // baseline and JSON as a case.
   Step run(const litmus::Row& row);
+  // Before the first case, with what this run selects: an InputError, the file left as it is, when the
+  // results being resumed hold a case or row this run does not select (resuming would drop it) or one
+  // made of another test than the one of that name here (another question or verdict: its histogram
+  // would stand as this row's).
+  void check_resumed(const std::vector<const model::Case*>& cases, const std::vector<litmus::Row>& rows) const;
   // Starts compiling, in the background on every core, the kernels of the rows this run will run (those
   // neither kept from the run being resumed nor skipped by the baseline); call it before the first case.
   void compile_ahead(const std::vector<litmus::Row>& rows);
