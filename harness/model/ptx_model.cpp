@@ -835,6 +835,9 @@ bool preconditions_hold(const Shape& s, const Execution& x) {
   return true;
 }
 
+// The most candidate executions (reads-from, coherence and fence orders together) a test may have.
+constexpr std::uint64_t kMostCandidates = 2'000'000;
+
 // The first axiom a candidate breaks under each reading (indexed by Reading), or none.
 using Broken = std::array<std::optional<Axiom>, 2>;
 
@@ -861,6 +864,15 @@ void for_each_execution(const Shape& s, const Visit& visit) {
   for (int e = 0; e < n; ++e)
     if (s.events[static_cast<std::size_t>(e)].kind == Kind::FenceSc) sc_fences.push_back(e);
   const std::vector<Rel> sc_choices = partial_orders(n, sc_fences, bags_of(s, sc_fences, [](const Event&) { return 0; }));
+  // Every candidate is weighed (about 15 us each): a test whose reads could each read from many writes
+  // would take hours, as ten loads of a location three threads write took minutes. Refused up front.
+  double candidates = static_cast<double>(sc_choices.size());
+  for (const auto& o : options) candidates *= static_cast<double>(o.size());
+  for (const auto& c : co_choices) candidates *= static_cast<double>(std::max<std::size_t>(1, c.size()));
+  if (candidates > static_cast<double>(kMostCandidates))
+    throw std::invalid_argument(s.litmus->name + ": about " + std::to_string(static_cast<long long>(candidates)) +
+                                " candidate executions, more than the model weighs (" + std::to_string(kMostCandidates) +
+                                "): fewer loads of locations many threads write");
 
   Execution x;
   x.source.assign(static_cast<std::size_t>(n), -1);
