@@ -60,6 +60,11 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+// A keyword at the start of `s`, as a word: "exists (" and "exists x", not "existsx" (a location).
+bool starts_with_word(const std::string& s, const std::string& word) {
+  return starts_with(s, word) &&
+         (s.size() == word.size() || !(std::isalnum(static_cast<unsigned char>(s[word.size()])) || s[word.size()] == '_'));
+}
 
 // The text with (* ... *) comments turned to blanks (newlines kept, so lines keep their numbers).
 std::string without_comments(const std::string& text, const std::string& path) {
@@ -287,7 +292,7 @@ struct Translator {
   static bool is_assertion_start(const std::string& line) {
     const std::string t = trimmed(line);
     for (const char* k : {"exists", "~exists", "~ exists", "forall", "filter", "locations"})
-      if (starts_with(t, k)) return true;
+      if (starts_with_word(t, k)) return true;
     return false;
   }
 
@@ -507,7 +512,7 @@ struct Translator {
     const int line = number(at);
     for (; at < lines.size(); ++at) text += lines[at] + " ";
     std::string t = trimmed(text);
-    if (starts_with(t, "locations")) {  // locations [...]: what herd prints; nothing to decide
+    if (starts_with_word(t, "locations")) {  // locations [...]: what herd prints; nothing to decide
       const std::size_t end = t.find(']');
       if (end == std::string::npos) malformed(line, "'locations [' is never closed");
       t = trimmed(t.substr(end + 1));
@@ -515,13 +520,13 @@ struct Translator {
     t = std::regex_replace(t, std::regex(R"((P?[0-9]+)\s*:\s*)"), "$1:");  // "P3: r0" is P3:r0
     Assertion a;
     a.line = line;
-    if (starts_with(t, "filter")) {  // filter C: only executions satisfying C count (the language's filter)
+    if (starts_with_word(t, "filter")) {  // filter C: only executions satisfying C count (the language's filter)
       std::size_t i = std::string("filter").size();
       a.filter = disjunction(t, i, line);
       t = trimmed(t.substr(i));
     }
     for (const char* q : {"~exists", "~ exists", "exists", "forall"})
-      if (starts_with(t, q)) {
+      if (starts_with_word(t, q)) {
         a.quantifier = q == std::string("~ exists") ? "~exists" : q;
         t = trimmed(t.substr(std::string(q).size()));
         break;
@@ -537,21 +542,27 @@ struct Translator {
   void blanks(const std::string& t, std::size_t& i) const {
     while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
   }
+  // A chain of one operator, translated as one parenthesised list (the language reads it as one node):
+  // no nesting as deep as the chain, and no text copied once per operator.
   std::string disjunction(const std::string& t, std::size_t& i, int line) {
     std::string out = conjunction(t, i, line);
+    bool chain = false;
     for (blanks(t, i); t.compare(i, 2, "\\/") == 0; blanks(t, i)) {
       i += 2;
-      out = "(" + out + " || " + conjunction(t, i, line) + ")";
+      out += " || " + conjunction(t, i, line);
+      chain = true;
     }
-    return out;
+    return chain ? "(" + out + ")" : out;
   }
   std::string conjunction(const std::string& t, std::size_t& i, int line) {
     std::string out = unary(t, i, line);
+    bool chain = false;
     for (blanks(t, i); t.compare(i, 2, "/\\") == 0; blanks(t, i)) {
       i += 2;
-      out = "(" + out + " && " + unary(t, i, line) + ")";
+      out += " && " + unary(t, i, line);
+      chain = true;
     }
-    return out;
+    return chain ? "(" + out + ")" : out;
   }
   int depth = 0;  // of ~ and parentheses in the condition
   std::string unary(const std::string& t, std::size_t& i, int line) {
