@@ -80,7 +80,10 @@ int cmd_explain(const Options& o, std::ostream& out) {
     // document is said so, not read as "no stored result".
     std::error_code ec;
     if (!std::filesystem::is_regular_file(o.results, ec))
-      throw InputError("--results " + o.results + (std::filesystem::exists(o.results, ec) ? ": not a regular file" : ": no such file"));
+      throw InputError("--results " + o.results +
+                       (std::filesystem::is_directory(o.results, ec) ? ": is a folder, not a results file"
+                        : std::filesystem::exists(o.results, ec)    ? ": not a regular file (a FIFO, device or socket)"
+                                                                    : ": no such file"));
     if (run::document_kind_of_file(o.results) != std::optional<std::string>("results"))
       throw InputError("--results " + o.results + ": not a vmmcheck results file (run --json writes one; not JSON, truncated, or another kind)");
     // Read as --resume reads it: a field of the wrong type or an unknown status is named here (file, case,

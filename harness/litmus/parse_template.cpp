@@ -47,6 +47,8 @@ std::pair<std::size_t, std::size_t> hole_at(const std::string& file, std::size_t
   return {index, i};
 }
 
+constexpr std::size_t kMostTemplateRows = 10'000;
+
 }  // namespace
 
 std::optional<Template> split_template(const std::string& file, const Lines& lines, const std::string& path) {
@@ -58,6 +60,10 @@ std::optional<Template> split_template(const std::string& file, const Lines& lin
       if (t) fail_in_file(path, lines, from, "a second $$ line: a file holds one template");
       t = Template{start, {}};
     } else if (t && from < to && file[from] != '#') {
+      // Each row is a test parsed, decided and kept: a bound, as on a test's commands (300,000 rows took
+      // 25 s and 1.5 GB). The largest shipped template has a few dozen.
+      if (t->rows.size() == kMostTemplateRows)
+        fail_in_file(path, lines, from, "more than " + std::to_string(kMostTemplateRows) + " rows in one template (split the file)");
       t->rows.push_back({start, end});
     }
     start = end + 1;

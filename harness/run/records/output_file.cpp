@@ -78,6 +78,12 @@ void claim_output(const std::filesystem::path& path, const std::string& kind, co
   std::error_code ec;
   if (fs::is_directory(path, ec))
     throw InputError(path.string() + ": is a directory; name a file for " + described(kind));
+  // The folder it goes into must be there: a missing one (or a file in its place) is said now, not after a
+  // run has done its work.
+  const fs::path folder = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (!fs::is_directory(folder, ec))
+    throw InputError(path.string() + ": " + (fs::exists(folder, ec) ? folder.string() + " is not a folder" : "no folder " + folder.string()) +
+                     " to write " + described(kind) + " into");
   const fs::file_status st = fs::status(path, ec);
   if (fs::exists(st) && !fs::is_regular_file(st))
     throw InputError(path.string() + ": is not a regular file (a device, FIFO or socket); name a file for " + described(kind));
