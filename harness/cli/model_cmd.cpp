@@ -37,12 +37,19 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   if (!f) throw InputError(path.string() + ": cannot write");
 }
 
-// --kernels DIR: each generated source once (rows of one test share it), and the headers it includes.
-void write_kernels(const std::vector<litmus::Row>& rows, const std::filesystem::path& dir, std::ostream& out) {
+// --kernels DIR, before any work: the folder and the headers every kernel includes, so that a path no
+// folder can be made at (a file where a folder goes) is refused now, not after every row is decided.
+void write_kernel_headers(const std::filesystem::path& dir) {
   for (const codegen::Header& h : codegen::kernel_headers()) {
-    std::filesystem::create_directories((dir / h.name).parent_path());
+    std::error_code ec;
+    std::filesystem::create_directories((dir / h.name).parent_path(), ec);
+    if (ec) throw InputError("--kernels " + dir.string() + ": cannot make " + (dir / h.name).parent_path().string() + ": " + ec.message());
     write_text(dir / h.name, h.text);
   }
+}
+
+// --kernels DIR: each generated source once (rows of one test share it), beside the headers.
+void write_kernels(const std::vector<litmus::Row>& rows, const std::filesystem::path& dir, std::ostream& out) {
   std::set<std::string> written;
   for (const litmus::Row& row : rows) {
     if (const std::string why = codegen::why_not_generated(row.test); !why.empty()) {
@@ -70,6 +77,7 @@ int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
     throw InputError("--kernels " + o.kernels_dir + ": not a folder (the kernel sources go into one)");
   const std::vector<litmus::Row> rows = rows_named(o);
   if (rows.empty()) throw InputError("no litmus row in the files named (a file needs a permit, assert or check command)");
+  if (!o.kernels_dir.empty()) write_kernel_headers(o.kernels_dir);
   std::size_t width = 0, against = 0, vacuous = 0;
   // Each row by the one name every command prints and takes (litmus.<file stem>.<command>, or the case it
   // stands for, as run, explain and the results spell it).
