@@ -9,7 +9,8 @@
 // - An error in a template instance names the file position of the offending character -- in the
 //   template, or in the $$ row for a substituted parameter -- and ends "(template row N)", N counted
 //   from 0 as in the row names "<stem>.<N>.<command>".
-// - Conditions: && binds tighter than ||, both group to the left; `not` applies to the comparison or
+// - A file's rows are named <stem>.<command>: a stem with a '.' in it is refused (it would split the name).
+// - Conditions: && binds tighter than ||, a chain of one operator is one node; `not` applies to the comparison or
 //   parenthesised condition right after it ("not r0 == 1 && r1 == 1" is "(not r0 == 1) && r1 == 1").
 //   Parentheses inside a condition are an extension. At most 100 levels of not/parentheses.
 // - atom/red without sem are .relaxed, without scope .gpu (the PTX ISA defaults); ld/st without sem
@@ -23,6 +24,8 @@
 // - `control NAME` after an assert command's name names the permit or check command NAME of the same
 //   file; in a template, of any instance, and it must name exactly one row.
 #include "litmus/parser.hpp"
+
+#include <algorithm>
 
 #include <filesystem>
 #include <fstream>
@@ -102,6 +105,14 @@ void resolve_controls(File& file, const std::vector<NamedControl>& controls) {
 File parse_text(const std::string& text, const std::string& path) {
   const syntax::Lines lines(text);
   const std::string stem = stem_of(path);
+  // A row is named litmus.<stem>.<command>: a '.' in the stem would make another family of its first part
+  // (sb.old.test's rows would be litmus.sb.*, the shipped SB's).
+  if (stem.find('.') != std::string::npos) {
+    std::string renamed = stem;
+    std::replace(renamed.begin(), renamed.end(), '.', '_');
+    throw ParseError(path, 1, 1, "a '.' in the file's name before its extension would split its rows' names (litmus." + stem +
+                                     ".<command>): name it " + renamed + std::filesystem::path(path).extension().string());
+  }
   File file;
   file.path = path;
   std::vector<NamedControl> controls;

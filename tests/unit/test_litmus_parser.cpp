@@ -478,8 +478,16 @@ TEST(LitmusParser, TheStemDropsOnlyTheDirectoryAndTheExtension) {
   const std::string text = ".global x;\nd0.b0.t0 { st [x], 1; }\npermit (1 == 1) as c;\n";
   EXPECT_EQ(parse_text(text, "a/b/SB.test").rows[0].name, "SB.c");
   EXPECT_EQ(parse_text(text, "SB.litmus").rows[0].name, "SB.c");  // a herd-style file's extension
-  EXPECT_EQ(parse_text(text, "SB.ptx").rows[0].name, "SB.ptx.c");
   EXPECT_EQ(parse_text(text, "/x/SB").rows[0].name, "SB.c");
+  // A '.' left in the stem would split the rows' names (litmus.sb.old.c is family litmus.sb): refused.
+  for (const char* path : {"SB.ptx", "a/sb.old.test"}) {
+    try {
+      parse_text(text, path);
+      FAIL() << path << " parsed";
+    } catch (const ParseError& e) {
+      EXPECT_NE(std::string(e.what()).find("a '.' in the file's name before its extension"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // --- Templates ---
