@@ -107,8 +107,15 @@ int cmd_explain(const Options& o, std::ostream& out) {
     else if (!row_name) texts.push_back(explain(model::find_case(table.cases, name), table.cases, results));  // or: unknown case
     else throw InputError("unknown litmus row '" + name + "' ('vmmcheck model cases/litmus' lists them)");
   }
-  if (o.names.empty())
-    for (const model::Case* c : model::select_cases(table.cases, o.filter)) texts.push_back(explain(*c, table.cases, results));
+  if (o.names.empty()) {  // what the filter selects, as list --filter selects it: the cases, then the litmus rows
+    for (const model::Case* c : model::select_cases_or_none(table.cases, o.filter)) texts.push_back(explain(*c, table.cases, results));
+    for (const litmus::Row& row : all_litmus_rows(o))
+      if (model::filter_selects(o.filter, litmus::case_name_of(row))) {
+        refuse_case_twice(row, table);
+        texts.push_back(explain(row, results));
+      }
+    if (texts.empty()) throw InputError("no case or litmus row matches the filter '" + o.filter + "'");
+  }
   for (std::size_t i = 0; i < texts.size(); ++i) out << (i ? "\n" + std::string(78, '-') + "\n\n" : "") << texts[i];
   return kExitOk;
 }

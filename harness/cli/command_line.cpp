@@ -75,6 +75,12 @@ const CLI::Validator kGlobs = CLI::Validator(
     },
     "GLOBS");
 
+// A path or K/N that is given at all is not empty: '' (a script's unset variable) would read as not
+// given -- a fresh run for --resume '', every shard's whole selection for --shard ''.
+const CLI::Validator kNotEmpty = CLI::Validator(
+    [](std::string& text) { return text.empty() ? std::string("must not be empty (leave the option out instead)") : std::string(); },
+    "NONEMPTY");
+
 // The CUDA device index: a GPU is numbered from 0, and no machine has thousands.
 const CLI::Validator kDeviceIndex = CLI::Range(0, 1023);
 
@@ -91,7 +97,7 @@ void add_selection(CLI::App& cmd, Options& o) {
   cmd.add_option("--caselist", o.caselist,
                  "only the cases and litmus rows a line of FILE names (a name or glob a line, '#' comments)")
       ->check(CLI::ExistingFile);
-  cmd.add_option("--shard", o.shard, "only part K of N of the selection: a stable split by name (K/N, e.g. 2/3)");
+  cmd.add_option("--shard", o.shard, "only part K of N of the selection: a stable split by name (K/N, e.g. 2/3)")->check(kNotEmpty);
 }
 
 void add_json(CLI::App& cmd, Options& o, const std::string& what) {
@@ -121,7 +127,7 @@ void add_isolation(CLI::App& cmd, Options& o) {
   cmd.add_flag("--isolate", o.isolate,
                "run every case in a child process (cases that may fault or hang always are)");
   cmd.add_option("--timeout", o.timeout_s, "seconds an isolated case may take before it is killed (Timeout)")->check(kFinite)->check(CLI::Range(0.1, 86400.0));
-  cmd.add_option("--resume", o.resume, "a results file of an interrupted run: its cases are kept, not run again");
+  cmd.add_option("--resume", o.resume, "a results file of an interrupted run: its cases are kept, not run again")->check(kNotEmpty);
 }
 
 // Every subcommand and flag, bound to `o`.
@@ -227,7 +233,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   model_cmd->add_flag("--verbose,-v", o.verbose, "show every row's witness execution or the axioms that rule it out");
   model_cmd->add_option("--kernels", o.kernels_dir,
                         "write the CUDA source run --litmus generates for each row into DIR (with litmus_abi.h), to read "
-                        "or to compile with nvcc");
+                        "or to compile with nvcc")->check(kNotEmpty);
 
   CLI::App* toolchain_cmd = app.add_subcommand(
       "toolchain",
@@ -275,7 +281,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);
   explain_cmd->add_option("case", o.names, "dotted case names (default: every case the filter selects)");
-  explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from");
+  explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from")->check(kNotEmpty);
   explain_cmd->add_option("--litmus", o.litmus, "litmus files or folders whose rows litmus.<row> (or a case a row stands for) names (default: cases/litmus)")
       ->allow_extra_args(false);
 
