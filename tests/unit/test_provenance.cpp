@@ -80,6 +80,19 @@ TEST(Provenance, EveryDifferenceIsNamed) {
     EXPECT_NE(all.find(phrase), std::string::npos) << phrase << "\nin:\n" << all;
 }
 
+// Two budgets that differ only in their per-row knobs are told apart in words, not as one text twice.
+TEST(Provenance, PerRowKnobsAreNamedWhenTheyDiffer) {
+  const RunContext file = h200_run(1);
+  RunContext here = file;
+  StressParams tuned;
+  tuned.grid_barrier = true;
+  here.budget.row_stress = {{"litmus.iriw.*", tuned}};
+  const std::string said = joined(resume_mismatches(file, here));
+  EXPECT_NE(said.find("this one has"), std::string::npos) << said;
+  EXPECT_NE(said.find("per-row knobs rows litmus.iriw.*: grid barrier"), std::string::npos) << said;
+  EXPECT_LT(said.find("this one has"), said.find("per-row knobs")) << "only this run has per-row knobs: " << said;
+}
+
 // The committed one-H200 run resumed here (the CPU machine: no GPU, another build) is refused with exit 2,
 // naming what differs; the file is byte for byte as it was.
 TEST(Provenance, TheCommittedH200RunIsNotResumedOnAnotherMachine) {

@@ -24,10 +24,17 @@ std::string driver_text(const RunContext& c) {
          (c.driver_version ? device::format_version(c.driver_version) : std::string("?")) + ")";
 }
 
+// The per-row knobs, each entry's globs and knobs ("" without any): two budgets may differ only there.
+std::string row_stress_text(const std::vector<RowStress>& rows) {
+  std::string text;
+  for (const RowStress& r : rows) text += "; rows " + r.rows + ": " + describe(r.params);
+  return rows.empty() ? "" : ", per-row knobs" + text.substr(1);
+}
+
 std::string budget_text(const Budget& b) {
   return std::to_string(b.instances) + " instances, " + std::to_string(b.iterations) + " iterations, " +
          std::to_string(b.row_launches) + " launches a litmus row, " + std::to_string(b.op_words) + " op words, seed " +
-         std::to_string(b.seed) + ", " + describe(b.stress);
+         std::to_string(b.seed) + ", " + describe(b.stress) + row_stress_text(b.row_stress);
 }
 
 // Two spellings of one commit: the same sha, or one an abbreviation of the other (7 and 12 hex digits).
