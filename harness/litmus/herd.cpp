@@ -120,6 +120,7 @@ struct Translator {
   std::map<std::string, std::string> registers;  // "P0:r1" -> "r0"
   std::map<std::string, std::string> constants;  // "P0:r1" -> "1": set by `ld r1, 1` (a move), not yet overwritten
   std::map<std::string, std::string> initial_registers;  // "P0:r1" -> "1": the init block's values
+  std::map<std::string, int> given_registers;            // every register the init block names, and its line
   std::set<std::string> set_registers;                   // "P0:r1": set by an instruction of the program
   std::map<std::string, std::string> sums;               // "P0:r2" -> "r0 + 1": set by `add r2, r1, 1`
   // Per thread, the first line of a branch or label, and of a move or add: values put in by text order
@@ -145,6 +146,14 @@ struct Translator {
   int number(std::size_t i) const { return static_cast<int>(i) + 1; }
   void skip_blanks() {
     while (at < lines.size() && blank(at)) ++at;
+  }
+
+  // A register operand as written: a name, as herd's registers are (not "", not "5 6 7").
+  std::string register_operand(const std::string& text, int line) const {
+    static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
+    const std::string name = trimmed(text);
+    if (!std::regex_match(name, name_re)) malformed(line, "expected a register, found '" + shown(name) + "'");
+    return name;
   }
 
   // The language's register for thread `thread`'s herd register `reg`.
@@ -261,7 +270,10 @@ struct Translator {
       if (decl.empty()) continue;
       std::smatch m;
       if (std::regex_match(decl, m, register_re)) {
-        if (!is_zero(m[3].str())) initial_registers["P" + m[1].str() + ":" + m[2].str()] = value(m[3].str(), 0, line);
+        const int thread = small_number(m[1].str(), line, "thread");
+        const std::string key = "P" + std::to_string(thread) + ":" + m[2].str();
+        if (!given_registers.emplace(key, line).second) malformed(line, key + " is given an initial value twice");
+        if (!is_zero(m[3].str())) initial_registers[key] = value(m[3].str(), 0, line);
       } else if (std::regex_match(decl, m, location_re)) {
         Declared d{m[1].str(), Declared::Kind::Location, "", line};
         if (!is_zero(m[2].str())) d.initial = value(m[2].str(), 0, line);  // 32-bit, not negative
@@ -345,6 +357,10 @@ struct Translator {
         if (key.rfind("P" + std::to_string(t) + ":", 0) == 0 && set_registers.count(key))
           unsupported(line, "the initial value of " + key + ", which an instruction of its thread sets, in a thread with branches");
     }
+    // An initial value for a thread the test does not have is a typo (P9:r1 in a test of two threads).
+    for (const auto& [key, line] : given_registers)
+      if (std::stoi(key.substr(1)) >= static_cast<int>(threads.size()))
+        malformed(line, "the initial state gives " + key + " a value, but the test has no thread P" + key.substr(1, key.find(':') - 1));
     bool any = false;
     for (const ThreadOut& th : threads) any = any || !th.ops.empty();
     if (!any) unsupported(threads.empty() ? 1 : threads[0].line, "a test whose threads have no instruction");
@@ -449,7 +465,7 @@ struct Translator {
     } mark_set{set_registers, set_key};
     if (op == "ld") {
       need(2);
-      return "ld" + qualifiers(1, parts.size()) + " " + reg(t, trimmed(operands[0])) + ", [" + address(operands[1], line) + "]";
+      return "ld" + qualifiers(1, parts.size()) + " " + reg(t, register_operand(operands[0], line)) + ", [" + address(operands[1], line) + "]";
     }
     if (op == "st") {
       need(2);
@@ -458,7 +474,7 @@ struct Translator {
     if (op == "suld" || op == "tld" || op == "cold") {
       need(2);
       const std::string mine = op == "cold" ? "ldc" : op;
-      return mine + qualifiers(1, parts.size()) + " " + reg(t, trimmed(operands[0])) + ", [" + address(operands[1], line) + "]";
+      return mine + qualifiers(1, parts.size()) + " " + reg(t, register_operand(operands[0], line)) + ", [" + address(operands[1], line) + "]";
     }
     if (op == "sust") {
       need(2);
@@ -472,7 +488,7 @@ struct Translator {
       const std::string q = qualifiers(1, parts.size() - 1);
       if (atom && (operation == "exch" || operation == "cas")) {
         need(operation == "cas" ? 4 : 3);
-        const std::string target = reg(t, trimmed(operands[0])), where = address(operands[1], line);
+        const std::string target = reg(t, register_operand(operands[0], line)), where = address(operands[1], line);
         std::string compared;
         if (operation == "cas") {
           compared = value(operands[2], t, line);
@@ -490,7 +506,7 @@ struct Translator {
         amount = std::to_string((0x100000000ull - std::stoull(amount)) & 0xFFFFFFFFull);
       }
       if (atom)
-        return "atom.add" + q + " " + reg(t, trimmed(operands[0])) + ", [" + address(operands[1], line) + "], " + amount;
+        return "atom.add" + q + " " + reg(t, register_operand(operands[0], line)) + ", [" + address(operands[1], line) + "], " + amount;
       return "red.add" + q + " [" + address(operands[0], line) + "], " + amount;
     }
     if (op == "fence") {
@@ -659,7 +675,10 @@ struct Translator {
       }
     }
     for (const Declared& d : declared)
-      if (!done.count(d.name)) malformed(d.line, "'" + shown(d.name) + "' aliases '" + shown(d.of) + "', which is no location of the test");
+      if (!done.count(d.name))
+        malformed(d.line, "'" + shown(d.name) + "' aliases '" + shown(d.of) + "', " +
+                              (by_name.count(d.of) ? std::string("and the aliases go round in a cycle: one of them must name a location")
+                                                   : std::string("which is no location of the test")));
     for (const ThreadOut& th : threads) {
       if (th.ops.empty()) {  // a thread with nothing to do (Dat3M's LB+RMW-b) is left out: it orders nothing
         put("// " + th.head + ": no instruction, left out", th.line);
