@@ -11,6 +11,14 @@ Auditor::Auditor(Settings settings) : settings_(std::move(settings)) {
   std::string why;
   disassembler_ = find_disassembler(settings_.disassembler, why);
   if (disassembler_.empty()) throw std::runtime_error("no disassembler: " + why);
+  if (!settings_.disassembler.empty()) {  // the user's: refused if it is no nvdisasm, as --ptxas is below
+    const ToolRun version = run_tool({disassembler_, "--version"}, 10);
+    if (version.status != 0 || version.out.find("nvdisasm") == std::string::npos)
+      throw std::invalid_argument("--disassembler " + disassembler_ + ": not an nvdisasm that runs (" +
+                                  (version.timed_out ? std::string("no answer to --version in 10 s")
+                                                     : std::string("--version ") + (version.status != 0 ? "failed" : "did not name nvdisasm")) +
+                                  ")");
+  }
   disassembler_version_ = tool_version(disassembler_);
   if (settings_.nvrtc) compilers_.push_back(Compiler{"NVRTC " + codegen::nvrtc_version(), "", codegen::nvrtc_version()});
   std::vector<std::string> binaries;
