@@ -186,6 +186,15 @@ BAD_DOCS = {
     "no settings": (lambda d: d.pop("settings"), ["'settings' is a required property"]),
     "another schema": (lambda d: d.update(schema="vmmcheck-bench/9"), ["not a vmmcheck-bench/1 file"]),
     "repeated id": (lambda d: d["results"].append(copy.deepcopy(d["results"][0])), ["repeats results[0]"]),
+    # Samples are times and bandwidths: none below 0 (the schema), and the row's figures are its samples'.
+    "a negative sample": (lambda d: _first_ok(d)["values"].__setitem__(0, -1.0),
+                          ["results[0].values[0]", "-1.0 is less than the minimum of 0"]),
+    "p50 not its values'": (lambda d: _first_ok(d).update(p50=_first_ok(d)["p50"] * 2),
+                            ["results[0].p50", "but the row's values give"]),
+    "min not its values'": (lambda d: _first_ok(d).update(min=_first_ok(d)["min"] / 2),
+                            ["results[0].min", "but the row's values give"]),
+    "max not its values'": (lambda d: _first_ok(d).update(max=_first_ok(d)["max"] * 2),
+                            ["results[0].max", "but the row's values give"]),
 }
 
 
@@ -232,6 +241,48 @@ def test_bad_input_is_one_line_exit_2(kind, command, tmp_path, run_cli):
     for word in words:
         assert word in err
     assert not (tmp_path / "out.html").exists()
+
+
+def test_negative_samples_are_refused_by_bench_report_too(tmp_path, synthetic, run_cli):
+    doc = copy.deepcopy(synthetic)
+    _first_ok(doc)["values"] = [-v for v in _first_ok(doc)["values"]]
+    path = write_json(tmp_path / "neg.json", doc)
+    rc, out, err = run_cli("bench-report", path)
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"{path}: results[0].values[") and "minimum of 0" in err, err
+
+
+@pytest.mark.parametrize("side", ["NEW", "BASE"])
+def test_a_file_with_no_rows_is_nothing_to_compare(side, tmp_path, synthetic, run_cli):
+    """A bench run that measured nothing (a --filter that matched no row) vouches for nothing: exit 2, not a
+    pass with "no row ran in both files"."""
+    doc = copy.deepcopy(synthetic)
+    doc["results"] = []
+    empty = write_json(tmp_path / "empty.json", doc)
+    args = (SYNTHETIC, empty) if side == "NEW" else (empty, SYNTHETIC)
+    rc, out, err = run_cli("bench-compare", *args, "--json", tmp_path / "c.json")
+    assert rc == 2 and out == ""
+    assert err == f"{empty}: no rows (results is empty): nothing to compare\n"
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_no_row_in_both_files_fails_unless_allowed(tmp_path, synthetic, run_cli):
+    """Both files have rows but none ran in both: the gate compared nothing, so it fails (exit 1), as
+    `compare` fails on a case CURRENT lacks; --allow-missing lets it pass."""
+    doc = copy.deepcopy(synthetic)
+    doc["results"] = [dict(r, id=r["id"].replace("[", "_other[", 1) if "[" in r["id"] else r["id"] + "_other",
+                           bench=r["bench"] + "_other") for r in doc["results"]]
+    other = write_json(tmp_path / "other.json", doc)
+    rc, out, err = run_cli("bench-compare", SYNTHETIC, other, "--json", tmp_path / "c.json")
+    assert rc == 1 and err == ""
+    assert "no row ran in both files" in out
+    assert out.rstrip().splitlines()[-1].endswith("; fails: no row ran in both files")
+    data = json.loads((tmp_path / "c.json").read_text())
+    assert data["exit_code"] == 1 and data["failing"] == ["no row ran in both files"]
+    rc, out, _ = run_cli("bench-compare", SYNTHETIC, other, "--allow-missing")
+    assert rc == 0 and "no row ran in both files" in out
+    # With rows compared, a row only in BASE is listed and fails nothing (--allow-missing or not).
+    assert run_cli("bench-compare", SYNTHETIC, SYNTHETIC)[0] == 0
 
 
 @pytest.mark.parametrize("threshold", ["0", "-0.2", "nan", "inf", "abc"])

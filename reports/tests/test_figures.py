@@ -84,6 +84,57 @@ def test_broken_markers_are_refused_with_file_and_line(run_cli, tmp_path):
     assert rc == 2 and "doc.md:1: <!-- /figures --> with no section open" in err
 
 
+# The kinds whose source is a JSON file of its own kind (no JSON Schema): its "schema" value.
+PLAIN_KINDS = {
+    "bench-litmus": "vmmcheck-bench-litmus/1",
+    "cuda-litmus-variants": "vmmcheck-cuda-litmus-variants/1",
+    "cuda-litmus": "vmmcheck-bench-cuda-litmus/1",
+    "dat3m": "vmmcheck-dat3m-check/1",
+    "knobs": "vmmcheck-knobs/1",
+    "permit-kinds": "vmmcheck-permit-kinds/1",
+    "rows-tune": "vmmcheck-stress-params/1",
+    "selftest": "vmmcheck-selftest/3",
+    "toolchain": "vmmcheck-toolchain-matrix/1",
+}
+
+
+@pytest.mark.parametrize("source, words", [
+    ("[]", "the document is a JSON array, not an object"),
+    ('"text"', "the document is a JSON string, not an object"),
+    ('{"a": 1}', '(no "schema" key)'),
+    ("RESULTS", "but a `vmmcheck run` results file"),
+    ("SCHEMA ONLY", "no '"),
+    ("NOT JSON", "not JSON"),
+], ids=["array", "string", "object", "results", "schema-only", "not-json"])
+@pytest.mark.parametrize("kind", list(PLAIN_KINDS))
+def test_a_source_of_the_wrong_kind_is_one_line_exit_2(kind, source, words, run_cli, tmp_path):
+    """A marker naming a file of another kind (or a JSON array, or a file with the right "schema" and none of
+    the keys) is refused naming the document's line, the file and the kind expected -- not a KeyError from
+    the reader."""
+    text = {"RESULTS": (REPO / H200_RESULTS).read_text(), "SCHEMA ONLY": json.dumps({"schema": PLAIN_KINDS[kind]}),
+            "NOT JSON": "{oops"}.get(source, source)
+    (tmp_path / "src.json").write_text(text)
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"<!-- figures: {kind} src.json -->\nold\n<!-- /figures -->\n")
+    rc, out, err = run_cli("figures", "--check", "--root", tmp_path, doc)
+    assert rc == 2, out + err
+    assert err.count("\n") == 1 and err.startswith(f"{doc.name}:1: src.json: "), err
+    assert words in err, err
+    if source not in ("NOT JSON",):
+        expected = "vmmcheck-selftest/2 or /3" if kind == "selftest" else PLAIN_KINDS[kind]
+        assert f"not a {expected} file" in err, err
+
+
+def test_an_engine_json_of_the_wrong_kind_is_one_line_exit_2(run_cli, tmp_path):
+    (tmp_path / "engine" / "before").mkdir(parents=True)
+    (tmp_path / "engine" / "before" / "engine.json").write_text("[]")
+    doc = tmp_path / "doc.md"
+    doc.write_text("<!-- figures: engine engine -->\n<!-- /figures -->\n")
+    rc, _, err = run_cli("figures", "--check", "--root", tmp_path, doc)
+    assert rc == 2 and err.count("\n") == 1, err
+    assert "engine/before/engine.json: not a bench-engine (engine.json) file: the document is a JSON array" in err
+
+
 def synthetic(tmp_path) -> Path:
     power_yes = {"control": "alias.kernels.k.event.control", "mechanism": "the event", "mutant": "no-event-wait",
                  "axes": {}, "status": "Pass", "histogram": {"new": 75, "old": 25}, "instances": 100,

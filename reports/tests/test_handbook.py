@@ -234,6 +234,28 @@ def test_bad_results_exit_2_with_one_line(tmp_path, capsys):
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.parametrize("content, message", [
+    ('{"a": 1}', 'not a vmmcheck-toolchain-matrix/1 file (no "schema" key)'),
+    ("[]", "not a vmmcheck-toolchain-matrix/1 file: the document is a JSON array, not an object"),
+    ("RESULTS", "not a vmmcheck-toolchain-matrix/1 file but a `vmmcheck run` results file"),
+    ('{"schema": "vmmcheck-toolchain-matrix/1", "rows": 3}', "not a vmmcheck-toolchain-matrix/1 file: no 'versions' key"),
+    ('{"schema": "vmmcheck-toolchain-matrix/1", "versions": [], "rows": 3, "arch": "sm_90", "disassembler": "x"}',
+     "not a vmmcheck-toolchain-matrix/1 file: 'versions' is a JSON array, not object"),
+    ("{oops", "not JSON"),
+], ids=["object", "array", "results", "no-versions", "versions-array", "not-json"])
+def test_a_toolchain_matrix_of_the_wrong_kind_exits_2_with_one_line(tmp_path, capsys, content, message):
+    """--toolchain-matrix given another file: refused naming it and the kind expected (it was a KeyError
+    'versions' from toolchain.levels)."""
+    path = tmp_path / "matrix.json"
+    path.write_text(RESULTS.read_text() if content == "RESULTS" else content)
+    rc = handbook.main(["--cases-json", str(LIST), str(RESULTS), "--toolchain-matrix", str(path),
+                        "-o", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert rc == 2, err
+    assert err.count("\n") == 1 and f"{path}: " in err and message in err, err
+    assert not (tmp_path / "out").exists()
+
+
 # -------------------------------------------------------------------------------------------- diagrams
 
 

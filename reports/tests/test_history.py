@@ -274,14 +274,51 @@ def test_litmus_rows_show_weak_over_judged(tmp_path, run_cli):
 ])
 def test_empty_history_or_no_match_says_so(tmp_path, run_cli, args, message):
     db = tmp_path / "h.sqlite"
+    db.write_bytes(b"")                                      # a store with no tables yet: an empty history
     rc, out, err = run_cli("history", "show", "--db", db, *args)
     assert rc == 0 and err == "" and out == f"{db}: the history is empty\n"
-    assert not db.exists()                                   # show never creates a store
+    assert db.read_bytes() == b""                            # show never writes a store
     assert run_cli("history", "add", "--db", db, PLANTED)[0] == 0
     rc, out, err = run_cli("history", "show", "--db", db, *args)
     assert rc == 0 and err == ""
     if args:
         assert out == f"{db}: {message}\n"
+
+
+@pytest.mark.parametrize("args", [(), ("--case", "alias.*"), ("--json",), ("--gpu", "h200")])
+def test_show_of_a_store_that_does_not_exist_is_exit_2(tmp_path, run_cli, args, monkeypatch):
+    """A --db path that is not there is a mistyped path, not an empty history: exit 2 naming it, as
+    compare --against-history says of the same path; and show creates nothing."""
+    db = tmp_path / "nope.sqlite"
+    rc, out, err = run_cli("history", "show", "--db", db, *args)
+    assert rc == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(f"{db}: no such history database"), err
+    assert not db.exists()
+    # The store $VMMCHECK_HISTORY names, when --db is not given, the same.
+    monkeypatch.setenv(history.ENV, str(db))
+    rc, _, err = run_cli("history", "show", *args)
+    assert rc == 2 and err.startswith(f"{db}: no such history database") and not db.exists()
+
+
+@pytest.mark.parametrize("command", [("show",), ("add", PLANTED)])
+def test_a_fifo_is_no_history_database(tmp_path, command):
+    """SQLite would block opening a FIFO until a writer came: refused first, one line."""
+    import os
+
+    import subprocess
+    import sys
+
+    from conftest import REPORTS
+
+    db = tmp_path / "fifo.sqlite"
+    os.mkfifo(db)
+    try:   # a subprocess, so that a store opened regardless fails the test instead of hanging the suite
+        proc = subprocess.run([sys.executable, "-m", "vmmcheck_report", "history", command[0], "--db", str(db),
+                               *map(str, command[1:])], capture_output=True, text=True,
+                              env=dict(os.environ, PYTHONPATH=str(REPORTS)), timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"history {command[0]} blocked opening the FIFO {db}")
+    assert proc.returncode == 2 and proc.stderr == f"{db}: not a regular file, not a history database\n"
 
 
 BAD_RESULTS = {

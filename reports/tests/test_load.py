@@ -128,3 +128,71 @@ def test_synthetic_docs_are_valid(tmp_path):
     """The builder the other tests use makes documents the schema accepts."""
     doc = make_doc([result("alias.mp.a.b", "Crash", reason="signal 11"), result("alias.kernels.x.y", "NotSupported")])
     assert load.load(write_json(tmp_path / "s.json", doc))["totals"]["Crash"] == 1
+
+
+BENCH_FIXTURE = H200.parent / "bench" / "synthetic.json"
+
+# --schema given something that is no JSON Schema: the commands that take --schema, with their other arguments.
+SCHEMA_COMMANDS = {
+    "render": lambda tmp: ["render", H200, "-o", tmp / "r.html"],
+    "compare": lambda tmp: ["compare", H200, H200],
+    "junit": lambda tmp: ["junit", H200, "-o", tmp / "j.xml"],
+    "merge": lambda tmp: ["merge", H200, "-o", tmp / "m.json"],
+    "rerun": lambda tmp: ["rerun", H200, "--vmmcheck", "/bin/false"],
+    "history add": lambda tmp: ["history", "add", H200, "--db", tmp / "h.sqlite"],
+    "bench-report": lambda tmp: ["bench-report", BENCH_FIXTURE],
+    "bench-compare": lambda tmp: ["bench-compare", BENCH_FIXTURE, BENCH_FIXTURE],
+}
+
+
+@pytest.mark.parametrize("text, words", [
+    ('{"type": 5}', "not a valid JSON Schema (draft 7): type: 5 is not valid"),
+    ("[]", "not a JSON Schema: the document is a JSON array, not an object"),
+    ('{"properties": {"x": {"pattern": "("}}}', "not a valid JSON Schema (draft 7): properties.x.pattern: "),
+    ('{"$ref": "#/definitions/nope"}', "$ref: '#/definitions/nope' points to nothing in the schema"),
+    ('{"$ref": "http://example.invalid/s.json"}', "is not in this file"),
+], ids=["type-5", "array", "bad-regex", "dangling-ref", "remote-ref"])
+@pytest.mark.parametrize("command", list(SCHEMA_COMMANDS))
+def test_a_schema_that_is_no_schema_is_one_line_exit_2(text, words, command, tmp_path, run_cli):
+    """--schema is input too: a file that is not a valid draft-7 schema (or not an object) is refused naming
+    it, before any results file is judged by it -- not a traceback from inside the validator."""
+    schema = tmp_path / "s.json"
+    schema.write_text(text)
+    rc, _, err = run_cli(*SCHEMA_COMMANDS[command](tmp_path), "--schema", schema)
+    assert rc == 2, err
+    assert err.count("\n") == 1 and err.startswith(f"{schema}: ") and words in err, err
+    assert not (tmp_path / "h.sqlite").exists()
+
+
+def test_a_schema_that_is_no_schema_subprocess(tmp_path):
+    schema = tmp_path / "s.json"
+    schema.write_text('{"type": 5}')
+    proc = run_module("render", H200, "--schema", schema, "-o", tmp_path / "r.html")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"{schema}: not a valid JSON Schema (draft 7): type: 5 is not valid "
+                                                "under any of the given schemas"]
+
+
+@pytest.mark.parametrize("command", ["render", "compare", "junit", "bench-report", "history add", "handbook"])
+def test_a_fifo_is_not_a_regular_file(command, tmp_path):
+    """A FIFO (or a device) would block the read for ever: refused, one line, before it is opened."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPORTS
+
+    fifo = tmp_path / "f.json"
+    os.mkfifo(fifo)
+    args = {"render": ["render", fifo, "-o", tmp_path / "r.html"], "compare": ["compare", H200, fifo],
+            "junit": ["junit", fifo, "-o", tmp_path / "j.xml"], "bench-report": ["bench-report", fifo],
+            "history add": ["history", "add", fifo, "--db", tmp_path / "h.sqlite"],
+            "handbook": ["handbook", "--cases-json", fifo, "-o", tmp_path / "hb"]}[command]
+    try:
+        proc = subprocess.run([sys.executable, "-m", "vmmcheck_report", *map(str, args)], capture_output=True,
+                              text=True, env=dict(os.environ, PYTHONPATH=str(REPORTS)), timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{command} blocked reading the FIFO {fifo}")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and f"{fifo}: not a regular file (a FIFO)" in lines[0], proc.stderr

@@ -197,3 +197,69 @@ def test_merge_subprocess_bad_input_is_one_line(shards, tmp_path):
     proc = run_module("merge", *shards, "-o", tmp_path / "m.json")
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert load.load(tmp_path / "m.json")["context"]["merged"][0]["shard"] == {"index": 1, "count": 3}
+
+
+def _merge_subprocess(*args, timeout=60):
+    """merge through the real entry point, failing (not hanging) when it does not end soon."""
+    import subprocess
+
+    try:
+        return _run_with_timeout(args, timeout)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"merge {' '.join(map(str, args))} did not end in {timeout} s")
+
+
+def _run_with_timeout(args, timeout):
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPORTS
+
+    return subprocess.run([sys.executable, "-m", "vmmcheck_report", "merge", *map(str, args)], capture_output=True,
+                          text=True, env=dict(os.environ, PYTHONPATH=str(REPORTS)), timeout=timeout)
+
+
+@pytest.mark.parametrize("count", [10 ** 9, 10 ** 15, 2 ** 63])
+def test_a_shard_count_run_could_not_have_written_is_refused(full, tmp_path, count):
+    """`run --shard K/N` takes N of at most nine digits (harness/model/shard.cpp): a larger count is no file it
+    wrote -- exit 2 naming the file and the key, at once (it was a hang: merge counted the missing shards one
+    by one)."""
+    doc = shard_doc(full, 1)
+    doc["context"]["shard"]["count"] = count
+    path = write_json(tmp_path / "huge.json", doc)
+    proc = _merge_subprocess(path, "-o", tmp_path / "m.json")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"{path}: context.shard.count: {count} is greater than the maximum "
+                                                f"of {merge.MOST_SHARDS}"]
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_a_shard_count_above_the_bound_is_refused_under_a_schema_without_it(full, tmp_path, run_cli):
+    """The bound is the merge's own too, whatever schema --schema names."""
+    schema = json.loads(load.default_schema_path().read_text())
+    schema["properties"]["context"]["properties"]["shard"]["properties"]["count"].pop("maximum")
+    loose = write_json(tmp_path / "loose.json", schema)
+    doc = shard_doc(full, 1)
+    doc["context"]["shard"]["count"] = 10 ** 15
+    path = write_json(tmp_path / "huge.json", doc)
+    rc, _, err = run_cli("merge", path, "-o", tmp_path / "m.json", "--schema", loose)
+    assert rc == 2
+    assert err == (f"{path}: context.shard: 1/{10 ** 15}: more shards than `run --shard K/N` takes "
+                   f"(N at most {merge.MOST_SHARDS})\n")
+
+
+def test_the_missing_shards_of_a_large_count_are_runs_not_a_list(full, tmp_path):
+    """One shard of the most run takes: the warning names the runs of shards not given, and comes at once."""
+    n = merge.MOST_SHARDS
+    name = full["results"][0]["name"]
+    k = merge.shard_of(name, n)
+    doc = make_doc([copy.deepcopy(full["results"][0])], like=full)
+    doc["context"]["shard"] = {"index": k, "count": n}
+    path = write_json(tmp_path / "one.json", doc)
+    out = tmp_path / "m.json"
+    proc = _merge_subprocess(path, "-o", out)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == (f"merge: warning: {out} lacks shards 1/{n} to {k - 1}/{n}, {k + 1}/{n} to {n}/{n} "
+                           f"(1 of {n} given): compared with a full run, their cases show as missing\n")
+    assert merge.missing_shards([("a", doc)]) == [(1, k - 1), (k + 1, n)]

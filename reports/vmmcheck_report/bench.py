@@ -16,7 +16,9 @@ flagged (`slower`) when the whole interval lies above 1 + threshold, `faster` wh
 1/(1 + threshold), `same` when it lies between the two, `unresolved` when it reaches past a bound without
 lying beyond it; only a flagged row makes bench-compare exit 1 -- and, with --fail-on-unresolved, an
 unresolved one (the summary then says which made it fail). Rows in one file only, or not `ok` in either,
-are listed and not compared.
+are listed and not compared; but where no row ran in both files the comparison judged nothing, and that
+too is exit 1 (as `compare` fails on a case CURRENT lacks) unless --allow-missing. A file with no rows at
+all is bad input (exit 2).
 
 Rounds to resolve a row. For each unresolved row the comparison estimates how many rounds in each run would
 resolve it, from its own spread (rounds_to_resolve). A bootstrap interval narrows as 1/sqrt(rounds): with k
@@ -105,6 +107,13 @@ def parse(text: str, where: str, schema: dict) -> dict:
             raise LoadError(f"{where}: results[{i}].id: {r['id']!r} does not start with its bench {r['bench']!r}")
         if r["status"] == "ok" and r["n"] != len(r["values"]):
             raise LoadError(f"{where}: results[{i}].n: {r['n']}, but the row has {len(r['values'])} values")
+        if r["status"] == "ok":
+            # The figures are the samples' (the module docstring): a row whose p50, min or max its own values do
+            # not give is not what vmmcheck wrote, and comparing it would judge one number by another.
+            vs = r["values"]
+            for key, want in (("min", min(vs)), ("max", max(vs)), ("p50", quantile(vs, 0.5))):
+                if not math.isclose(r[key], want, rel_tol=1e-9):
+                    raise LoadError(f"{where}: results[{i}].{key}: {r[key]!r}, but the row's values give {want!r}")
     return doc
 
 
@@ -417,6 +426,7 @@ class BenchComparison:
     only_new: List[Uncompared] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     fail_on_unresolved: bool = False
+    allow_missing: bool = False     # no row compared is then no failure (bench-compare --allow-missing)
 
     def of(self, what: str) -> List[Compared]:
         return [r for r in self.rows if r.verdict == what]
@@ -428,6 +438,9 @@ class BenchComparison:
     def failing(self) -> List[str]:
         """What makes the comparison exit 1: slower rows, and unresolved ones with --fail-on-unresolved."""
         why = []
+        if not self.rows and not self.allow_missing:
+            # As `compare` counts a case CURRENT lacks as a regression: a gate that compared nothing passed nothing.
+            why.append("no row ran in both files")
         if self.flagged:
             why.append(f"{len(self.flagged)} slower")
         if self.fail_on_unresolved and self.of("unresolved"):
@@ -451,8 +464,9 @@ class BenchComparison:
                                                ("only in NEW", c["only_in_new"])) if n]
         if extra:
             text += "; " + ", ".join(extra)
-        # Said only where --fail-on-unresolved is given: without it the summary is what it always was.
-        if self.fail_on_unresolved:
+        # Said only where --fail-on-unresolved is given, or nothing was compared: otherwise the summary is what it
+        # always was.
+        if self.fail_on_unresolved or not self.rows:
             text += "; fails: " + (", ".join(self.failing()) or "nothing")
         return text
 
@@ -467,12 +481,12 @@ def _uncompared(rid: str, b: Optional[Mapping], a: Optional[Mapping], why: str =
 
 def compare(base: Mapping, new: Mapping, threshold: float = DEFAULT_THRESHOLD, base_name: str = "BASE",
             new_name: str = "NEW", resamples: int = RESAMPLES, confidence: float = CONFIDENCE,
-            seed: int = SEED, fail_on_unresolved: bool = False) -> BenchComparison:
+            seed: int = SEED, fail_on_unresolved: bool = False, allow_missing: bool = False) -> BenchComparison:
     if not threshold > 0:
         raise ValueError(f"threshold {threshold} is not > 0")
     out = BenchComparison(base=base_name, new=new_name, base_run=describe(base), new_run=describe(new),
                           threshold=threshold, confidence=confidence, resamples=resamples, seed=seed,
-                          fail_on_unresolved=fail_on_unresolved)
+                          fail_on_unresolved=fail_on_unresolved, allow_missing=allow_missing)
     if model.gpu_name(base) != model.gpu_name(new):
         out.notes.append(f"the runs are of different GPUs: {model.gpu_name(base)} in BASE, {model.gpu_name(new)} in NEW")
     if base["settings"].get("quick") != new["settings"].get("quick"):

@@ -118,6 +118,12 @@ def cmd_history_show(args) -> int:
 
     from . import history
 
+    db = history.resolve(args.db)
+    if not db.exists():
+        # As compare --against-history: a store that is not there is a mistyped path, not an empty history
+        # (show never creates one; `history add` does).
+        print(f"{db}: no such history database (`history add RESULTS.json` creates one)", file=sys.stderr)
+        return EXIT_USAGE
     try:
         if args.case:
             found = history.trend(args.db, args.case, args.gpu, args.family, args.limit)
@@ -267,8 +273,12 @@ def cmd_bench_compare(args) -> int:
     _claim((args.json, "bench-compare", None), (args.html, None, "HTML"))
     base = bench.load(args.base, args.schema)
     new = bench.load(args.new, args.schema)
+    for path, doc in ((args.base, base), (args.new, new)):
+        if not doc["results"]:
+            # A run that measured nothing (a --filter matching no row) can vouch for nothing: not a pass.
+            raise load.LoadError(f"{path}: no rows (results is empty): nothing to compare")
     result = bench.compare(base, new, threshold, base_name=args.base, new_name=args.new,
-                           fail_on_unresolved=args.fail_on_unresolved)
+                           fail_on_unresolved=args.fail_on_unresolved, allow_missing=args.allow_missing)
     sys.stdout.write(bench.format_text(result))
     if args.json:
         _write(bench.format_json(result), args.json)
@@ -445,6 +455,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", help="also write the comparison as JSON")
     p.add_argument("--fail-on-unresolved", action="store_true",
                    help="exit 1 also when a row is unresolved (its interval reaches past a bound)")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="exit 0 even when no row ran in both files. Without it that is exit 1, as `compare` "
+                        "fails on a case CURRENT lacks: a gate that compared nothing passed nothing. (Rows of "
+                        "one file only, or not ok in one, are listed, and fail nothing, while some row is "
+                        "compared.) BASE or NEW with no rows at all is bad input: exit 2")
     p.set_defaults(func=cmd_bench_compare)
 
     p = sub.add_parser("bench-report", parents=[bench_schema],

@@ -67,11 +67,14 @@ def results(src: Source) -> dict:
         raise FiguresError(str(e)) from None
 
 
-def plain_json(src: Source) -> dict:
+def plain_json(src: Source, kind: str, schemas: Sequence[str] = (), keys: Optional[Mapping[str, type]] = None) -> dict:
+    """A JSON source of its own kind (no JSON Schema of its own), checked by load.read_document: an object, its
+    "schema" one of `schemas` (where given) and each of `keys` there with a value of its type; FiguresError
+    naming the file and the kind expected otherwise."""
     try:
-        return json.loads(src.path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        raise FiguresError(f"{src.shown}: cannot read: {e}") from None
+        return load.read_document(src.path, kind, schemas, keys, where=src.shown)
+    except load.LoadError as e:
+        raise FiguresError(str(e)) from None
 
 
 def provenance(doc: Mapping, src: Source) -> str:
@@ -246,9 +249,8 @@ def power_details(src: Source) -> List[str]:
 def selftest(src: Source) -> List[str]:
     """The mutant x pattern matrix of a `vmmcheck selftest --json` file (schema vmmcheck-selftest/2, or /3:
     its time, and each mutant's passes and the generated rows it left as built)."""
-    doc = plain_json(src)
-    if doc.get("schema") not in ("vmmcheck-selftest/2", "vmmcheck-selftest/3"):
-        raise FiguresError(f"{src.shown}: not a vmmcheck-selftest/2 or /3 file (schema {doc.get('schema')!r})")
+    doc = plain_json(src, "vmmcheck-selftest/2 or /3", ("vmmcheck-selftest/2", "vmmcheck-selftest/3"),
+                     {"as_built": dict, "mutants": list, "git_sha": str})
     built = doc["as_built"]
     took = (f" It took {doc['seconds']:.1f} s, {built['seconds']:.1f} s of them the as-built pass." if "seconds" in doc else "")
     out = [f"From `{src.shown}` (git {doc['git_sha']}): as built {built['passed']} of {built['cases']} cases passed "
@@ -297,9 +299,9 @@ def experiments(src: Source) -> List[str]:
 
 def bench_litmus(src: Source) -> List[str]:
     """The side-by-side bench (ci/bench-litmus.sh): each run, then the ratios it computed."""
-    doc = plain_json(src)
-    if doc.get("schema") != "vmmcheck-bench-litmus/1":
-        raise FiguresError(f"{src.shown}: not a vmmcheck-bench-litmus/1 file")
+    doc = plain_json(src, "vmmcheck-bench-litmus/1", ("vmmcheck-bench-litmus/1",),
+                     {"machine": dict, "cuda_litmus": dict, "vmmcheck": dict, "runs": list, "ratios": dict,
+                      "plain_mp": dict})
 
     def num(v, fmt):
         return "-" if v is None else fmt(v)
@@ -804,7 +806,8 @@ def engine(src: Source) -> List[str]:
     out: List[str] = []
     rows = []
     for path in found:
-        doc = plain_json(Source(path, f"{src.shown}/{path.parent.name}/engine.json"))
+        doc = plain_json(Source(path, f"{src.shown}/{path.parent.name}/engine.json"), "bench-engine (engine.json)",
+                         keys={"label": str, "gpu": str, "runs": dict})
         for rid, r in doc["runs"].items():
             ctx = r.get("context") or {}
             ratio = r["host_s"] / r["gpu_s"] if r["gpu_s"] else None
@@ -840,16 +843,15 @@ def engine(src: Source) -> List[str]:
 def toolchain_matrix(src: Source) -> List[str]:
     """The ptxas matrix of vmmcheck toolchain (ci/toolchain-matrix.sh): version x -O level."""
     from . import toolchain
-    return toolchain.table_lines(plain_json(src), src.shown)
+    return toolchain.table_lines(plain_json(src, toolchain.KIND, toolchain.SCHEMAS, toolchain.KEYS), src.shown)
 
 
 def knobs(src: Source) -> List[str]:
     """How each way of building a generated kernel bore on its power (ci/gpu-knobs.sh, ci/knobs_table.py;
     schema vmmcheck-knobs/1): the kernel knobs over every shipped row, the stress knobs over cuda-litmus's
     tests as litmus files, and the spin bound."""
-    doc = plain_json(src)
-    if doc.get("schema") != "vmmcheck-knobs/1":
-        raise FiguresError(f"{src.shown}: not a vmmcheck-knobs/1 file (schema {doc.get('schema')!r})")
+    doc = plain_json(src, "vmmcheck-knobs/1", ("vmmcheck-knobs/1",),
+                     {"gpu": str, "kernel": dict, "stress": dict, "spin": dict})
     out = [f"From `{src.shown}` ({doc['gpu']}).", ""]
     kernel = doc["kernel"]
     out += [f"The kernel knobs over every row of `cases/litmus` and `ci/cuda-litmus` (git {kernel['git_sha']}; "
@@ -909,9 +911,8 @@ def knobs(src: Source) -> List[str]:
 def cuda_litmus(src: Source) -> List[str]:
     """cuda-litmus's tests beside the same tests as litmus files (ci/bench-cuda-litmus.sh; schema
     vmmcheck-bench-cuda-litmus/1): weak outcomes per instance and per wall second, default and tuned."""
-    doc = plain_json(src)
-    if doc.get("schema") != "vmmcheck-bench-cuda-litmus/1":
-        raise FiguresError(f"{src.shown}: not a vmmcheck-bench-cuda-litmus/1 file (schema {doc.get('schema')!r})")
+    doc = plain_json(src, "vmmcheck-bench-cuda-litmus/1", ("vmmcheck-bench-cuda-litmus/1",),
+                     {"tests": list, "gpu": str, "cuda_litmus_commit": str})
 
     def cell(run: Mapping) -> str:
         if not run.get("ok"):
@@ -966,9 +967,9 @@ def cuda_litmus(src: Source) -> List[str]:
 def permit_kinds(src: Source) -> List[str]:
     """The permit rows of a run by kind, and which showed their weak outcome (ci/permit_kinds.py; schema
     vmmcheck-permit-kinds/1): what the share showing can reach where rows of some kinds show nothing."""
-    doc = plain_json(src)
-    if doc.get("schema") != "vmmcheck-permit-kinds/1":
-        raise FiguresError(f"{src.shown}: not a vmmcheck-permit-kinds/1 file (schema {doc.get('schema')!r})")
+    doc = plain_json(src, "vmmcheck-permit-kinds/1", ("vmmcheck-permit-kinds/1",),
+                     {"permit_rows": int, "showing": int, "showing_if_every_multi_cta_row_without_alias_did": int,
+                      "kinds": dict})
     n, showing, reach = doc["permit_rows"], doc["showing"], doc["showing_if_every_multi_cta_row_without_alias_did"]
     out = [f"From `{src.shown}` (the run of git {doc['results_git_sha']}; {doc['device']}, driver {doc['driver']}): "
            f"{showing} of {n} permit rows ({pct(showing, n)}) showed their weak outcome; by kind:", ""]
@@ -986,9 +987,8 @@ def permit_kinds(src: Source) -> List[str]:
 def rows_tune(src: Source) -> List[str]:
     """`tune --litmus cases/litmus --each` (a vmmcheck-stress-params/1 file with "rows", as committed:
     each file's best and baseline, and the default suite run with and without the rows' knobs)."""
-    doc = plain_json(src)
-    if doc.get("schema") != "vmmcheck-stress-params/1" or "rows" not in doc:
-        raise FiguresError(f"{src.shown}: not a vmmcheck-stress-params/1 file with per-row knobs")
+    doc = plain_json(src, "vmmcheck-stress-params/1", ("vmmcheck-stress-params/1",),
+                     {"rows": list, "searches": dict, "search": dict})
     out = [f"From `{src.shown}` ({doc['device']}, {doc['driver_release']}; vmmcheck {doc['tool_version']} (git "
            f"{doc['git_sha']}); scored per {doc['search'].get('per', 'gpu-second')}): each file's best draw, and the "
            "targets (controls and permit rows) that showed their outcome under it and under the default:", ""]
@@ -1014,9 +1014,7 @@ def dat3m(src: Source) -> List[str]:
     """Dat3M's PTX litmus corpus asked of the model (ci/dat3m_check.py; schema vmmcheck-dat3m-check/1): how
     many files the language takes, how many answers agree with Dat3M's expected ones, what the rest need,
     and which decided files a GPU could run."""
-    doc = plain_json(src)
-    if doc.get("schema") != "vmmcheck-dat3m-check/1":
-        raise FiguresError(f"{src.shown}: not a vmmcheck-dat3m-check/1 file (schema {doc.get('schema')!r})")
+    doc = plain_json(src, "vmmcheck-dat3m-check/1", ("vmmcheck-dat3m-check/1",), {"summary": dict, "tests": list})
     s = doc["summary"]
     out = [f"From `{src.shown}` (Dat3M {doc.get('dat3m_commit', '?')[:9]}, its PTX v7.5 expected results; vmmcheck "
            f"{doc.get('vmmcheck', '?')}):", ""]
@@ -1059,9 +1057,7 @@ def cuda_litmus_variants(src: Source) -> List[str]:
     vmmcheck-cuda-litmus-variants/1): per test, the model's verdicts beside cuda-litmus's base and
     strengthened models and what its three GPUs showed; with --gpu-results, what a vmmcheck run showed. The
     figures are the file's summary (the script's counts(), held to its entries by its verify)."""
-    doc = plain_json(src)
-    if doc.get("schema") != "vmmcheck-cuda-litmus-variants/1":
-        raise FiguresError(f"{src.shown}: not a vmmcheck-cuda-litmus-variants/1 file (schema {doc.get('schema')!r})")
+    doc = plain_json(src, "vmmcheck-cuda-litmus-variants/1", ("vmmcheck-cuda-litmus-variants/1",), {"summary": dict})
     s = doc["summary"]
     gpu = "gpu_judged" in s
     out = [f"From `{src.shown}` (cuda-litmus {(doc.get('cuda_litmus_commit') or '?')[:9]}, its PLDI'26 output "

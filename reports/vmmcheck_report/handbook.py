@@ -83,11 +83,9 @@ def load_cases(path: Path) -> dict:
     """Read and check `vmmcheck list --json`."""
     where = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise HandbookError(f"{where}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise HandbookError(f"{where}: cannot read: {e}") from None
+        text = load.read_text(path, "case list")   # the one reader of input files: no FIFO, no folder, UTF-8
+    except load.LoadError as e:
+        raise HandbookError(str(e)) from None
     if (deep := jsontext.too_deep(text)) is not None:
         raise HandbookError(f"{where}: not a case list: {deep}")
     try:
@@ -592,9 +590,9 @@ def compiler_view(runs: Sequence[Run], matrix_path: Optional[Path]) -> dict:
     matrix = None
     if matrix_path is not None:
         try:
-            doc = json.loads(Path(matrix_path).read_text())
-        except (OSError, ValueError) as e:
-            raise HandbookError(f"{matrix_path}: cannot read the toolchain matrix: {e}") from None
+            doc = load.read_document(matrix_path, toolchain.KIND, toolchain.SCHEMAS, toolchain.KEYS)
+        except load.LoadError as e:
+            raise HandbookError(str(e)) from None
         lv = toolchain.levels(doc)
         matrix = {"file": Path(matrix_path).name, "rows": doc["rows"], "arch": doc["arch"], "disassembler": doc["disassembler"],
                   "levels": lv, "what": toolchain.what_broke(doc),

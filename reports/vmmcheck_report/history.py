@@ -172,6 +172,8 @@ def _check_layout(conn, path: Path) -> bool:
 def _check_path(path: Path) -> None:
     if path.is_dir():
         raise HistoryError(f"{path}: is a directory, not a history database")
+    if path.exists() and not path.is_file():   # a FIFO would block SQLite's open until a writer came
+        raise HistoryError(f"{path}: not a regular file, not a history database")
 
 
 def open_read(path: Path) -> Optional[sqlite3.Connection]:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import os
+import stat
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Mapping, Optional, Sequence
 
 from . import jsontext, model
 
@@ -93,13 +95,138 @@ def check_schema(schema: dict, instance, where: str) -> None:
 
 
 def read_schema(schema_path: Optional[Path] = None) -> dict:
+    """The JSON Schema at `schema_path` (default: schema/results.schema.json), itself checked: a JSON object
+    that is a valid draft-7 schema. LoadError naming the file otherwise -- a schema that is no schema would
+    fail only later, inside the validator, as a traceback."""
     path = Path(schema_path) if schema_path else DEFAULT_SCHEMA
+    if not path.exists() and not path.is_symlink():
+        raise LoadError(f"{path}: schema not found (pass --schema SCHEMA.json)")
+    text = read_text(path, "schema")
+    if (deep := jsontext.too_deep(text)) is not None:
+        raise LoadError(f"{path}: not a JSON Schema: {deep}")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise LoadError(f"{path}: schema not found (pass --schema SCHEMA.json)") from None
-    except (OSError, ValueError) as e:
+        schema = json.loads(text)
+    except ValueError as e:
         raise LoadError(f"{path}: cannot read the schema: {e}") from None
+    if not isinstance(schema, dict):
+        raise LoadError(f"{path}: not a JSON Schema: the document is a JSON {_json_type(schema)}, not an object")
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    if digest not in _CHECKED_SCHEMAS:   # figures reads the same schema for every section
+        import jsonschema
+
+        try:
+            jsonschema.Draft7Validator.check_schema(schema)
+        except jsonschema.SchemaError as e:
+            raise LoadError(f"{path}: not a valid JSON Schema (draft 7): {_json_path(e.absolute_path)}: "
+                            f"{_one_line(e.message)}") from None
+        if (bad := _unresolved_ref(schema)) is not None:
+            raise LoadError(f"{path}: not a valid JSON Schema (draft 7): {bad}")
+        _CHECKED_SCHEMAS.add(digest)
+    return schema
+
+
+def _unresolved_ref(schema: dict) -> Optional[str]:
+    """The first "$ref" of `schema` that does not point into the schema itself, said in words; None when every
+    one does. check_schema does not look: the validator would fail on it mid-document (or go to the network
+    for a URL)."""
+    from urllib.parse import unquote
+
+    stack = [(schema, "")]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, list):
+            stack.extend((v, f"{at}[{i}]") for i, v in enumerate(node))
+            continue
+        if not isinstance(node, dict):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            where = f"{at}.$ref" if at else "$ref"
+            if not ref.startswith("#"):
+                return f"{where}: {ref!r} is not in this file (only references within the schema, #/..., are followed)"
+            target = schema
+            for part in [unquote(t).replace("~1", "/").replace("~0", "~") for t in ref[1:].split("/")[1:]]:
+                if isinstance(target, dict) and part in target:
+                    target = target[part]
+                elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+                    target = target[int(part)]
+                else:
+                    return f"{where}: {ref!r} points to nothing in the schema"
+        stack.extend((v, f"{at}.{k}" if at else str(k)) for k, v in node.items() if k not in ("enum", "const"))
+    return None
+
+
+# The schema texts check_schema found valid in this process.
+_CHECKED_SCHEMAS: set = set()
+
+
+def _json_type(value) -> str:
+    """The JSON name of a parsed value's type: object, array, string, number, boolean, null."""
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if value is None:
+        return "null"
+    return "number"
+
+
+def _one_line(text: str, most: int = 200) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
+def check_document(doc, where: str, kind: str, schemas: Sequence[str] = (),
+                   keys: Optional[Mapping[str, type]] = None) -> dict:
+    """`doc` as a document of `kind` (the words for it in messages, e.g. "vmmcheck-knobs/1"), or LoadError
+    naming `where` and the kind expected: an object; when `schemas` is given, its "schema" one of them; and
+    holding each of `keys` with a value of its type (dict, list, str, int, ... or a tuple of them). The one
+    check every reader of a JSON file of its own kind makes before it reads the keys it needs."""
+    if not isinstance(doc, dict):
+        raise LoadError(f"{where}: not a {kind} file: the document is a JSON {_json_type(doc)}, not an object")
+    if schemas and doc.get("schema") not in schemas:
+        if "schema" not in doc and "schema_version" in doc:
+            raise LoadError(f"{where}: not a {kind} file but a `vmmcheck run` results file")
+        got = f"schema {doc['schema']!r}" if "schema" in doc else "no \"schema\" key"
+        raise LoadError(f"{where}: not a {kind} file ({got})")
+    for key, want in (keys or {}).items():
+        if key not in doc:
+            raise LoadError(f"{where}: not a {kind} file: no {key!r} key")
+        value = doc[key]
+        types = want if isinstance(want, tuple) else (want,)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            names = " or ".join(dict.fromkeys(_json_type(t()) for t in types))
+            raise LoadError(f"{where}: not a {kind} file: {key!r} is a JSON {_json_type(value)}, not {names}")
+    return doc
+
+
+def _check_json_text(text: str, where: str, what: str) -> None:
+    """What every JSON input is refused for before it is parsed: no text at all, or nesting past the bound."""
+    if not text.strip():
+        raise LoadError(f"{where}: empty file")
+    if (deep := jsontext.too_deep(text)) is not None:
+        raise LoadError(f"{where}: not a {what}: {deep}")
+
+
+def read_document(path, kind: str, schemas: Sequence[str] = (), keys: Optional[Mapping[str, type]] = None,
+                  where: Optional[str] = None) -> dict:
+    """Read a JSON file of `kind` that has no JSON Schema of its own (the figures' sources, the toolchain
+    matrix): read_text, then JSON, then check_document. LoadError, one line naming the file, otherwise."""
+    where = str(path) if where is None else where
+    try:
+        text = read_text(path, f"{kind} file")
+    except LoadError as e:   # read_text names the path as given; the caller may show it otherwise
+        raise LoadError(where + str(e)[len(str(path)):]) from None
+    _check_json_text(text, where, f"{kind} file")
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        raise LoadError(f"{where}: not JSON: {e}") from None
+    return check_document(doc, where, kind, schemas, keys)
 
 
 def strip_extensions(doc: dict) -> dict:
@@ -130,10 +257,7 @@ def _validation_key(text: str, schema: dict) -> tuple:
 
 def parse(text: str, where: str, schema: dict) -> dict:
     """Check a document's text; `where` names it in messages."""
-    if not text.strip():
-        raise LoadError(f"{where}: empty file")
-    if (deep := jsontext.too_deep(text)) is not None:
-        raise LoadError(f"{where}: not a results file: {deep}")
+    _check_json_text(text, where, "results file")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
@@ -183,9 +307,15 @@ def read_text(path, what: str = "results file") -> str:
     """The UTF-8 text of `path`; LoadError naming the file and what is wrong (missing, a folder, not text)."""
     where = str(path)
     try:
-        size = Path(path).stat().st_size
+        st = os.stat(path)
     except OSError:
-        size = 0
+        st = None
+    size = st.st_size if st is not None else 0
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise LoadError(f"{where}: is a directory, not a {what}")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        # A FIFO (or a device, a socket) would block the read until a writer came, or never end.
+        raise LoadError(f"{where}: not a regular file (a {_file_kind(st.st_mode)}), not a {what}")
     if size > MOST_BYTES:   # a run of every case is about a megabyte: this is not one, and reading it would not end soon
         raise LoadError(f"{where}: {size} bytes, more than a {what} holds (at most {MOST_BYTES // 2**20} MiB)")
     try:
@@ -200,6 +330,14 @@ def read_text(path, what: str = "results file") -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise LoadError(f"{where}: not JSON: not UTF-8 text (byte {e.start})") from None
+
+
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return name
+    return "special file"
 
 
 def load(path, schema_path: Optional[Path] = None) -> dict:

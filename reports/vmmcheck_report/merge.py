@@ -32,6 +32,10 @@ FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
 MASK_64 = (1 << 64) - 1
 
+# The most shards `run --shard K/N` takes: N of at most nine digits (harness/model/shard.cpp, parse_count);
+# schema/results.schema.json says the same of context.shard. A count above it is no file run wrote.
+MOST_SHARDS = 999_999_999
+
 # What must be the same in every shard's context for them to be one run.
 SAME_MACHINE = ("driver", "driver_release", "tool_version", "git_sha", "budget", "cases_path", "filter", "caselist")
 
@@ -86,6 +90,11 @@ def check_shards(inputs: Sequence[Tuple[str, Mapping]]) -> List[Tuple[str, Mappi
         if "shard" not in doc["context"]:
             raise MergeError(f"{path}: not a shard: no context.shard (merge takes what `vmmcheck run --shard K/N` "
                              f"wrote)")
+    for path, doc in inputs:
+        shard = doc["context"]["shard"]
+        if shard["count"] > MOST_SHARDS or shard["index"] > MOST_SHARDS:
+            raise MergeError(f"{path}: context.shard: {_shard_text(shard)}: more shards than `run --shard K/N` takes "
+                             f"(N at most {MOST_SHARDS})")
     first_path, first = inputs[0]
     count = first["context"]["shard"]["count"]
     for path, doc in inputs[1:]:
@@ -123,11 +132,16 @@ def check_shards(inputs: Sequence[Tuple[str, Mapping]]) -> List[Tuple[str, Mappi
     return sorted(inputs, key=lambda item: item[1]["context"]["shard"]["index"])
 
 
-def missing_shards(inputs: Sequence[Tuple[str, Mapping]]) -> List[int]:
-    """The shards of N that no input is."""
+def missing_shards(inputs: Sequence[Tuple[str, Mapping]]) -> List[Tuple[int, int]]:
+    """The shards of N that no input is, as runs (first, last) in order: from the shards given, never by
+    counting to N (N may be large, and one input of N leaves N - 1 missing)."""
     count = inputs[0][1]["context"]["shard"]["count"]
-    have = {doc["context"]["shard"]["index"] for _, doc in inputs}
-    return [k for k in range(1, count + 1) if k not in have]
+    gone, after = [], 0
+    for k in sorted({doc["context"]["shard"]["index"] for _, doc in inputs}) + [count + 1]:
+        if k > after + 1:
+            gone.append((after + 1, k - 1))
+        after = k
+    return gone
 
 
 def merge(inputs: Sequence[Tuple[str, Mapping]]) -> dict:
@@ -160,8 +174,11 @@ def warning(inputs: Sequence[Tuple[str, Mapping]], output: str) -> Optional[str]
     if not gone:
         return None
     count = inputs[0][1]["context"]["shard"]["count"]
-    names = ", ".join(f"{k}/{count}" for k in gone)
-    return (f"merge: warning: {output} lacks shard{'s' if len(gone) != 1 else ''} {names} ({count - len(gone)} of "
+    n = sum(last - first + 1 for first, last in gone)
+    names = ", ".join(f"{first}/{count}" if first == last else
+                      f"{first}/{count}, {last}/{count}" if last == first + 1 else f"{first}/{count} to {last}/{count}"
+                      for first, last in gone[:20]) + (f", ... ({len(gone) - 20} more runs)" if len(gone) > 20 else "")
+    return (f"merge: warning: {output} lacks shard{'s' if n != 1 else ''} {names} ({count - n} of "
             f"{count} given): compared with a full run, their cases show as missing")
 
 

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from typing import Dict, List, Mapping, Sequence, Tuple
 
+# What a matrix file is (ci/toolchain_matrix.py collect writes it): load.read_document checks these before any
+# reader here looks inside (figures kind `toolchain`, handbook --toolchain-matrix).
+KIND = "vmmcheck-toolchain-matrix/1"
+SCHEMAS = ("vmmcheck-toolchain-matrix/1",)
+KEYS = {"versions": dict, "rows": int, "arch": str, "disassembler": str}
+
 # Problems that break the PTX model; `elided` is a change the model allows that leaves an operation untested.
 BREAKS = ("lost", "merged", "weakened", "reordered", "error")
 
