@@ -276,6 +276,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   bench_cmd->add_option("--round", o.bench.round, "")->group("");  // a parent's round k (internal)
   bench_cmd->add_option("--max-size", o.bench.max_size, "the largest allocation, e.g. 8GiB (default 64GiB, 512MiB with --quick)")
       ->check(kNotNegative)
+      ->check(kFitsUint64)
       ->transform(CLI::AsSizeValue(false));
 
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
