@@ -2,9 +2,11 @@
 // `vmmcheck bench` (docs/bench.md): what the VMM calls cost, and what it costs to reach memory through an
 // alias. The settings and the plan they make (CPU-testable), the run that benchmarks emit rows into, and
 // the benchmark groups, one file each.
+#include <array>
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/record.hpp"
@@ -12,6 +14,15 @@
 #include "bench/settings.hpp"
 
 namespace vmmcheck::bench {
+
+// Every benchmark's name, so that a --filter selecting none of them is refused before any GPU work (a run
+// measures the groups in turn and would learn it only at the end). Run refuses a row of a name not here:
+// a new benchmark adds its name, and tests/unit/test_bench.cpp holds the list to the committed run's.
+inline constexpr std::array<std::string_view, 14> kBenchmarks = {
+    "vmm.create", "vmm.reserve", "vmm.map",          "vmm.set_access",  "vmm.unmap",      "vmm.release",      "vmm.free",
+    "chunks.map", "ipc.export_fd", "ipc.import_fd", "grow.vmm",        "grow.cudamalloc", "access.bandwidth", "access.latency"};
+// Whether `filter` (--filter's globs) selects any benchmark.
+bool selects_any(const std::string& filter);
 
 // What a run measures.
 struct Plan {

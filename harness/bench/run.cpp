@@ -1,6 +1,7 @@
 #include "bench/bench.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "common/error.hpp"
 #include "model/select.hpp"
@@ -37,7 +38,16 @@ Plan make_plan(const Settings& s, std::size_t granularity, std::size_t free_byte
 Run::Run(Settings settings, std::function<void(const Row&)> sink)
     : settings_(std::move(settings)), sink_(std::move(sink)) {}
 
-bool Run::wants(const Row& row) const { return model::filter_selects(settings_.filter, row.bench); }
+bool selects_any(const std::string& filter) {
+  return std::any_of(kBenchmarks.begin(), kBenchmarks.end(),
+                     [&](std::string_view name) { return model::filter_selects(filter, std::string(name)); });
+}
+
+bool Run::wants(const Row& row) const {
+  if (std::find(kBenchmarks.begin(), kBenchmarks.end(), row.bench) == kBenchmarks.end())
+    throw std::logic_error("benchmark " + row.bench + " is not in bench::kBenchmarks (harness/bench/bench.hpp)");
+  return model::filter_selects(settings_.filter, row.bench);
+}
 
 void Run::measure(std::vector<Row> rows, const std::function<std::vector<std::vector<double>>()>& measure) {
   if (std::none_of(rows.begin(), rows.end(), [&](const Row& r) { return wants(r); })) return;

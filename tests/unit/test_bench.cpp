@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <random>
+#include <set>
+#include <stdexcept>
 
 #include "bench/bench.hpp"
 #include "bench/stats.hpp"
@@ -214,6 +217,26 @@ TEST(BenchRun, TheFilterPicksRowsAndAFailureMarksItsRowsAndTheRunGoesOn) {
   const bench::Run excluding(but, [](const bench::Row&) {});
   EXPECT_FALSE(excluding.wants(bench::Row{"vmm.map", bench::Json{{"size", 2 * MiB}}}));
   EXPECT_TRUE(excluding.wants(bench::Row{"vmm.unmap", bench::Json{{"size", 2 * MiB}}}));
+}
+
+// The list a --filter is checked against before any GPU work is the benchmarks a run measures: the
+// committed H200 run's names, every one (a benchmark added without its name fails there, in Run::wants).
+TEST(BenchRun, TheListOfBenchmarksIsTheCommittedRunsAndAFilterMustSelectOne) {
+  std::ifstream in(std::string(VMMCHECK_SOURCE_DIR) + "/ci/results/bench/nvidia-h200_driver-580.159.04.json");
+  const bench::Json doc = bench::Json::parse(in);
+  std::set<std::string> ran;
+  for (const auto& r : doc.at("results")) ran.insert(r.at("bench").get<std::string>());
+  const std::set<std::string> listed(bench::kBenchmarks.begin(), bench::kBenchmarks.end());
+  EXPECT_EQ(ran, listed);
+  EXPECT_TRUE(bench::selects_any(""));
+  EXPECT_TRUE(bench::selects_any("grow.*"));
+  EXPECT_FALSE(bench::selects_any("nothing.at.all"));
+  EXPECT_FALSE(bench::selects_any("vmm.*,-vmm.*"));
+  const bench::Run run(bench::default_settings(true), [](const bench::Row&) {});
+  EXPECT_THROW(run.wants(bench::Row{"vmm.unlisted"}), std::logic_error);
+  const auto o = cli({"bench", "--filter", "nothing.at.all"});
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_NE(o.err.find("no benchmark matches the filter 'nothing.at.all'"), std::string::npos) << o.err;
 }
 
 TEST(BenchDocument, CarriesTheContextWithoutTheCaseSelectionAndTheSettings) {
