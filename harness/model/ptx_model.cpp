@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
@@ -869,10 +870,12 @@ void for_each_execution(const Shape& s, const Visit& visit) {
   double candidates = static_cast<double>(sc_choices.size());
   for (const auto& o : options) candidates *= static_cast<double>(o.size());
   for (const auto& c : co_choices) candidates *= static_cast<double>(std::max<std::size_t>(1, c.size()));
-  if (candidates > static_cast<double>(kMostCandidates))
-    throw std::invalid_argument(s.litmus->name + ": about " + std::to_string(static_cast<long long>(candidates)) +
-                                " candidate executions, more than the model weighs (" + std::to_string(kMostCandidates) +
-                                "): fewer loads of locations many threads write");
+  if (candidates > static_cast<double>(kMostCandidates)) {
+    std::ostringstream about;  // a count past any integer type's range is still said
+    about << std::setprecision(3) << candidates;
+    throw std::invalid_argument(s.litmus->name + ": about " + about.str() + " candidate executions, more than the model weighs (" +
+                                std::to_string(kMostCandidates) + "): fewer loads of locations many threads write");
+  }
 
   Execution x;
   x.source.assign(static_cast<std::size_t>(n), -1);
