@@ -1,7 +1,6 @@
 #include "run/records/baseline.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <iterator>
 #include <set>
 #include <sstream>

@@ -1,7 +1,6 @@
 #include "run/records/stress_params.hpp"
 
 #include <array>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
