@@ -281,7 +281,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
 
   CLI::App* explain_cmd = app.add_subcommand("explain", "explain cases: rule, citation, snippet, expectation, what hardware did");
   add_common(*explain_cmd, o);
-  explain_cmd->add_option("case", o.names, "dotted case names (default: every case the filter selects)");
+  explain_cmd->add_option("case", o.names, "dotted case or litmus row names (default: every case and row the filter selects)");
   explain_cmd->add_option("--results", o.results, "a JSON results file to show observations from")->check(kNotEmpty);
   explain_cmd->add_option("--litmus", o.litmus, "litmus files or folders whose rows litmus.<row> (or a case a row stands for) names (default: cases/litmus)")
       ->allow_extra_args(false);
