@@ -350,3 +350,21 @@ def test_h200_rates_are_stable_against_a_copy(h200_doc):
     assert len(gpu_timed) == 93
     assert [c.name for c in cmp.rate_changes] == gpu_timed
     assert [title for title, _ in cmp.sections()] == ["Instances/s changes"]
+
+
+def test_a_litmus_row_whose_axes_lack_command_is_bad_input(tmp_path, run_cli):
+    axes = {"file": "corr", "instance": "0", "expect": "assert"}
+    base = write_json(tmp_path / "a.json", make_doc([result("litmus.corr.0.x", pattern="litmus",
+                                                             axes=dict(axes, command="x"))]))
+    cur = write_json(tmp_path / "b.json", make_doc([result("litmus.corr.0.x", pattern="litmus", axes=axes)]))
+    rc, out, err = run_cli("compare", base, cur)
+    assert rc == 2 and err == f"{cur}: results[0].axes: a litmus row with no 'command' axis\n", err
+
+
+def test_runs_with_no_results_compare_nothing_exit_2(tmp_path, run_cli):
+    """As bench-compare: a run with no results can vouch for nothing, so the gate does not pass on it."""
+    empty = write_json(tmp_path / "empty.json", make_doc([]))
+    full = write_json(tmp_path / "full.json", make_doc([result("alias.mp.a.x")]))
+    for args in ((empty, empty), (full, empty), (empty, full)):
+        rc, out, err = run_cli("compare", *args)
+        assert rc == 2 and err == f"{empty}: no results (results is empty): nothing to compare\n", (args, err)

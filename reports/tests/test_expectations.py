@@ -223,3 +223,25 @@ def test_committed_fails_header_matches_generator(h200_doc_frozen):
     """The committed fails file starts with what --write-baseline writes for a run without failures."""
     committed = (REPO / "ci" / "expectations" / f"{STEM}-fails.txt").read_text()
     assert committed.startswith(expectations.baseline_text(h200_doc_frozen))
+
+
+def test_an_expectation_file_that_is_a_fifo_is_refused(tmp_path):
+    """A FIFO named as --fails (or lying in --expectations-dir) is refused before it is opened: no hang."""
+    import os
+
+    fifo = tmp_path / "nvidia-h200-580.159.04-fails.txt"
+    os.mkfifo(fifo)
+    run = write_json(tmp_path / "r.json", make_doc([result("alias.mp.a.x", status="Fail")]))
+    proc = run_module("expectations", "check", "--expectations-dir", tmp_path)
+    assert proc.returncode == 2 and proc.stderr == f"{fifo}: not a regular file (a FIFO), not an expectation file\n"
+    proc = run_module("expectations", "apply", run, "--fails", fifo)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "FIFO" in proc.stderr
+
+
+def test_a_named_expectations_dir_must_be_a_folder(tmp_path, run_cli):
+    run = write_json(tmp_path / "r.json", make_doc([result("alias.mp.a.x", status="Fail")]))
+    for command in (("expectations", "check"), ("expectations", "apply", run)):
+        rc, out, err = run_cli(*command, "--expectations-dir", tmp_path / "no-such-dir")
+        assert rc == 2 and err == f"{tmp_path / 'no-such-dir'}: no such folder (--expectations-dir)\n", err
+        rc, out, err = run_cli(*command, "--expectations-dir", run)
+        assert rc == 2 and err == f"{run}: not a folder (--expectations-dir)\n", err

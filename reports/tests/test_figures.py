@@ -84,6 +84,32 @@ def test_broken_markers_are_refused_with_file_and_line(run_cli, tmp_path):
     assert rc == 2 and "doc.md:1: <!-- /figures --> with no section open" in err
 
 
+def test_a_document_that_cannot_be_read_as_text_is_one_line_exit_2(run_cli, tmp_path):
+    """A marker with an unbalanced quote, a document that is not UTF-8, a FIFO: one line naming it, no hang."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPORTS
+
+    doc = tmp_path / "doc.md"
+    doc.write_text('<!-- figures: run-summary "x.json -->\n<!-- /figures -->\n')
+    rc, _, err = run_cli("figures", "--check", "--root", tmp_path, doc)
+    assert rc == 2 and err.startswith("doc.md:1: cannot read the marker") and "No closing quotation" in err, err
+    doc.write_bytes(b"\xff\xfe text")
+    rc, _, err = run_cli("figures", "--check", "--root", tmp_path, doc)
+    assert rc == 2 and err == f"{doc}: not UTF-8 text (byte 0)\n", err
+    fifo = tmp_path / "fifo.md"
+    os.mkfifo(fifo)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "vmmcheck_report", "figures", "--check", "--root", str(tmp_path),
+                               str(fifo)], capture_output=True, text=True, timeout=30,
+                              env=dict(os.environ, PYTHONPATH=str(REPORTS)))
+    except subprocess.TimeoutExpired:
+        pytest.fail("figures blocked reading a FIFO")
+    assert proc.returncode == 2 and proc.stderr == f"{fifo}: not a regular file (a FIFO), not a document\n"
+
+
 # The kinds whose source is a JSON file of its own kind (no JSON Schema): its "schema" value.
 PLAIN_KINDS = {
     "bench-litmus": "vmmcheck-bench-litmus/1",

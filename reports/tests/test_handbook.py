@@ -225,6 +225,39 @@ def test_bad_case_list_exits_2_with_one_line(tmp_path, capsys, content, message)
     assert not (tmp_path / "out").exists()
 
 
+def _list_with(change):
+    doc = json.loads(LIST.read_text())
+    change(doc)
+    return doc
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d["families"][0].update(axes="x"), "families[0].axes: 'x' is not of type 'array'"),
+    (lambda d: d["families"][0]["axes"][0].update(values=None), "families[0].axes[0].values: None is not of type"),
+    (lambda d: d["cases"][0].update(derivation="x"), "cases[0].derivation: 'x' is not of type 'object', 'null'"),
+    (lambda d: d["cases"][0].update(axes=[1]), "cases[0].axes: [1] is not of type 'object', 'null'"),
+    (lambda d: d["cases"][0].update(shape={"weak": "x"}), "cases[0].shape: 'threads' is a required property"),
+    (lambda d: d["cases"][0].update(shape={"threads": [], "boundaries": [[0, 1]]}),
+     "cases[0].shape.boundaries[0]: no thread 1"),
+])
+def test_a_case_list_is_checked_where_the_handbook_reads_it(tmp_path, capsys, change, message):
+    path = tmp_path / "list.json"
+    path.write_text(json.dumps(_list_with(change)))
+    rc = handbook.main(["--cases-json", str(path), str(RESULTS), "-o", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert rc == 2 and err.count("\n") == 1 and f"{path}: {message}" in err, err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bad_command_line_is_one_line(capsys):
+    assert handbook.main([]) == 2
+    err = capsys.readouterr().err
+    assert err == ("vmmcheck_report handbook: the following arguments are required: --cases-json, -o/--output "
+                   "(vmmcheck_report handbook --help)\n")
+    assert handbook.main(["--cases-json", "x", "--bogus", "-o", "d"]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 def test_bad_results_exit_2_with_one_line(tmp_path, capsys):
     bad = tmp_path / "r.json"
     bad.write_text('{"schema_version": 2, "results": [')

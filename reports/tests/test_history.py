@@ -423,3 +423,19 @@ def test_history_from_the_command_line(tmp_path):
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
     proc = run_module("history", "add", PROBE, env=env)
     assert proc.returncode == 2 and proc.stderr.startswith(f"{PROBE}: ") and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("damage, args, where", [
+    ("UPDATE runs SET budget = 'x'", (), "run 1: budget holds 'x'"),
+    ("UPDATE results SET histogram = '{'", ("--case", "alias.*"), "run 1: histogram holds '{'"),
+    ("UPDATE results SET instances = 'lots'", ("--case", "alias.*"), "holds 'lots'"),
+])
+def test_show_of_a_damaged_store_is_one_line_exit_2(tmp_path, run_cli, damage, args, where):
+    db = tmp_path / "h.db"
+    assert run_cli("history", "add", PLANTED, "--db", db)[0] == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute(damage)
+    conn.close()
+    rc, out, err = run_cli("history", "show", "--db", db, *args)
+    assert rc == 2 and err.startswith(f"{db}: a damaged results history: ") and where in err, err
+    assert err.count("\n") == 1

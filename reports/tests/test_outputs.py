@@ -171,3 +171,89 @@ def test_refusal_subprocess_has_no_traceback(files):
     proc = run_module("render", r, "-o", r)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
     assert r.read_bytes() == H200.read_bytes()
+
+
+def _bounded(*args, cwd=None):
+    """run_module with a short limit: an output opened before it is checked blocks on a FIFO for ever."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import REPORTS
+    try:
+        return subprocess.run([sys.executable, "-m", "vmmcheck_report", *map(str, args)], capture_output=True,
+                              text=True, cwd=cwd, env=dict(os.environ, PYTHONPATH=str(REPORTS)), timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"blocked: {args}")
+
+
+FIFO_OUTPUTS = {
+    "render": ("render", "{r}", "-o", "{out}"),
+    "junit": ("junit", "{r}", "-o", "{out}"),
+    "merge": ("merge", "{shard}", "-o", "{out}"),
+    "compare": ("compare", "{r}", "{r}", "--html", "{out}"),
+    "bench-report": ("bench-report", "{b}", "--html", "{out}"),
+    "bench-compare --json": ("bench-compare", "{b}", "{b}", "--json", "{out}"),
+    "bench-compare --html": ("bench-compare", "{b}", "{b}", "--html", "{out}"),
+    "apply": ("expectations", "apply", "{r}", "--expectations-dir", "{tmp}", "-o", "{out}"),
+    "rerun": ("rerun", "{r}", "--vmmcheck", "{tmp}/never-run", "-o", "{out}"),
+}
+
+
+@pytest.mark.parametrize("command", FIFO_OUTPUTS)
+def test_an_output_that_is_no_regular_file_is_refused(files, tmp_path, command):
+    """A FIFO as an output: refused in one line before it is opened (opening it blocks until a reader comes)."""
+    import os
+
+    out = tmp_path / "out.fifo"
+    os.mkfifo(out)
+    doc = make_doc([result("alias.mp.a.x")])
+    doc["context"]["shard"] = {"index": 1, "count": 1}
+    names = {"r": files["results"], "b": files["bench"], "shard": write_json(tmp_path / "shard.json", doc),
+             "out": out, "tmp": tmp_path}
+    proc = _bounded(*(a.format(**names) for a in FIFO_OUTPUTS[command]))
+    assert proc.returncode == 2 and proc.stderr.startswith(f"{out}: not a regular file (a FIFO)"), proc.stderr
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_an_input_of_no_kind_is_never_the_output(files, run_cli, tmp_path):
+    """--schema, --fails: inputs of no document kind; naming one as the output is refused, as merge refuses."""
+    from conftest import REPORTS
+
+    r = files["results"]
+    schema = Path(shutil.copy(REPORTS.parent / "schema" / "results.schema.json", tmp_path / "schema.json"))
+    fails = tmp_path / "fails.txt"
+    fails.write_text("")
+    before = {p: p.read_bytes() for p in (r, schema, fails)}
+    for args, victim in ((("render", r, "--schema", schema, "-o", schema), schema),
+                         (("junit", r, "--schema", schema, "-o", schema), schema),
+                         (("expectations", "apply", r, "--expectations-dir", tmp_path, "--fails", fails, "-o", fails), fails),
+                         (("rerun", r, "--vmmcheck", tmp_path / "never", "--fails", fails, "-o", fails), fails),
+                         (("bench-report", files["bench"], "--html", files["bench"]), files["bench"])):
+        rc, out, err = run_cli(*args)
+        assert rc == 2 and len(err.splitlines()) == 1 and err.startswith(f"{victim}: "), (args, err)
+    assert {p: p.read_bytes() for p in before} == before
+    err = run_cli("render", r, "--schema", schema, "-o", schema)[2]
+    assert err == f"{schema}: is also an input ({schema}); not replacing an input with the output (name another file)\n"
+    # A default expectation file of the run, read from --expectations-dir, is an input too.
+    default = tmp_path / "exp" / "nvidia-h200-580.159.04-fails.txt"
+    default.parent.mkdir()
+    default.write_text("")
+    rc, _, err = run_cli("expectations", "apply", r, "--expectations-dir", default.parent, "-o", default)
+    assert rc == 2 and "is also an input" in err and default.read_text() == ""
+
+
+def test_two_outputs_one_file_is_refused(files, run_cli, tmp_path):
+    b = files["bench"]
+    out = tmp_path / "cmp.json"
+    rc, _, err = run_cli("bench-compare", b, b, "--json", out, "--html", tmp_path / "." / "cmp.json")
+    assert rc == 2 and len(err.splitlines()) == 1 and err.startswith(f"{out}: named for two outputs"), err
+    assert not out.exists()
+
+
+def test_junit_dash_is_stdout(files, tmp_path):
+    proc = _bounded("junit", files["results"], "-o", "-", cwd=tmp_path)
+    assert proc.returncode == 0 and proc.stdout.startswith("<?xml") and "<testsuites" in proc.stdout
+    assert not (tmp_path / "-").exists()
+    assert proc.stdout == (_bounded("junit", files["results"], "-o", tmp_path / "j.xml") and
+                           (tmp_path / "j.xml").read_text())

@@ -1,6 +1,7 @@
 """render: the HTML page and the markdown hold every case, the right counts, in the right order."""
 
 import base64
+import json
 import io
 import re
 import time
@@ -362,3 +363,42 @@ def test_markdown_lists_failures_then_warnings_first():
     assert md.index("- **Crash** `alias.rmw.c.crash`: signal 11") < md.index("- **Fail** `alias.rmw.b.lost`") < warnings
     assert warnings < md.index("- **Warning** `alias.mp.b.model`") < md.index("- **Flake** `api.calls.flaky`") < context
     assert "## Failures" not in render.render_markdown(make_doc([result("alias.mp.a.ok")]))
+
+
+def test_a_lone_surrogate_escape_is_bad_input(tmp_path, run_cli):
+    """"\\ud800" is legal JSON and passes the schema, but no UTF-8 output can hold it: refused in one line
+    naming the file and where, by every command, before anything is written."""
+    doc = make_doc([result("access.none.read", reason="x")])
+    text = json.dumps(doc).replace('"reason": "x"', '"reason": "\\ud800"')
+    path = tmp_path / "s.json"
+    path.write_text(text)
+    good = write_json(tmp_path / "good.json", make_doc([result("access.none.read")]))
+    line = f"{path}: results[0].reason: '\\ud800' is not Unicode text (a lone surrogate escape)\n"
+    for args in (("render", path, "-o", tmp_path / "r.html"), ("render", path, "--markdown"),
+                 ("compare", good, path), ("history", "add", path, "--db", tmp_path / "h.db")):
+        rc, out, err = run_cli(*args)
+        assert rc == 2 and err == line, (args, err)
+    assert not (tmp_path / "h.db").exists() and not (tmp_path / "r.html").exists()
+    # A surrogate pair is a character like any other.
+    path.write_text(text.replace('"\\ud800"', '"\\ud83d\\ude00"'))
+    assert run_cli("render", path, "-o", tmp_path / "r.html")[0] == 0
+
+
+def test_an_attempt_without_a_reason_renders(tmp_path, run_cli):
+    """The driver's extension schema asks an attempt for its number and status only: the page shows it."""
+    r = result("access.none.read", status="Flake", original_status="Fail", note="flaky",
+               attempts=[{"attempt": 1, "status": "Pass"}, {"attempt": 2, "status": "Fail", "reason": "why"}])
+    doc = make_doc([r])
+    path = write_json(tmp_path / "a.json", doc)
+    rc, _, err = run_cli("render", path, "-o", tmp_path / "r.html")
+    assert rc == 0, err
+    html = (tmp_path / "r.html").read_text()
+    assert "rerun 1: Pass</li>" in html and "rerun 2: Fail — why" in html
+
+
+@pytest.mark.parametrize("value, words", [(2 ** 64, "is no count (a whole number from 0 to 2^63-1)"),
+                                          (101, "is more than its 100 instances")])
+def test_a_histogram_bin_past_any_count_is_bad_input(tmp_path, run_cli, value, words):
+    path = write_json(tmp_path / "h.json", make_doc([result("access.none.read", histogram={"completed": value})]))
+    rc, _, err = run_cli("render", path, "-o", tmp_path / "r.html")
+    assert rc == 2 and err == f"{path}: results[0].histogram.completed: {value} {words}\n", err

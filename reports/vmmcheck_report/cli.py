@@ -22,10 +22,10 @@ from . import __version__, expectations, load, outputs
 EXIT_OK, EXIT_FAIL, EXIT_USAGE, EXIT_NOTHING_RAN = 0, 1, 2, 77
 
 
-def _claim(*outputs_: tuple) -> None:
-    """Claim each (path, kind, what) a command will write, before it does any work: all refused or none."""
-    for path, kind, what in outputs_:
-        outputs.claim_output(path, kind, what)
+def _claim(*outputs_: tuple, inputs=()) -> None:
+    """Claim each (path, kind, what) a command will write, before it does any work: all refused or none.
+    None is also one of the command's `inputs`, and no two are the same file (outputs.claim_outputs)."""
+    outputs.claim_outputs(outputs_, inputs)
 
 
 def _write(text: str, output: Optional[str]) -> None:
@@ -46,13 +46,15 @@ def _expectation_paths(args, doc):
 
 
 def _expectation_files(args, doc) -> expectations.Expectations:
-    """A default file that does not exist means no expectations of that kind; a named one must exist."""
+    """A default file that does not exist means no expectations of that kind; a named one must exist, and so
+    must a named --expectations-dir."""
+    expectations.check_dir(args.expectations_dir)
     paths, named = _expectation_paths(args, doc)
     return expectations.read(paths, required=named)
 
 
 def cmd_render(args) -> int:
-    _claim((args.output, None, "Markdown" if args.markdown else "HTML"))
+    _claim((args.output, None, "Markdown" if args.markdown else "HTML"), inputs=(args.results, args.schema))
     doc = load.load(args.results, args.schema)
     from . import render  # jinja2/matplotlib only for this command
 
@@ -66,7 +68,8 @@ def cmd_render(args) -> int:
 def cmd_compare(args) -> int:
     from . import compare, history
 
-    _claim((args.html, None, "HTML"))
+    _claim((args.html, None, "HTML"), inputs=(args.baseline, args.current, args.schema,
+                                              history.resolve(args.db) if args.against_history else None))
     if args.against_history:
         # One file: CURRENT (argparse put it in `baseline`, the first positional); the baseline is the newest
         # stored run of its GPU (history.py).
@@ -87,6 +90,10 @@ def cmd_compare(args) -> int:
         base = load.load(args.baseline, args.schema)
         cur = load.load(args.current, args.schema)
         baseline_name = args.baseline
+    for path, doc in ((baseline_name, base), (args.current, cur)):
+        if not doc["results"]:
+            # A run that ran nothing can vouch for nothing: as bench-compare, not a pass but bad input.
+            raise load.LoadError(f"{path}: no results (results is empty): nothing to compare")
     result = compare.compare(base, cur, args.rate_threshold, args.weak_threshold,
                              baseline_name=baseline_name, current_name=args.current,
                              allow_missing=args.allow_missing)
@@ -147,15 +154,23 @@ def cmd_history_show(args) -> int:
     return EXIT_OK
 
 
+def _named_inputs(args) -> list:
+    """The files a command that applies expectations reads, besides the run: the schema, the expectation files
+    named. The run itself may be the output: applying is idempotent (it starts again from original_status), so
+    `apply r.json -o r.json` updates the run in place and loses nothing."""
+    return [args.schema] + [getattr(args, kind) for kind in expectations.KINDS]
+
+
 def cmd_apply(args) -> int:
-    _claim((args.output, "results", None))
+    _claim((args.output, "results", None), inputs=_named_inputs(args))
     doc = load.load(args.results, args.schema)
     if args.write_baseline:
         paths, _ = _expectation_paths(args, doc)
-        _claim((paths["fails"], None, "an expectation file"))
+        _claim((paths["fails"], None, "an expectation file"), inputs=(args.results, args.schema))
         for what, path in expectations.write_baseline(doc, paths):
             print(f"{what} {path}")
         return EXIT_OK
+    outputs.refuse_input_as_output(args.output, _expectation_paths(args, doc)[0].values())
     out = expectations.apply(doc, _expectation_files(args, doc))
     if args.output:
         load.dump(out, args.output)
@@ -165,7 +180,7 @@ def cmd_apply(args) -> int:
 
 def cmd_check(args) -> int:
     """Parse every expectation file in a folder: what CI runs so a bad edit fails early."""
-    directory = Path(args.expectations_dir or expectations.DEFAULT_DIR)
+    directory = expectations.check_dir(args.expectations_dir)
     files = sorted(directory.glob("*.txt"))
     for path in files:
         if path.name.endswith("-fails.txt"):
@@ -182,12 +197,13 @@ def cmd_rerun(args) -> int:
     NotSupported, 2 where the machine is not the run's."""
     from . import rerun
 
-    _claim((args.output, "results", None))
+    _claim((args.output, "results", None), inputs=_named_inputs(args) + [args.vmmcheck])
     # The program named is the user's input: one that is not there is said so, whatever there is to rerun.
     if not shutil.which(str(args.vmmcheck)):
         print(f"rerun: cannot run {args.vmmcheck}: not an executable program", file=sys.stderr)
         return EXIT_USAGE
     doc = load.load(args.results, args.schema)
+    outputs.refuse_input_as_output(args.output, _expectation_paths(args, doc)[0].values())
     try:
         out = rerun.apply_then_rerun(doc, _expectation_files(args, doc), check=True, where=args.results,
                                      vmmcheck=args.vmmcheck, attempts=args.attempts, extra=args.extra,
@@ -221,7 +237,7 @@ def cmd_merge(args) -> int:
 def cmd_junit(args) -> int:
     from . import junit
 
-    _claim((args.output, None, "JUnit XML"))
+    _claim((args.output, None, "JUnit XML"), inputs=(args.results, args.schema))
     junit.write(load.load(args.results, args.schema), args.output)
     return EXIT_OK
 
@@ -234,10 +250,11 @@ def cmd_figures(args) -> int:
     docs = [Path(d).resolve() for d in args.documents] or figures.default_documents(root)
     problems = []
     for doc in docs:
+        raw = load.read_bytes(doc, "document")   # a FIFO or device is refused before it is opened
         try:
-            text = doc.read_text(encoding="utf-8")
-        except OSError as e:
-            raise figures.FiguresError(f"{doc}: cannot read: {e.strerror or e}") from None
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise figures.FiguresError(f"{doc}: not UTF-8 text (byte {e.start})") from None
         new, changed = figures.rewrite(text, doc.relative_to(root) if doc.is_relative_to(root) else doc, root)
         for section, lines in changed:
             problems.append(f"{section.doc}:{section.line}: section '{section.spec}' differs from what its file gives now")
@@ -270,7 +287,7 @@ def cmd_bench_compare(args) -> int:
         threshold = float("nan")
     if not (math.isfinite(threshold) and threshold > 0):
         return _usage(f"bench-compare: --threshold {args.threshold}: must be a number > 0 (0.2: 20% slower)")
-    _claim((args.json, "bench-compare", None), (args.html, None, "HTML"))
+    _claim((args.json, "bench-compare", None), (args.html, None, "HTML"), inputs=(args.base, args.new, args.schema))
     base = bench.load(args.base, args.schema)
     new = bench.load(args.new, args.schema)
     for path, doc in ((args.base, base), (args.new, new)):
@@ -293,7 +310,7 @@ def cmd_bench_report(args) -> int:
     """One `vmmcheck bench --json` file: per group a table (text or Markdown on stdout) and, with --html, plots."""
     from . import bench
 
-    _claim((args.html, None, "HTML"))
+    _claim((args.html, None, "HTML"), inputs=(args.file, args.schema))
     doc = bench.load(args.file, args.schema)
     if args.markdown:
         sys.stdout.write(bench.render_markdown(doc, args.file))
@@ -327,12 +344,8 @@ def _fraction(text: str) -> float:
     return x
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, with a bad command line said in one line (the problem, then where the usage is), as every
-    bad input is -- not the usage block and the error below it."""
-
-    def error(self, message):
-        self.exit(EXIT_USAGE, f"{self.prog}: {message} ({self.prog} --help)\n")
+# argparse, with a bad command line said in one line (load.py; the handbook's parser is one too).
+OneLineParser = load.OneLineParser
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -413,7 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("junit", parents=[common], help="JUnit XML of one run")
     p.add_argument("results")
-    p.add_argument("-o", "--output", required=True)
+    p.add_argument("-o", "--output", required=True, help="output file (\"-\": stdout)")
     p.set_defaults(func=cmd_junit)
 
     p = sub.add_parser("figures", help="regenerate the measured sections of README.md and docs/ from the "

@@ -98,13 +98,27 @@ def paths_for(doc: Mapping, directory: Optional[Path] = None) -> Dict[str, Path]
     return {kind: d / f"{stem}-{kind}.txt" for kind in KINDS}
 
 
+def check_dir(directory: Optional[Path]) -> Path:
+    """The --expectations-dir the user named (None: the default folder), refused unless it is a folder: a
+    mistyped one would silently mean "no expectations", and a gate would pass on nothing."""
+    if directory is None:
+        return DEFAULT_DIR
+    d = Path(directory)
+    if not d.is_dir():
+        raise ExpectationsError(f"{d}: no such folder (--expectations-dir)" if not d.exists()
+                                else f"{d}: not a folder (--expectations-dir)")
+    return d
+
+
 def _lines(path: Path):
     # Lines end at "\n" alone, as std::getline reads them: not at a lone "\r", a form feed or the other
     # breaks of str.splitlines() (a "\r" before the "\n" is trimmed with the line).
+    from .load import LoadError, read_bytes
+
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as e:
-        raise ExpectationsError(f"{path}: cannot read: {e.strerror or e}") from None
+        text = read_bytes(path, "expectation file").decode("utf-8")
+    except LoadError as e:   # a FIFO, a device, a folder: refused before it is opened
+        raise ExpectationsError(str(e)) from None
     except UnicodeDecodeError:
         raise ExpectationsError(f"{path}: not UTF-8 text") from None
     return enumerate(text.split("\n"), start=1)

@@ -1158,7 +1158,10 @@ def sections(text: str, doc: Path) -> List[Section]:
 
 
 def generate(spec: str, root: Path, where: str) -> List[str]:
-    words = shlex.split(spec)
+    try:
+        words = shlex.split(spec)
+    except ValueError as e:   # an unbalanced quote
+        raise FiguresError(f"{where}: cannot read the marker {spec!r}: {e}") from None
     arity = 3 if words and words[0] in ("cases", "cases-ran", "bench-compare") else 2
     if len(words) != arity or words[0] not in KINDS:
         raise FiguresError(f"{where}: expected '<!-- figures: KIND PATH -->' (cases: KIND PATH GLOB) with KIND one of "

@@ -79,6 +79,49 @@ class HandbookError(Exception):
 # ------------------------------------------------------------------------------------------- inputs
 
 
+_STRINGS = {"type": "array", "items": {"type": "string"}}
+_SCALAR = {"type": ["string", "number", "boolean"]}
+# What the handbook reads of `vmmcheck list --json`, each the type it uses it as: the rest is not read.
+CASES_SCHEMA = {
+    "type": "object",
+    "required": ["families", "cases"],
+    "properties": {
+        "families": {"type": "array", "items": {
+            "type": "object", "required": ["name"],
+            "properties": {
+                "name": {"type": "string"}, "title": {"type": "string"}, "pattern": {"type": "string"},
+                "source": {"type": "string"}, "fixed": {"type": ["object", "null"], "additionalProperties": _SCALAR},
+                "axes": {"type": "array", "items": {
+                    "type": "object", "required": ["name"],
+                    "properties": {"name": {"type": "string"},
+                                   "values": {"type": "array", "items": {
+                                       "type": "object", "properties": {"value": _SCALAR, "code": _SCALAR}}}}}},
+                "outcomes": {"type": "array", "items": {"type": "object"}},
+            }}},
+        "cases": {"type": "array", "items": {
+            "type": "object",
+            "properties": {
+                "pattern": {"type": ["string", "null"]}, "why": {"type": ["string", "null"]},
+                "source": {"type": "string"},
+                "axes": {"type": ["object", "null"], "additionalProperties": _SCALAR},
+                "derivation": {"type": ["object", "null"], "properties": {
+                    "modelled": {"type": "boolean"}, "by": {"type": "string"}, "expectation": {"type": "string"},
+                    "outcomes": _STRINGS, "steps": _STRINGS, "because": {"type": "string"}},
+                    "if": {"properties": {"modelled": {"const": True}}, "required": ["modelled"]},
+                    "then": {"required": ["by", "expectation"]}},
+                "shape": {"type": ["object", "null"], "required": ["threads"], "properties": {
+                    "threads": {"type": "array", "items": {
+                        "type": "object", "required": ["name", "gpu", "cta", "ops"],
+                        "properties": {"name": {"type": "string"}, "gpu": _SCALAR, "cta": _SCALAR, "ops": _STRINGS}}},
+                    "boundaries": {"type": "array", "items": {
+                        "type": "array", "minItems": 2, "maxItems": 2,
+                        "items": {"type": "integer", "minimum": 0}}},
+                    "weak": {"type": ["string", "null"]}}},
+            }}},
+    },
+}
+
+
 def load_cases(path: Path) -> dict:
     """Read and check `vmmcheck list --json`."""
     where = str(path)
@@ -104,6 +147,18 @@ def load_cases(path: Path) -> dict:
         for key in ("name", "family", "rule", "citation", "expectation"):
             if not isinstance(c.get(key), str):
                 raise HandbookError(f"{where}: cases[{i}].{key}: missing or not a string")
+    try:
+        if (bad := load.unencodable(doc, text)) is not None:
+            raise load.LoadError(f"{where}: {bad}")
+        load.check_schema(CASES_SCHEMA, doc, where)
+    except load.LoadError as e:
+        raise HandbookError(str(e)) from None
+    for i, c in enumerate(doc["cases"]):
+        threads = len((c.get("shape") or {}).get("threads", []))
+        for j, pair in enumerate((c.get("shape") or {}).get("boundaries", [])):
+            if max(pair) >= threads:
+                raise HandbookError(f"{where}: cases[{i}].shape.boundaries[{j}]: no thread {max(pair)} "
+                                    f"(the shape has {threads})")
     return doc
 
 
@@ -627,7 +682,8 @@ def generate(cases_json: Path, results: Sequence[Path], out: Path, markdown_only
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=PROG, description="Write the handbook: every rule, its litmus shape and "
+    # A bad command line in one line, as every other command says it.
+    p = load.OneLineParser(prog=PROG, description="Write the handbook: every rule, its litmus shape and "
                                 "what each GPU did, as a static site and one Markdown file.")
     p.add_argument("results", nargs="*", type=Path, help="results files (vmmcheck run), one heatmap column each")
     p.add_argument("--cases-json", type=Path, required=True, metavar="FILE",

@@ -337,12 +337,29 @@ def runs(db, gpu: Optional[str] = None, family: Optional[str] = None, limit: Opt
     for row in counts:
         by_run.setdefault(row["run_id"], {})[row["status"]] = row["n"]
     for run in found:
-        run["budget"] = json.loads(run["budget"])
+        run["budget"] = _stored_json(path, run["id"], "budget", run["budget"])
         statuses = by_run.get(run["id"], {})
         # Statuses in the status table's order, the order every other output uses.
         run["statuses"] = {s: statuses[s] for s in sorted(statuses, key=_status_order)}
         run["cases"] = sum(statuses.values())
     return found
+
+
+def _damaged(path: Path, run_id, what: str, value) -> HistoryError:
+    shown = repr(value)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return HistoryError(f"{path}: a damaged results history: run {run_id}: {what} holds {ascii(shown)[1:-1]}")
+
+
+def _stored_json(path: Path, run_id, column: str, text, want: type = object):
+    """A JSON column as the history stored it; HistoryError naming the store where it is not (a damaged store)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise _damaged(path, run_id, column, text) from None
+    if not isinstance(value, want):
+        raise _damaged(path, run_id, column, text)
+    return value
 
 
 def _status_order(status: str):
@@ -377,7 +394,11 @@ def trend(db, case_glob: str, gpu: Optional[str] = None, family: Optional[str] =
     cases: dict = {}
     for row in rows:
         r = dict(row)
-        r["histogram"] = json.loads(r["histogram"])
+        r["histogram"] = _stored_json(resolve(db), r["run_id"], "histogram", r["histogram"], dict)
+        for key, types in (("weak", int), ("instances", int), ("judged", (int, type(None))),
+                           ("seconds", (int, float)), ("gpu_seconds", (int, float, type(None)))):
+            if key in r and (not isinstance(r[key], types) or isinstance(r[key], bool)):
+                raise _damaged(resolve(db), r["run_id"], f"results.{key} of {r['case_name']!r}", r[key])
         r["name"] = r["case_name"]
         denominator = r["judged"] if r["judged"] is not None else r["instances"]
         r["weak_of"] = denominator

@@ -87,4 +87,11 @@ def to_xml(doc: Mapping) -> ET.ElementTree:
 
 
 def write(doc: Mapping, path) -> None:
+    """The XML to `path`, or to stdout for "-" (as every command's output)."""
+    if str(path) == "-":
+        import sys
+
+        # What the file would hold, byte for byte.
+        sys.stdout.write(ET.tostring(to_xml(doc).getroot(), encoding="utf-8", xml_declaration=True).decode("utf-8"))
+        return
     to_xml(doc).write(path, encoding="utf-8", xml_declaration=True)

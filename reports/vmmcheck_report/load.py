@@ -10,10 +10,12 @@ file is held to exactly the same contract as the run it came from.
 
 from __future__ import annotations
 
+import argparse
 import copy
 import hashlib
 import json
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Mapping, Optional, Sequence
@@ -64,6 +66,14 @@ EXTENSION_SCHEMA = {
         },
     },
 }
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, with a bad command line said in one line (the problem, then where the usage is), exit 2, as
+    every bad input is -- not the usage block and the error below it. Every command's parser is one."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: {message} ({self.prog} --help)\n")
 
 
 class LoadError(Exception):
@@ -226,6 +236,8 @@ def read_document(path, kind: str, schemas: Sequence[str] = (), keys: Optional[M
         doc = json.loads(text)
     except ValueError as e:
         raise LoadError(f"{where}: not JSON: {e}") from None
+    if (bad := unencodable(doc, text)) is not None:
+        raise LoadError(f"{where}: {bad}")
     return check_document(doc, where, kind, schemas, keys)
 
 
@@ -266,6 +278,8 @@ def parse(text: str, where: str, schema: dict) -> dict:
         end = text.rstrip()
         hint = " (truncated?)" if e.pos >= len(end) - 1 or not end.endswith("}") else ""
         raise LoadError(f"{where}: not JSON: {e}{hint}") from None
+    if (bad := unencodable(doc, text)) is not None:
+        raise LoadError(f"{where}: {bad}")
     key = _validation_key(text, schema)
     if key not in _VALIDATED:
         check_schema(EXTENSION_SCHEMA, doc, where)
@@ -277,7 +291,46 @@ def parse(text: str, where: str, schema: dict) -> dict:
             raise LoadError(f"{where}: results[{i}].name: {r['name']!r} repeats results[{seen[r['name']]}]")
         seen[r["name"]] = i
         check_counts(r, f"{where}: results[{i}]")
+        axes = r.get("axes")
+        if r.get("pattern") == "litmus" and isinstance(axes, dict) and ("file" in axes) != ("command" in axes):
+            # A litmus row's own name is litmus.<file>[.<instance>].<command> (model.row_name): one without
+            # the other names no row.
+            missing = "command" if "file" in axes else "file"
+            raise LoadError(f"{where}: results[{i}].axes: a litmus row with no {missing!r} axis")
     return doc
+
+
+def unencodable(doc, text: str) -> Optional[str]:
+    """Where `doc` (parsed from `text`) holds a string no UTF-8 file can: a lone surrogate escape such as
+    "\\ud800", legal JSON that every writer (HTML, the terminal, SQLite) would fail on mid-output. None when
+    there is none. The text decides whether to look: only an escape of \\ud800-\\udfff can make one."""
+    if "\\u" not in text or not _SURROGATE_ESCAPE.search(text):
+        return None
+    stack = [(doc, "")]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                here = f"{at}.{k}" if at else str(k)
+                if not _encodes(k):
+                    return f"{at or '(document)'}: the key {ascii(k[:40])} is not Unicode text (a lone surrogate escape)"
+                stack.append((v, here))
+        elif isinstance(node, list):
+            stack.extend((v, f"{at}[{i}]") for i, v in enumerate(node))
+        elif isinstance(node, str) and not _encodes(node):
+            return f"{at or '(document)'}: {ascii(node[:40])} is not Unicode text (a lone surrogate escape)"
+    return None
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # The most instances a count can be: vmmcheck counts them in 64-bit integers.
@@ -286,7 +339,8 @@ MOST_COUNT = 2 ** 63 - 1
 
 def check_counts(r: Mapping, where: str) -> None:
     """What the schema cannot say of one result's counts: each a whole number vmmcheck could have counted
-    (1e30 is not), at most as many weak outcomes and judged instances as instances."""
+    (1e30 is not), at most as many weak outcomes, judged instances and instances of any one outcome (a
+    histogram bin) as instances."""
     for key in ("instances", "weak", "judged"):
         v = r.get(key)
         if v is None:
@@ -297,6 +351,14 @@ def check_counts(r: Mapping, where: str) -> None:
     for key in ("weak", "judged"):
         if n is not None and r.get(key) is not None and r[key] > n:
             raise LoadError(f"{where}.{key}: {r[key]} is more than its {n} instances")
+    # Each histogram bin counts instances of one outcome: a count vmmcheck could have made (a uint64 past
+    # 2^63 is none -- and would overflow every plot), and no more than the instances there were.
+    histogram = r.get("histogram")
+    for outcome, v in (histogram.items() if isinstance(histogram, Mapping) else ()):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MOST_COUNT:
+            raise LoadError(f"{where}.histogram.{outcome}: {v!r} is no count (a whole number from 0 to 2^63-1)")
+        if n is not None and v > n:
+            raise LoadError(f"{where}.histogram.{outcome}: {v} is more than its {n} instances")
 
 
 # The largest file the driver reads: a results file of the whole suite is about 1 MiB, a bench file less.
@@ -305,31 +367,39 @@ MOST_BYTES = 256 * 2 ** 20
 
 def read_text(path, what: str = "results file") -> str:
     """The UTF-8 text of `path`; LoadError naming the file and what is wrong (missing, a folder, not text)."""
+    raw = read_bytes(path, what)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise LoadError(f"{path}: not JSON: not UTF-8 text (byte {e.start})") from None
+
+
+def read_bytes(path, what: str = "results file") -> bytes:
+    """The bytes of `path`, a regular file of at most MOST_BYTES; LoadError naming the file and what is wrong
+    (missing, a folder, a FIFO or device, too large, unreadable). Every input is read through here."""
     where = str(path)
+    a = "an" if what[:1] in "aeiou" else "a"
     try:
         st = os.stat(path)
     except OSError:
         st = None
     size = st.st_size if st is not None else 0
     if st is not None and stat.S_ISDIR(st.st_mode):
-        raise LoadError(f"{where}: is a directory, not a {what}")
+        raise LoadError(f"{where}: is a directory, not {a} {what}")
     if st is not None and not stat.S_ISREG(st.st_mode):
         # A FIFO (or a device, a socket) would block the read until a writer came, or never end.
-        raise LoadError(f"{where}: not a regular file (a {_file_kind(st.st_mode)}), not a {what}")
+        raise LoadError(f"{where}: not a regular file (a {_file_kind(st.st_mode)}), not {a} {what}")
     if size > MOST_BYTES:   # a run of every case is about a megabyte: this is not one, and reading it would not end soon
-        raise LoadError(f"{where}: {size} bytes, more than a {what} holds (at most {MOST_BYTES // 2**20} MiB)")
+        raise LoadError(f"{where}: {size} bytes, more than {a} {what} holds (at most {MOST_BYTES // 2**20} MiB)")
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise LoadError(f"{where}: no such file") from None
     except IsADirectoryError:
-        raise LoadError(f"{where}: is a directory, not a {what}") from None
+        raise LoadError(f"{where}: is a directory, not {a} {what}") from None
     except OSError as e:
         raise LoadError(f"{where}: cannot read: {e.strerror or e}") from None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise LoadError(f"{where}: not JSON: not UTF-8 text (byte {e.start})") from None
+    return raw
 
 
 def _file_kind(mode: int) -> str:

@@ -20,6 +20,8 @@ XML, Markdown and text outputs are of no kind: they may replace only what is not
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Optional
 
@@ -75,6 +77,11 @@ def document_kind(path) -> Optional[str]:
     """The kind of the document in the file at `path`; None where there is no such file (or it is a folder),
     or it is not one of ours (not UTF-8, not JSON -- NaN included --, or JSON of another program)."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None   # a FIFO would block the read until a writer came; a device need not end
+    except OSError:
+        return None
+    try:
         text = Path(path).read_text(encoding="utf-8-sig")   # a byte-order mark is no reason to lose a file
     except (OSError, UnicodeDecodeError):
         return None
@@ -97,10 +104,45 @@ def claim_output(path, kind: Optional[str], what: Optional[str] = None) -> None:
     the output in the message ("HTML"); no path, or "-" (stdout), claims nothing."""
     if path is None or str(path) == "-":
         return
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        mode = None
+    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        # A FIFO would block the write until a reader came (and the kind check's read until a writer did);
+        # a device or socket is no file to leave a report in.
+        from .load import _file_kind
+        raise OutputError(f"{path}: not a regular file (a {_file_kind(mode)}); not writing "
+                          f"{what or (described(kind) if kind else 'the output')} there (name another file)")
     found = document_kind(path)
     if found is not None and found != kind:
         what = what or (described(kind) if kind else "a file of no document kind")
         raise OutputError(f"{path}: holds {described(found)}; not overwriting it with {what} (name another file)")
+
+
+def claim_outputs(claims, inputs=()) -> None:
+    """What every command checks before any work, of every (path, kind, what) it will write: claim_output;
+    no two outputs the same file; and none of them one of its `inputs` (refuse_input_as_output)."""
+    seen = []
+    for path, kind, what in claims:
+        if path is None or str(path) == "-":
+            continue
+        claim_output(path, kind, what)
+        refuse_input_as_output(path, [p for p in inputs if p is not None and str(p) != "-"])
+        for other in seen:
+            if _same_file(path, other):
+                raise OutputError(f"{path}: named for two outputs (also as {other}); each output needs a file of its own")
+        seen.append(path)
+
+
+def _same_file(a, b) -> bool:
+    a, b = Path(a), Path(b)
+    try:
+        if a.exists() and b.exists() and a.samefile(b):
+            return True
+    except OSError:
+        pass
+    return a.resolve() == b.resolve()
 
 
 def refuse_input_as_output(path, inputs) -> None:
