@@ -220,6 +220,13 @@ def test_a_probe_that_fails_otherwise_is_2(fake, run_file, exp_dir, tmp_path, ru
     garbage.chmod(0o755)
     rc, _, err = run_cli("rerun", run_file, "--vmmcheck", garbage, "--expectations-dir", exp_dir)
     assert rc == 2 and err == f"rerun: {garbage} probe --json -: did not print JSON\n"
+    # Bytes that are no UTF-8, and JSON nested past Python's recursion: one line each, not a traceback.
+    garbage.write_text("#!/bin/sh\nprintf '\\377\\376 garbage'\n")
+    rc, _, err = run_cli("rerun", run_file, "--vmmcheck", garbage, "--expectations-dir", exp_dir)
+    assert rc == 2 and err == f"rerun: {garbage} probe --json -: did not print JSON\n"
+    garbage.write_text("#!/bin/sh\n" + sys.executable + " -c \"print('[' * 100000)\"\n")
+    rc, _, err = run_cli("rerun", run_file, "--vmmcheck", garbage, "--expectations-dir", exp_dir)
+    assert rc == 2 and err == f"rerun: {garbage} probe --json -: not a vmmcheck-probe document (nested too deep)\n"
 
 
 # --- NotSupported on rerun -----------------------------------------------------------------------------

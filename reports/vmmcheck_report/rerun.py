@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Callable, List, Mapping, Optional, Sequence
 
-from . import expectations, load, model
+from . import expectations, jsontext, load, model
 
 PROBE_ARGS = ("probe", "--json", "-")
 EXIT_NOTHING_RAN = 77   # vmmcheck's "nothing could run here"
@@ -66,7 +66,8 @@ def probe(vmmcheck: str, timeout: Optional[float] = None) -> dict:
     cmd = [vmmcheck, *PROBE_ARGS]
     where = " ".join(cmd)
     try:
-        proc = _run_bounded(cmd, timeout, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # errors="replace": what a program prints is not ours to trust as UTF-8; bytes that are not become U+FFFD.
+        proc = _run_bounded(cmd, timeout, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace")
     except subprocess.TimeoutExpired:
         raise Refused(2, f"rerun: {where}: ran past {timeout or DEFAULT_TIMEOUT} s") from None
     except OSError as e:
@@ -76,6 +77,8 @@ def probe(vmmcheck: str, timeout: Optional[float] = None) -> dict:
         raise Refused(EXIT_NOTHING_RAN, f"rerun: nothing can run here: {last or 'the probe found no GPU'}")
     if proc.returncode != 0:
         raise Refused(2, f"rerun: {where}: exit {proc.returncode}" + (f": {last}" if last else ""))
+    if jsontext.too_deep(proc.stdout) is not None:   # json.loads would recurse past Python's stack
+        raise Refused(2, f"rerun: {where}: not a vmmcheck-probe document (nested too deep)")
     try:
         found = json.loads(proc.stdout)
     except ValueError:
@@ -129,7 +132,7 @@ def attempt_once(vmmcheck: str, name: str, extra: Sequence[str], number: int, sc
         cmd = [vmmcheck, "run", "--filter", name, "--json", str(out), *extra]
         start = time.monotonic()
         try:
-            proc = _run_bounded(cmd, timeout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            proc = _run_bounded(cmd, timeout, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace")
         except subprocess.TimeoutExpired:
             return {"attempt": number, "status": "Timeout", "exit_code": None,
                     "seconds": time.monotonic() - start, "reason": f"vmmcheck ran past {timeout or DEFAULT_TIMEOUT} s"}
