@@ -6,32 +6,33 @@
 #include <thread>
 
 namespace vmmcheck::toolchain {
+namespace {
+
+// A tool the user named (`option` PATH) that is not `tool` -- its --version, within 10 s, does not name it --
+// is the user's input: refused, not "cannot check here". `a_tool` is its name with its article.
+void refuse_unless_it_is(const std::string& option, const std::string& path, const std::string& tool, const std::string& a_tool) {
+  const ToolRun version = run_tool({path, "--version"}, 10);
+  if (version.status == 0 && version.out.find(tool) != std::string::npos) return;
+  throw std::invalid_argument(option + " " + path + ": not " + a_tool + " that runs (" +
+                              (version.timed_out ? std::string("no answer to --version in 10 s")
+                                                 : "--version " + std::string(version.status != 0 ? "failed" : "did not name " + tool)) +
+                              ")");
+}
+
+}  // namespace
 
 Auditor::Auditor(Settings settings) : settings_(std::move(settings)) {
   std::string why;
   disassembler_ = find_disassembler(settings_.disassembler, why);
   if (disassembler_.empty()) throw std::runtime_error("no disassembler: " + why);
-  if (!settings_.disassembler.empty()) {  // the user's: refused if it is no nvdisasm, as --ptxas is below
-    const ToolRun version = run_tool({disassembler_, "--version"}, 10);
-    if (version.status != 0 || version.out.find("nvdisasm") == std::string::npos)
-      throw std::invalid_argument("--disassembler " + disassembler_ + ": not an nvdisasm that runs (" +
-                                  (version.timed_out ? std::string("no answer to --version in 10 s")
-                                                     : std::string("--version ") + (version.status != 0 ? "failed" : "did not name nvdisasm")) +
-                                  ")");
-  }
+  if (!settings_.disassembler.empty()) refuse_unless_it_is("--disassembler", disassembler_, "nvdisasm", "an nvdisasm");
   disassembler_version_ = tool_version(disassembler_);
   if (settings_.nvrtc) compilers_.push_back(Compiler{"NVRTC " + codegen::nvrtc_version(), "", codegen::nvrtc_version()});
   std::vector<std::string> binaries;
   if (settings_.toolkit_ptxas)
     if (std::string p = find_toolkit_ptxas(); !p.empty()) binaries.push_back(p);
   for (const std::string& p : settings_.ptxas) {
-    // A file that is no ptxas (or one that never answers) is the user's input: refused, not "cannot check here".
-    const ToolRun version = run_tool({p, "--version"}, 10);
-    if (version.status != 0 || version.out.find("ptxas") == std::string::npos)
-      throw std::invalid_argument("--ptxas " + p + ": not a ptxas that runs (" +
-                                  (version.timed_out ? std::string("no answer to --version in 10 s")
-                                                     : std::string("--version ") + (version.status != 0 ? "failed" : "did not name ptxas")) +
-                                  ")");
+    refuse_unless_it_is("--ptxas", p, "ptxas", "a ptxas");
     binaries.push_back(p);
   }
   for (const std::string& p : binaries) {
