@@ -80,7 +80,7 @@ std::vector<std::filesystem::path> input_files(const Options& o) {
   namespace fs = std::filesystem;
   std::vector<fs::path> read = case_paths(o);
   for (const fs::path& p : litmus_paths(o)) read.push_back(p);
-  std::vector<fs::path> files = run::input_files_of(read);
+  std::vector<fs::path> files = litmus::input_files_of(read);
   for (const std::string& p : {o.caselist, o.stress_params, o.results})
     if (!p.empty()) files.emplace_back(p);
   if (!o.baseline.empty()) {

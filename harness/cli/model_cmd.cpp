@@ -67,7 +67,7 @@ void write_kernels(const std::vector<litmus::Row>& rows, const std::filesystem::
 int cmd_model(const Options& o, std::ostream& out, std::ostream& err) {
   if (o.litmus.empty()) throw InputError("model needs litmus files or folders");
   const bool json_to_stdout = o.json_given && (o.json.empty() || o.json == "-");
-  if (o.json_given && !json_to_stdout) run::claim_output(o.json, "model", run::input_files_of({o.litmus.begin(), o.litmus.end()}));
+  if (o.json_given && !json_to_stdout) run::claim_output(o.json, "model", litmus::input_files_of({o.litmus.begin(), o.litmus.end()}));
   // The console: every row without --json; with it, the rows against their file and the summary still
   // (on stderr when the JSON goes to stdout), so a CI log says why the command exits 1.
   std::ostream& console = json_to_stdout ? err : out;

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "cli/version.hpp"
+#include "litmus/folder.hpp"
 #include "run/records/stress_params.hpp"
 
 namespace vmmcheck::cli {
@@ -21,7 +22,7 @@ void resolve_stress(Options& o) {
   const bool runs_rows = o.command == Command::Run || o.command == Command::Selftest;
   if (o.stress || !runs_rows) return;
   for (const std::filesystem::path& p : litmus_paths(o)) {
-    const std::filesystem::path file = p / kFolderStressParams;
+    const std::filesystem::path file = p / litmus::kFolderStressParams;
     if (!std::filesystem::is_regular_file(file)) continue;
     for (run::RowStress& r : run::read_row_stress(file.string())) o.budget.row_stress.push_back(std::move(r));
   }

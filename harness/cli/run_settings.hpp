@@ -10,9 +10,6 @@
 
 namespace vmmcheck::cli {
 
-// The file in a litmus folder whose "rows" give that folder's rows their own stress knobs.
-inline constexpr const char* kFolderStressParams = "stress-params.json";
-
 // The stress --stress or --stress-params names, into o.budget.stress (every command with a budget: run_app);
 // without either, for run and selftest, the row knobs of the litmus folders' stress-params.json files.
 void resolve_stress(Options& o);

@@ -6,9 +6,29 @@
 #include <stdexcept>
 
 #include "litmus/parser.hpp"
+#include "model/loader.hpp"
 #include "litmus/rows.hpp"
 
 namespace vmmcheck::litmus {
+
+bool is_litmus_file(const std::filesystem::path& file) { return file.extension() == ".test" || file.extension() == ".litmus"; }
+
+std::vector<std::filesystem::path> input_files_of(const std::vector<std::filesystem::path>& paths) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const fs::path& p : paths) {
+    std::error_code ec;
+    if (!fs::is_directory(p, ec)) {
+      files.push_back(p);
+      continue;
+    }
+    for (const auto& e : fs::directory_iterator(p, ec)) {
+      const fs::path& f = e.path();
+      if (is_litmus_file(f) || model::is_case_table_file(f) || f.filename() == kFolderStressParams) files.push_back(f);
+    }
+  }
+  return files;
+}
 
 std::vector<File> parse_paths(const std::vector<std::filesystem::path>& paths) {
   std::vector<File> files;
@@ -22,7 +42,7 @@ std::vector<File> parse_paths(const std::vector<std::filesystem::path>& paths) {
     if (std::filesystem::is_directory(path)) {
       std::vector<std::filesystem::path> found;
       for (const auto& entry : std::filesystem::directory_iterator(path))
-        if (entry.is_regular_file() && (entry.path().extension() == ".test" || entry.path().extension() == ".litmus"))
+        if (entry.is_regular_file() && is_litmus_file(entry.path()))
           found.push_back(entry.path());
       if (found.empty()) throw std::runtime_error(path.string() + ": a folder with no litmus file (*.test, *.litmus) in it");
       std::sort(found.begin(), found.end());

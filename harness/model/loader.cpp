@@ -424,6 +424,8 @@ CaseTable parse_cases(std::string_view text, const std::string& source) {
   return table;
 }
 
+bool is_case_table_file(const std::filesystem::path& file) { return file.extension() == ".toml"; }
+
 CaseTable load_cases(const std::filesystem::path& file_or_folder) {
   return load_cases(std::vector<std::filesystem::path>{file_or_folder});
 }
@@ -437,7 +439,7 @@ CaseTable load_cases(const std::vector<std::filesystem::path>& files_or_folders)
       std::vector<fs::path> in_folder;
       try {
         for (const auto& entry : fs::directory_iterator(file_or_folder))
-          if (entry.is_regular_file() && entry.path().extension() == ".toml") in_folder.push_back(entry.path());
+          if (entry.is_regular_file() && is_case_table_file(entry.path())) in_folder.push_back(entry.path());
       } catch (const fs::filesystem_error& e) {
         throw InputError(file_or_folder.string() + ": cannot list the folder: " + e.code().message());
       }

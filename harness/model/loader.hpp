@@ -37,6 +37,9 @@ struct CaseTable {
   std::vector<Case> cases;       // sorted by name
 };
 
+// Whether a file of a folder is a case table: its name ends in .toml.
+bool is_case_table_file(const std::filesystem::path& file);
+
 // Loads one .toml file, or every .toml file in a folder (sorted by file name).
 CaseTable load_cases(const std::filesystem::path& file_or_folder);
 // Loads several files or folders into one table (a family or case name may appear only once).

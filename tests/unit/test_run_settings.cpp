@@ -16,6 +16,7 @@
 #include "cli/command_line.hpp"
 #include "cli/run_settings.hpp"
 #include "common/error.hpp"
+#include "litmus/folder.hpp"
 #include "model/caselist.hpp"
 #include "model/shard.hpp"
 #include "run/records/run_settings.hpp"
@@ -141,7 +142,7 @@ TEST(RunSettings, ALitmusFolderGivesItsRowsTheirKnobs) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::ofstream(dir / "mp.test") << ".global x;\nd0.b0.t0 {\n  st [x], 1;\n}\npermit ([x] == 1) as one;\n";
-  std::ofstream(dir / kFolderStressParams)
+  std::ofstream(dir / litmus::kFolderStressParams)
       << R"({"schema": "vmmcheck-stress-params/1", "rows": [{"rows": "litmus.mp.*", "params": {"row_launches": 1}}]})";
   const fs::path params = temp_file("vmmcheck-folder-knobs-params.json", R"({"params": {"pre_accesses": 2}})");
   const auto knobs_of = [&](const std::string& command, std::vector<std::string> extra) {
@@ -161,12 +162,12 @@ TEST(RunSettings, ALitmusFolderGivesItsRowsTheirKnobs) {
   EXPECT_TRUE(knobs_of("run", {"--stress-params", params.string()}).empty());
   EXPECT_TRUE(knobs_of("tune", {}).empty());
   // A folder whose knobs file is not one: exit 2's InputError, naming the file.
-  std::ofstream(dir / kFolderStressParams) << R"({"rows": [{"rows": "litmus.mp.*", "params": {"row_launches": -1}}]})";
+  std::ofstream(dir / litmus::kFolderStressParams) << R"({"rows": [{"rows": "litmus.mp.*", "params": {"row_launches": -1}}]})";
   try {
     knobs_of("run", {});
     FAIL() << "read a knob out of range";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(kFolderStressParams), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(litmus::kFolderStressParams), std::string::npos) << e.what();
   }
   fs::remove_all(dir);
 }

@@ -55,24 +55,6 @@ std::optional<std::string> document_kind_of_file(const std::filesystem::path& pa
   return document_kind(doc);
 }
 
-std::vector<std::filesystem::path> input_files_of(const std::vector<std::filesystem::path>& paths) {
-  namespace fs = std::filesystem;
-  std::vector<fs::path> files;
-  for (const fs::path& p : paths) {
-    std::error_code ec;
-    if (!fs::is_directory(p, ec)) {
-      files.push_back(p);
-      continue;
-    }
-    for (const auto& e : fs::directory_iterator(p, ec)) {
-      const fs::path& f = e.path();
-      if (f.extension() == ".test" || f.extension() == ".litmus" || f.extension() == ".toml" || f.filename() == "stress-params.json")
-        files.push_back(f);
-    }
-  }
-  return files;
-}
-
 void claim_output(const std::filesystem::path& path, const std::string& kind, const std::vector<std::filesystem::path>& inputs) {
   namespace fs = std::filesystem;
   std::error_code ec;

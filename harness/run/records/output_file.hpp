@@ -20,10 +20,6 @@ std::optional<std::string> document_kind(const nlohmann::ordered_json& doc);
 // (not JSON at all, empty, another program's).
 std::optional<std::string> document_kind_of_file(const std::filesystem::path& path);
 
-// The files a command reads of `paths` (its inputs, which no output may overwrite): each file as named,
-// and for a folder the files in it the loaders read (*.test, *.litmus, *.toml, stress-params.json).
-std::vector<std::filesystem::path> input_files_of(const std::vector<std::filesystem::path>& paths);
-
 // Before a command first writes `path`: an InputError naming the file when it holds a document of another
 // kind than `kind`, when it is one of the command's `inputs` (the same file by any name: a litmus file,
 // a case table, a case list), or when it is not a file that can be replaced (a folder, a device, a FIFO:
