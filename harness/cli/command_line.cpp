@@ -247,9 +247,26 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
       ->check(CLI::ExistingFile);
   toolchain_cmd->add_flag("--no-toolkit-ptxas", o.no_toolkit_ptxas, "leave the toolkit's ptxas out");
   toolchain_cmd->add_flag("--no-nvrtc", o.no_nvrtc, "leave NVRTC's own ptxas out (the ptxas binaries only: a matrix of versions)");
-  toolchain_cmd->add_option("-O,--opt", o.ptxas_levels, "ptxas -O levels, comma-separated (default 3, what run uses)")
-      ->delimiter(',')
-      ->check(CLI::Range(0, 3));
+  // Split here, not by CLI11's delimiter: that drops the empty items of '1,,2', and ',' alone then takes the
+  // next argument (--filter) for a level.
+  toolchain_cmd
+      ->add_option_function<std::vector<std::string>>(
+          "-O,--opt",
+          [&o](const std::vector<std::string>& tokens) {
+            o.ptxas_levels.clear();  // the default, 3, unless -O names it
+            for (const std::string& token : tokens)
+              for (std::size_t start = 0;;) {
+                const std::size_t comma = token.find(',', start);
+                const std::string item = token.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+                if (item.size() != 1 || item[0] < '0' || item[0] > '3')
+                  throw CLI::ValidationError("--opt", "'" + token + "': each level is 0, 1, 2 or 3, comma-separated");
+                o.ptxas_levels.push_back(item[0] - '0');
+                if (comma == std::string::npos) break;
+                start = comma + 1;
+              }
+          },
+          "ptxas -O levels, comma-separated (default 3, what run uses)")
+      ->allow_extra_args(false);
   toolchain_cmd->add_option("--disassembler", o.disassembler, "the nvdisasm to use (default: the one found at build time, or on PATH)")
       ->check(CLI::ExistingFile);
   toolchain_cmd->add_option("--repro", o.repro_dir, "write a reproducer per finding into DIR (.cu, .ptx, SASS, commands)");
