@@ -60,6 +60,35 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.compare(0, prefix.size(), prefix) == 0; }
+
+// Names ([A-Za-z_][A-Za-z0-9_]*) and integers ([0-9]+) are matched by hand: std::regex's matcher recurses
+// once a character, and a name of some 50,000 characters overflowed the stack.
+bool is_name(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+bool is_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// "P3 : r0" is P3:r0: the blanks around a ':' after a number go (by hand, for the same reason).
+std::string joined_at_colons(const std::string& t) {
+  std::string out;
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == ':') {
+      std::size_t k = out.size();
+      while (k > 0 && std::isspace(static_cast<unsigned char>(out[k - 1]))) --k;
+      if (k > 0 && std::isdigit(static_cast<unsigned char>(out[k - 1]))) {
+        out.resize(k);
+        out += ':';
+        while (i + 1 < t.size() && std::isspace(static_cast<unsigned char>(t[i + 1]))) ++i;
+        continue;
+      }
+    }
+    out += t[i];
+  }
+  return out;
+}
 // A keyword at the start of `s`, as a word: "exists (" and "exists x", not "existsx" (a location).
 bool starts_with_word(const std::string& s, const std::string& word) {
   return starts_with(s, word) &&
@@ -132,6 +161,11 @@ struct Translator {
   [[noreturn]] void unsupported(int line, const std::string& what) const {
     throw UnsupportedConstruct(path, line, 1, what + ": not in vmmcheck's litmus language yet");
   }
+  // What the declaration, header and condition patterns (std::regex) match is bounded, for is_name's reason.
+  static constexpr std::size_t kMostMatched = 1000;
+  void not_too_long(const std::string& text, int line) const {
+    if (text.size() > kMostMatched) malformed(line, "'" + shown(text) + "' is longer than " + std::to_string(kMostMatched) + " characters");
+  }
 
   // A thread, CTA or GPU number: at most nine digits (a larger one is no test's).
   int small_number(const std::string& digits, int line, const std::string& what) const {
@@ -150,9 +184,8 @@ struct Translator {
 
   // A register operand as written: a name, as herd's registers are (not "", not "5 6 7").
   std::string register_operand(const std::string& text, int line) const {
-    static const std::regex name_re("[A-Za-z_][A-Za-z0-9_]*");
     const std::string name = trimmed(text);
-    if (!std::regex_match(name, name_re)) malformed(line, "expected a register, found '" + shown(name) + "'");
+    if (!is_name(name)) malformed(line, "expected a register, found '" + shown(name) + "'");
     return name;
   }
 
@@ -174,8 +207,7 @@ struct Translator {
   // An address operand: a name the language can read (a constant alias is its target's address).
   std::string address(const std::string& text, int line) {
     const std::string name = trimmed(text);
-    static const std::regex ident("[A-Za-z_][A-Za-z0-9_]*");
-    if (!std::regex_match(name, ident)) malformed(line, "expected a location name, found '" + shown(name) + "'");
+    if (!is_name(name)) malformed(line, "expected a location name, found '" + shown(name) + "'");
     use(name);
     auto it = by_name.find(name);
     if (it != by_name.end() && declared[it->second].kind == Declared::Kind::Constant) return declared[it->second].of;
@@ -185,15 +217,12 @@ struct Translator {
   // A value operand: an integer (0 to 2^32 - 1) or one of the thread's registers.
   std::string value(const std::string& text, int thread, int line) {
     const std::string v = trimmed(text);
-    static const std::regex integer("[0-9]+");
-    static const std::regex negative("-[0-9]+");
-    static const std::regex reg_name("[A-Za-z_][A-Za-z0-9_]*");
-    if (std::regex_match(v, integer)) {
+    if (is_digits(v)) {
       if (v.size() > 10 || std::stoull(v) > 0xFFFFFFFFull) unsupported(line, "the value " + shown(v) + " (values are 32-bit)");
       return v;
     }
-    if (std::regex_match(v, negative)) unsupported(line, "the negative value " + shown(v));
-    if (std::regex_match(v, reg_name)) {
+    if (v.size() > 1 && v[0] == '-' && is_digits(v.substr(1))) unsupported(line, "the negative value " + shown(v));
+    if (is_name(v)) {
       const std::string key = "P" + std::to_string(thread) + ":" + v;
       auto c = constants.find(key);
       if (c != constants.end()) return c->second;
@@ -219,7 +248,7 @@ struct Translator {
     if (at == lines.size()) malformed(number(at == 0 ? 0 : at - 1), "expected 'PTX NAME' (a herd-style PTX litmus file), found the end of the file");
     const std::string first = trimmed(lines[at]);
     if (!starts_with(first, "PTX") || (first.size() > 3 && !std::isspace(static_cast<unsigned char>(first[3]))) || trimmed(first.substr(3)).empty())
-      malformed(number(at), "expected 'PTX NAME' (a herd-style PTX litmus file), found '" + first.substr(0, 40) + "'");
+      malformed(number(at), "expected 'PTX NAME' (a herd-style PTX litmus file), found '" + shown(first) + "'");
     name = trimmed(first.substr(3));
     ++at;
     // Quoted text, perhaps over several lines: the test's description.
@@ -268,6 +297,7 @@ struct Translator {
       const int line = line_of.empty() ? 1 : line_of[std::min(start, line_of.size() - 1)];
       start = i + 1;
       if (decl.empty()) continue;
+      not_too_long(decl, line);
       std::smatch m;
       if (std::regex_match(decl, m, register_re)) {
         const int thread = small_number(m[1].str(), line, "thread");
@@ -323,10 +353,11 @@ struct Translator {
     for (std::size_t i = 0; i < cells.size(); ++i) {
       std::smatch m;
       const std::string cell = trimmed(cells[i]);
+      not_too_long(cell, header_line);
       if (!std::regex_match(cell, m, thread_re))
         malformed(header_line, "expected 'P" + std::to_string(i) + "@cta C,gpu G', found '" + shown(cell) + "'");
       if (m[1].str() != std::to_string(i))
-        malformed(header_line, "thread " + cell.substr(0, 40) + " in column " + std::to_string(i) + " (P" + std::to_string(i) + " expected)");
+        malformed(header_line, "thread " + shown(cell) + " in column " + std::to_string(i) + " (P" + std::to_string(i) + " expected)");
       const int cta = small_number(m[2].str(), header_line, "CTA"), gpu = small_number(m[3].str(), header_line, "GPU");
       const int lane = lanes[{gpu, cta}]++;
       threads.push_back({"d" + std::to_string(gpu) + ".b" + std::to_string(cta) + ".t" + std::to_string(lane), header_line, {}});
@@ -375,7 +406,7 @@ struct Translator {
     const std::string& op = parts[0];
     const auto need = [&](std::size_t n) {
       if (operands.size() != n)
-        malformed(line, "'" + opcode + "' takes " + std::to_string(n) + " operand" + (n == 1 ? "" : "s") + ", found '" + shown(text) + "'");
+        malformed(line, "'" + shown(opcode) + "' takes " + std::to_string(n) + " operand" + (n == 1 ? "" : "s") + ", found '" + shown(text) + "'");
     };
     // sem.scope as the language spells them: weak without a scope.
     const auto qualifiers = [&](std::size_t from, std::size_t to) {
@@ -383,16 +414,15 @@ struct Translator {
       for (std::size_t i = from; i < to && i < parts.size(); ++i) q += "." + parts[i];
       return q;
     };
-    static const std::regex label_re("[A-Za-z_][A-Za-z0-9_]*:");
     if (!opcode.empty() && opcode.back() == ':') {
-      if (!std::regex_match(opcode, label_re) || !operands.empty()) malformed(line, "expected a label 'L:', found '" + shown(text) + "'");
+      if (!is_name(opcode.substr(0, opcode.size() - 1)) || !operands.empty()) malformed(line, "expected a label 'L:', found '" + shown(text) + "'");
       branch_line.emplace(t, line);
       return opcode;
     }
     if (op == "goto" || op == "beq" || op == "bne") branch_line.emplace(t, line);
     const auto label = [&](const std::string& l) {
       const std::string name = trimmed(l);
-      if (!std::regex_match(name + ":", label_re)) malformed(line, "expected a label, found '" + shown(name) + "'");
+      if (!is_name(name)) malformed(line, "expected a label, found '" + shown(name) + "'");
       return name;
     };
     if (op == "goto") {
@@ -433,7 +463,7 @@ struct Translator {
         unsupported(line, "the barrier '" + shown(text) + "' (bar.cta.sync and bar.cta.arrive are)");
       if (operands.empty() || operands.size() > 3) malformed(line, "'" + shown(opcode) + "' takes an id, then perhaps a logical id and a quorum");
       const std::string id = trimmed(operands[0]);
-      if (!std::regex_match(id, std::regex("[0-9]+"))) unsupported(line, "the CTA barrier '" + shown(text) + "' with its instance in a register");
+      if (!is_digits(id)) unsupported(line, "the CTA barrier '" + shown(text) + "' with its instance in a register");
       std::string out = (arrive ? "bar.cta.arrive " : "bar.cta.sync ") + id;
       if (operands.size() >= 2) out += ", id " + value(operands[1], t, line);
       if (operands.size() == 3) {
@@ -443,7 +473,7 @@ struct Translator {
       }
       return out;
     }
-    if (op == "ld" && parts.size() == 1 && operands.size() == 2 && std::regex_match(trimmed(operands[1]), std::regex("[0-9]+"))) {
+    if (op == "ld" && parts.size() == 1 && operands.size() == 2 && is_digits(trimmed(operands[1]))) {
       move_line.emplace(t, line);
       constants["P" + std::to_string(t) + ":" + trimmed(operands[0])] = value(operands[1], t, line);  // ld r, 1: a move
       return {};
@@ -533,7 +563,7 @@ struct Translator {
       if (end == std::string::npos) malformed(line, "'locations [' is never closed");
       t = trimmed(t.substr(end + 1));
     }
-    t = std::regex_replace(t, std::regex(R"((P?[0-9]+)\s*:\s*)"), "$1:");  // "P3: r0" is P3:r0
+    t = joined_at_colons(t);  // "P3: r0" is P3:r0
     Assertion a;
     a.line = line;
     if (starts_with_word(t, "filter")) {  // filter C: only executions satisfying C count (the language's filter)
@@ -547,11 +577,11 @@ struct Translator {
         t = trimmed(t.substr(std::string(q).size()));
         break;
       }
-    if (a.quantifier.empty()) malformed(line, "expected exists, ~exists or forall, found '" + t.substr(0, 30) + "'");
+    if (a.quantifier.empty()) malformed(line, "expected exists, ~exists or forall, found '" + shown(t.substr(0, 30)) + "'");
     std::size_t i = 0;
     a.condition = disjunction(t, i, line);
     while (i < t.size() && std::isspace(static_cast<unsigned char>(t[i]))) ++i;
-    if (i != t.size()) malformed(line, "unexpected '" + t.substr(i, 20) + "' after the condition");
+    if (i != t.size()) malformed(line, "unexpected '" + shown(t.substr(i, 20)) + "' after the condition");
     return a;
   }
 
@@ -619,10 +649,9 @@ struct Translator {
     const std::string word = t.substr(i, j - i);
     i = j;
     static const std::regex reg_re(R"(P?([0-9]+):([A-Za-z_][A-Za-z0-9_]*))");
-    static const std::regex int_re("[0-9]+");
-    static const std::regex loc_re("[A-Za-z_][A-Za-z0-9_]*");
     std::smatch m;
-    if (std::regex_match(word, m, reg_re)) {
+    if (word.find(':') != std::string::npos) not_too_long(word, line);
+    if (word.find(':') != std::string::npos && std::regex_match(word, m, reg_re)) {
       const int thread = small_number(m[1].str(), line, "thread");
       if (thread >= static_cast<int>(threads.size())) malformed(line, "the condition names " + shown(word) + ", a thread the test does not have");
       const std::string key = "P" + std::to_string(thread) + ":" + m[2].str();
@@ -635,12 +664,12 @@ struct Translator {
       }
       return reg(thread, m[2].str());
     }
-    if (std::regex_match(word, int_re)) {
+    if (is_digits(word)) {
       if (word.size() > 10 || std::stoull(word) > 0xFFFFFFFFull) unsupported(line, "the value " + shown(word) + " (values are 32-bit)");
       return word;
     }
-    if (std::regex_match(word, loc_re)) return "[" + address(word, line) + "]";  // a location: its final value
-    malformed(line, "expected a register (P0:r1), a location or an integer in the condition, found '" + t.substr(i, 20) + "'");
+    if (is_name(word)) return "[" + address(word, line) + "]";  // a location: its final value
+    malformed(line, "expected a register (P0:r1), a location or an integer in the condition, found '" + shown(t.substr(i, 20)) + "'");
   }
 
   HerdTranslation emit(const std::string& name, const Assertion& a) {

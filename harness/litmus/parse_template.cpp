@@ -48,6 +48,9 @@ std::pair<std::size_t, std::size_t> hole_at(const std::string& file, std::size_t
 }
 
 constexpr std::size_t kMostTemplateRows = 10'000;
+// An instance's text: its holes may repeat a long parameter (20,000 holes in an 80 KB file, filled with a
+// 20,000-character parameter, asked for 400 MB of text and 3 GB of offsets). The shipped ones are a few KB.
+constexpr std::size_t kMostInstanceText = 4u << 20;
 
 }  // namespace
 
@@ -94,6 +97,10 @@ Source instantiate(const std::string& file, const Template& t, int index, const 
                        std::to_string(params.size()) + (params.size() == 1 ? " parameter" : " parameters") +
                        " (template row " + std::to_string(index) + ")");
     const Parameter& p = params[hole];
+    if (s.text.size() + p.text.size() > kMostInstanceText)
+      fail_in_file(path, lines, trimmed(file, row.start, row.end).first,
+                   "the template filled with this row is more than " + std::to_string(kMostInstanceText >> 20) +
+                       " MB of text (template row " + std::to_string(index) + ")");
     s.text += p.text;
     for (std::size_t k = 0; k < p.text.size(); ++k) s.origin.push_back(p.at + k);
     i = after;

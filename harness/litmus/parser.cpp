@@ -58,10 +58,18 @@ struct NamedControl {
   int line;         // where the file names it
 };
 
+// Every row keeps its test's text: a bound on the file's rows' texts together, as on its commands and
+// template rows (1,000 commands under 1 MB of comments kept 1 GB). The shipped files keep under 1 MB.
+constexpr std::size_t kMostRowsText = 64u << 20;
+
 void add_rows(File& file, const syntax::Source& source, const std::string& prefix, int row_line,
-              std::vector<NamedControl>& controls) {
+              std::vector<NamedControl>& controls, std::size_t& rows_text) {
   syntax::Test test = syntax::parse_test(source);
   for (syntax::Command& c : test.commands) {
+    if ((rows_text += source.text.size()) > kMostRowsText)
+      throw ParseError(file.path, source.instance >= 0 ? row_line : source.lines->line(source.origin[c.at]), 1,
+                       "the rows of this file keep more than " + std::to_string(kMostRowsText >> 20) +
+                           " MB of test text (each row keeps its test's): split the file");
     Row row;
     row.name = prefix + "." + c.name;
     row.file = file.path;
@@ -116,14 +124,15 @@ File parse_text(const std::string& text, const std::string& path) {
   File file;
   file.path = path;
   std::vector<NamedControl> controls;
+  std::size_t rows_text = 0;
   const auto templ = syntax::split_template(text, lines, path);
   if (!templ) {
-    add_rows(file, syntax::whole_file(text, lines, path), stem, 0, controls);
+    add_rows(file, syntax::whole_file(text, lines, path), stem, 0, controls, rows_text);
   } else {
     for (std::size_t i = 0; i < templ->rows.size(); ++i) {
       const int index = static_cast<int>(i);
       add_rows(file, syntax::instantiate(text, *templ, index, lines, path), stem + "." + std::to_string(index),
-               lines.line(templ->rows[i].start), controls);
+               lines.line(templ->rows[i].start), controls, rows_text);
     }
   }
   resolve_controls(file, controls);

@@ -384,6 +384,41 @@ void require_ascii(std::string_view text, const std::string& source) {
   }
 }
 
+// A dotted key nests a table per part, and toml++ 3.3 recurses once a level after parsing: a key or table
+// header of some 150,000 parts ([a.a.a...]) overflowed the stack. The dots outside strings and comments
+// between two separators bound a key's parts (inline tables nest at most 256 deep); no table needs many.
+void require_short_keys(std::string_view text, const std::string& source) {
+  constexpr int kMostKeyParts = 64;
+  std::size_t line = 1;
+  int dots = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '#') {  // a comment, to the end of its line
+      const std::size_t end = text.find('\n', i);
+      if (end == std::string_view::npos) return;
+      i = end - 1;
+    } else if (c == '"' || c == '\'') {  // a string: "...", '...', """...""" or '''...''' (toml++ says if one is not closed)
+      const std::size_t quotes = text.compare(i, 3, std::string(3, c)) == 0 ? 3 : 1;
+      std::size_t j = i + quotes;
+      for (; j < text.size() && text.compare(j, quotes, std::string(quotes, c)) != 0; ++j) {
+        if (c == '"' && text[j] == '\\') ++j;  // an escape: the next character is the string's
+        if (j < text.size() && text[j] == '\n') ++line;
+      }
+      if (j >= text.size()) return;
+      j += quotes;
+      while (quotes == 3 && j < text.size() && text[j] == c) ++j;  // """"": the first quotes are the string's
+      i = j - 1;
+    } else if (c == '.') {
+      if (++dots > kMostKeyParts)
+        throw InputError(source + ":" + std::to_string(line) + ": a dotted key of more than " + std::to_string(kMostKeyParts) +
+                         " parts; a case table needs a few");
+    } else if (c == '\n' || c == '=' || c == ',' || c == '[' || c == ']' || c == '{' || c == '}') {
+      if (c == '\n') ++line;
+      dots = 0;
+    }
+  }
+}
+
 std::string listed(const std::vector<std::string>& outcomes) {
   std::string out = "[";
   for (const std::string& o : outcomes) out += (out.size() > 1 ? ", " : "") + o;
@@ -410,6 +445,7 @@ void check_against_oracle(const CaseTable& table) {
 CaseTable parse_cases(std::string_view text, const std::string& source) {
   Context ctx{source};
   require_ascii(text, source);
+  require_short_keys(text, source);
   toml::table root;
   try {
     root = toml::parse(text, source);

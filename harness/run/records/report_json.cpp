@@ -191,6 +191,8 @@ Power power_from_json(const json& j, const std::string& where) {
   p.violations = field<std::uint64_t>(j, "violations", where);
   p.reason = field<std::string>(j, "reason", where);
   if (j.contains("mutant")) p.mutant = field<std::string>(j, "mutant", where);
+  // Derived from the counts when read, but explain prints it as written: a boolean, or the file is refused.
+  if (j.contains("discriminating")) field<bool>(j, "discriminating", where);
   if (j.contains("separate_because")) p.separate_because = field<std::string>(j, "separate_because", where);
   if (j.contains("tried")) {
     const json tried = field<json>(j, "tried", where);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "common/json_depth.hpp"
 #include "common/paths.hpp"
 
 namespace vmmcheck::run {
@@ -169,6 +170,10 @@ std::string describe(const StressParams& p) {
 // file named by mistake) is refused by its "schema".
 static Json params_file(const std::string& path) {
   const std::string text = read_input_file(path, "a stress params file");
+  // A value nested thousands deep overflowed the stack when its message printed it (dump recurses).
+  if (const std::size_t at = json_too_deep_at(text); at != std::string::npos)
+    throw InputError(path + ": not a stress params file: arrays and objects nested more than " + std::to_string(kMostJsonDepth) +
+                     " deep (at byte " + std::to_string(at + 1) + ")");
   Json j;
   try {
     j = Json::parse(text);
