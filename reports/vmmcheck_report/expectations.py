@@ -216,6 +216,27 @@ def _class_end(text: str, start: int) -> Tuple[int, Optional[str]]:
 # Bounds that keep every reader's matcher small (as harness/run/records/baseline.cpp says).
 MOST_PATTERN_LENGTH = 256
 MOST_GROUP_DEPTH = 8
+# The ways a pattern can try to match a name, bounded (as harness/run/records/baseline.cpp says why).
+UNBOUNDED_WAYS = 128
+MOST_WAYS = 65536
+
+
+class _Ways:
+    """Per group still open, and the pattern's top: its ways are sum + prefix * last."""
+
+    def __init__(self) -> None:
+        self.sum, self.prefix, self.last = 0, 1, 1  # branches before the last '|'; atoms before the last; the last
+
+    def total(self) -> int:
+        return self.sum + self.prefix * self.last
+
+
+def _count_ways(count: "re.Match") -> int:
+    if count.group(2) is None:
+        return 1
+    if count.group(3) is None:
+        return UNBOUNDED_WAYS
+    return int(count.group(3)) - int(count.group(1)) + 1
 
 
 def check_pattern(text: str) -> Optional[str]:
@@ -225,6 +246,18 @@ def check_pattern(text: str) -> Optional[str]:
     repeatable = False       # what was just read is an atom, which a quantifier may follow
     quantified = False       # what was just read is a quantifier
     group_holds_count = False  # what was just read is a group holding a count
+    ways = [_Ways()]         # the top, then each group still open
+
+    def too_many_ways() -> Optional[str]:
+        # Over every open level (their ways multiplied: at least the pattern's). Python's integers do not
+        # overflow; C++ saturates at MOST_WAYS + 1, which decides alike.
+        product = 1
+        for w in ways:
+            product *= w.total()
+        if product <= MOST_WAYS:
+            return None
+        return (f"the pattern can try more than {MOST_WAYS} ways to match a name (its choices multiplied; "
+                f"'*', '+' and '{{n,}}' count {UNBOUNDED_WAYS}) and is not in the subset")
     if len(text) > MOST_PATTERN_LENGTH:
         return (f"column {MOST_PATTERN_LENGTH + 1}: a pattern of more than {MOST_PATTERN_LENGTH} characters "
                 "is not in the subset")
@@ -243,6 +276,13 @@ def check_pattern(text: str) -> Optional[str]:
                     problem = "'{' starts no count {n}, {n,} or {n,m} (at most three digits each)"
                 elif count.group(3) is not None and int(count.group(3)) < int(count.group(1)):
                     problem = f"the count '{count.group(0)}' is reversed"
+            if not problem and c != "?" and ways[-1].last > 1:
+                problem = ("a quantifier other than '?' on a group that holds a choice ('|', '?', '*', '+' or "
+                           "'{n,m}') is not in the subset")
+            if not problem:
+                w = ways[-1]
+                w.last = w.last + 1 if c == "?" else _count_ways(count) if c == "{" else UNBOUNDED_WAYS
+                problem = too_many_ways()
             if problem:
                 return f"column {i + 1}: {problem}"
             if c == "{" and counted:
@@ -254,6 +294,9 @@ def check_pattern(text: str) -> Optional[str]:
             repeatable, quantified = False, True
             continue
         at, repeatable, quantified, group_holds_count = i, True, False, False
+        if c not in "()|":  # an atom of one way (or an anchor): the last one joins the prefix
+            ways[-1].prefix *= ways[-1].last
+            ways[-1].last = 1
         if c in _PLAIN or c == ".":
             i += 1
         elif c == "\\":
@@ -270,6 +313,7 @@ def check_pattern(text: str) -> Optional[str]:
                 problem = f"groups nested more than {MOST_GROUP_DEPTH} deep are not in the subset"
             opened.append(i)
             counted.append(False)
+            ways.append(_Ways())
             i += 3 if text.startswith("(?:", i) else 1
             repeatable = False
         elif c == ")":
@@ -280,8 +324,16 @@ def check_pattern(text: str) -> Optional[str]:
                 group_holds_count = counted.pop()
                 if group_holds_count and counted:
                     counted[-1] = True
+                group = ways.pop().total()
+                ways[-1].prefix *= ways[-1].last
+                ways[-1].last = group
+                problem = too_many_ways()
             i += 1
-        elif c in "|^$":
+        elif c == "|":
+            ways[-1].sum, ways[-1].prefix, ways[-1].last = ways[-1].total(), 1, 1
+            repeatable = False
+            i += 1
+        elif c in "^$":
             repeatable = False
             i += 1
         else:

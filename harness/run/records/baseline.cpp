@@ -1,6 +1,7 @@
 #include "run/records/baseline.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -168,6 +169,29 @@ std::size_t count_end(const std::string& text, std::size_t i, std::string& probl
 constexpr std::size_t kMostPatternLength = 256;
 constexpr std::size_t kMostGroupDepth = 8;
 
+// Both readers backtrack, so a pattern's time on a name that does not match grows with the ways it can try:
+// its choices multiplied -- '?' two, '{n,m}' m - n + 1, '*', '+' and '{n,}' about a name's length
+// (kUnboundedWays), an alternation its branches' sum. They are bounded, and a quantifier other than '?' on a
+// group that holds a choice is refused: (.+)+X tries exponentially many ways, and a run hung on one name.
+constexpr std::uint64_t kUnboundedWays = 128;
+constexpr std::uint64_t kMostWays = 65536;
+std::uint64_t times(std::uint64_t a, std::uint64_t b) { return std::min(a * b, kMostWays + 1); }  // both <= kMostWays + 1
+struct Ways {  // per group still open, and the pattern's top: its ways are sum + prefix * last
+  std::uint64_t sum = 0;     // the branches before the last '|'
+  std::uint64_t prefix = 1;  // this branch's atoms before the last one
+  std::uint64_t last = 1;    // the last atom's (a quantifier takes these)
+  std::uint64_t total() const { return std::min(sum + times(prefix, last), kMostWays + 1); }
+};
+
+// The ways the count at text[from, to) ({n}, {n,} or {n,m}, checked) repeats what it follows.
+std::uint64_t count_ways(const std::string& text, std::size_t from, std::size_t to) {
+  const std::string inside = text.substr(from + 1, to - from - 2);
+  const std::size_t comma = inside.find(',');
+  if (comma == std::string::npos) return 1;
+  if (comma + 1 == inside.size()) return kUnboundedWays;
+  return std::stoull(inside.substr(comma + 1)) - std::stoull(inside.substr(0, comma)) + 1;
+}
+
 // Why `text` is outside the pattern subset ("column N: ..."), or "" when it is in it.
 std::string check_pattern(const std::string& text) {
   std::vector<std::size_t> opened;  // where each group still open starts
@@ -175,7 +199,19 @@ std::string check_pattern(const std::string& text) {
   bool repeatable = false;          // what was just read is an atom, which a quantifier may follow
   bool quantified = false;          // what was just read is a quantifier
   bool group_holds_count = false;   // what was just read is a group holding a count
+  std::vector<Ways> ways(1);        // the top, then each group still open
   std::string problem;
+  // After ways.back() changed: the bound holds over every open level (their ways multiplied: at least the
+  // pattern's).
+  auto too_many_ways = [&] {
+    std::uint64_t all = 1;
+    for (const Ways& w : ways) all = times(all, w.total());
+    if (all <= kMostWays) return false;
+    problem = "the pattern can try more than " + std::to_string(kMostWays) +
+              " ways to match a name (its choices multiplied; '*', '+' and '{n,}' count " + std::to_string(kUnboundedWays) +
+              ") and is not in the subset";
+    return true;
+  };
   auto at = [&](std::size_t where) { return "column " + std::to_string(where + 1) + ": " + problem; };
   if (text.size() > kMostPatternLength) {
     problem = "a pattern of more than " + std::to_string(kMostPatternLength) + " characters is not in the subset";
@@ -193,6 +229,13 @@ std::string check_pattern(const std::string& text) {
         problem = "a count on a group that holds a count is not in the subset";
       else if (c == '{')
         end = count_end(text, i, problem);
+      if (problem.empty() && c != '?' && ways.back().last > 1)
+        problem = "a quantifier other than '?' on a group that holds a choice ('|', '?', '*', '+' or '{n,m}') is not in the subset";
+      if (problem.empty()) {
+        Ways& w = ways.back();
+        w.last = c == '?' ? w.last + 1 : c == '{' ? count_ways(text, i, end) : kUnboundedWays;
+        too_many_ways();
+      }
       if (!problem.empty()) return at(i);
       if (c == '{' && !counted.empty()) counted.back() = true;
       group_holds_count = false;
@@ -207,6 +250,11 @@ std::string check_pattern(const std::string& text) {
     repeatable = true;
     quantified = false;
     group_holds_count = false;
+    if (c != '(' && c != ')' && c != '|') {  // an atom of one way (or an anchor): the last one joins the prefix
+      Ways& w = ways.back();
+      w.prefix = times(w.prefix, w.last);
+      w.last = 1;
+    }
     if (plain(c) || c == '.') {
       ++i;
     } else if (c == '\\') {
@@ -223,6 +271,7 @@ std::string check_pattern(const std::string& text) {
         problem = "groups nested more than " + std::to_string(kMostGroupDepth) + " deep are not in the subset";
       opened.push_back(i);
       counted.push_back(false);
+      ways.emplace_back();
       i += non_capturing ? 3 : 1;
       repeatable = false;
     } else if (c == ')') {
@@ -233,9 +282,20 @@ std::string check_pattern(const std::string& text) {
         group_holds_count = counted.back();
         counted.pop_back();
         if (group_holds_count && !counted.empty()) counted.back() = true;
+        const std::uint64_t group = ways.back().total();
+        ways.pop_back();
+        ways.back().prefix = times(ways.back().prefix, ways.back().last);
+        ways.back().last = group;
+        too_many_ways();
       }
       ++i;
-    } else if (c == '|' || c == '^' || c == '$') {
+    } else if (c == '|') {
+      Ways& w = ways.back();
+      w.sum = w.total();
+      w.prefix = w.last = 1;
+      repeatable = false;
+      ++i;
+    } else if (c == '^' || c == '$') {
       repeatable = false;
       ++i;
     } else {
