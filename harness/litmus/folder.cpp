@@ -6,8 +6,8 @@
 #include <stdexcept>
 
 #include "litmus/parser.hpp"
-#include "model/loader.hpp"
 #include "litmus/rows.hpp"
+#include "model/loader.hpp"
 
 namespace vmmcheck::litmus {
 
