@@ -81,10 +81,7 @@ def _no_constant(name: str):
 
 def parse(text: str, where: str, schema: dict) -> dict:
     """Check a bench document's text; `where` names it in messages (LoadError, one line)."""
-    if not text.strip():
-        raise LoadError(f"{where}: empty file")
-    if (deep := jsontext.too_deep(text)) is not None:
-        raise LoadError(f"{where}: not a bench file: {deep}")
+    loader.check_json_text(text, where, "bench file")
     try:
         doc = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:

@@ -65,6 +65,14 @@ def cmd_render(args) -> int:
     return EXIT_OK
 
 
+def _refuse_empty(named_docs, noun: str) -> None:
+    """A run that ran or measured nothing (a --filter matching nothing) can vouch for nothing: compared, it is
+    not a pass but bad input."""
+    for path, doc in named_docs:
+        if not doc["results"]:
+            raise load.LoadError(f"{path}: no {noun} (results is empty): nothing to compare")
+
+
 def cmd_compare(args) -> int:
     from . import compare, history
 
@@ -90,10 +98,7 @@ def cmd_compare(args) -> int:
         base = load.load(args.baseline, args.schema)
         cur = load.load(args.current, args.schema)
         baseline_name = args.baseline
-    for path, doc in ((baseline_name, base), (args.current, cur)):
-        if not doc["results"]:
-            # A run that ran nothing can vouch for nothing: as bench-compare, not a pass but bad input.
-            raise load.LoadError(f"{path}: no results (results is empty): nothing to compare")
+    _refuse_empty(((baseline_name, base), (args.current, cur)), "results")
     result = compare.compare(base, cur, args.rate_threshold, args.weak_threshold,
                              baseline_name=baseline_name, current_name=args.current,
                              allow_missing=args.allow_missing)
@@ -290,10 +295,7 @@ def cmd_bench_compare(args) -> int:
     _claim((args.json, "bench-compare", None), (args.html, None, "HTML"), inputs=(args.base, args.new, args.schema))
     base = bench.load(args.base, args.schema)
     new = bench.load(args.new, args.schema)
-    for path, doc in ((args.base, base), (args.new, new)):
-        if not doc["results"]:
-            # A run that measured nothing (a --filter matching no row) can vouch for nothing: not a pass.
-            raise load.LoadError(f"{path}: no rows (results is empty): nothing to compare")
+    _refuse_empty(((args.base, base), (args.new, new)), "rows")
     result = bench.compare(base, new, threshold, base_name=args.base, new_name=args.new,
                            fail_on_unresolved=args.fail_on_unresolved, allow_missing=args.allow_missing)
     sys.stdout.write(bench.format_text(result))

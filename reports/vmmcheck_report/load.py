@@ -214,7 +214,7 @@ def check_document(doc, where: str, kind: str, schemas: Sequence[str] = (),
     return doc
 
 
-def _check_json_text(text: str, where: str, what: str) -> None:
+def check_json_text(text: str, where: str, what: str) -> None:
     """What every JSON input is refused for before it is parsed: no text at all, or nesting past the bound."""
     if not text.strip():
         raise LoadError(f"{where}: empty file")
@@ -231,7 +231,7 @@ def read_document(path, kind: str, schemas: Sequence[str] = (), keys: Optional[M
         text = read_text(path, f"{kind} file")
     except LoadError as e:   # read_text names the path as given; the caller may show it otherwise
         raise LoadError(where + str(e)[len(str(path)):]) from None
-    _check_json_text(text, where, f"{kind} file")
+    check_json_text(text, where, f"{kind} file")
     try:
         doc = json.loads(text)
     except ValueError as e:
@@ -269,7 +269,7 @@ def _validation_key(text: str, schema: dict) -> tuple:
 
 def parse(text: str, where: str, schema: dict) -> dict:
     """Check a document's text; `where` names it in messages."""
-    _check_json_text(text, where, "results file")
+    check_json_text(text, where, "results file")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
