@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string>
 
+#include "common/error.hpp"
+
 namespace vmmcheck {
 
 inline constexpr int kMostJsonDepth = 64;
@@ -29,6 +31,14 @@ inline std::size_t json_too_deep_at(const std::string& text, int most = kMostJso
     }
   }
   return std::string::npos;
+}
+
+// An InputError naming `source` ("SOURCE: not WHAT: arrays and objects nested more than ...") when `text`
+// nests past kMostJsonDepth.
+inline void refuse_too_deep_json(const std::string& text, const std::string& source, const std::string& what) {
+  if (const std::size_t at = json_too_deep_at(text); at != std::string::npos)
+    throw InputError(source + ": not " + what + ": arrays and objects nested more than " + std::to_string(kMostJsonDepth) +
+                     " deep (at byte " + std::to_string(at + 1) + ")");
 }
 
 }  // namespace vmmcheck

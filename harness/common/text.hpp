@@ -5,6 +5,13 @@
 namespace vmmcheck {
 
 // `s` without leading and trailing blanks (spaces, tabs, a '\r' of a CRLF line end).
+// Dotted segments of a-z, 0-9 and _ (alias.mp; one segment counts): what case names, their families,
+// results, baselines and the schemas take. By hand: std::regex recursed a character at a time.
+inline bool is_dotted_name(const std::string& s) {
+  return !s.empty() && s.front() != '.' && s.back() != '.' && s.find("..") == std::string::npos &&
+         s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.") == std::string::npos;
+}
+
 inline std::string trimmed(const std::string& s) {
   const auto begin = s.find_first_not_of(" \t\r");
   if (begin == std::string::npos) return "";

@@ -4,5 +4,7 @@
 namespace vmmcheck::litmus::syntax {
 
 inline bool is_digit(char c) { return c >= '0' && c <= '9'; }
+inline bool is_word_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+inline bool is_word_char(char c) { return is_word_start(c) || is_digit(c); }
 
 }  // namespace vmmcheck::litmus::syntax

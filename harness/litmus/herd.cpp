@@ -35,6 +35,7 @@
 #include <sstream>
 
 #include "common/text.hpp"
+#include "litmus/ascii.hpp"
 #include "litmus/parser.hpp"
 
 namespace vmmcheck::litmus {
@@ -64,12 +65,9 @@ bool starts_with(const std::string& s, const std::string& prefix) { return s.com
 // Names ([A-Za-z_][A-Za-z0-9_]*) and integers ([0-9]+) are matched by hand: std::regex's matcher recurses
 // once a character, and a name of some 50,000 characters overflowed the stack.
 bool is_name(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return !s.empty() && syntax::is_word_start(s[0]) && std::all_of(s.begin(), s.end(), syntax::is_word_char);
 }
-bool is_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
+bool is_digits(const std::string& s) { return !s.empty() && std::all_of(s.begin(), s.end(), syntax::is_digit); }
 
 // "P3 : r0" is P3:r0: the blanks around a ':' after a number go (by hand, for the same reason).
 std::string joined_at_colons(const std::string& t) {
@@ -650,8 +648,9 @@ struct Translator {
     i = j;
     static const std::regex reg_re(R"(P?([0-9]+):([A-Za-z_][A-Za-z0-9_]*))");
     std::smatch m;
-    if (word.find(':') != std::string::npos) not_too_long(word, line);
-    if (word.find(':') != std::string::npos && std::regex_match(word, m, reg_re)) {
+    const bool has_colon = word.find(':') != std::string::npos;
+    if (has_colon) not_too_long(word, line);
+    if (has_colon && std::regex_match(word, m, reg_re)) {
       const int thread = small_number(m[1].str(), line, "thread");
       if (thread >= static_cast<int>(threads.size())) malformed(line, "the condition names " + shown(word) + ", a thread the test does not have");
       const std::string key = "P" + std::to_string(thread) + ":" + m[2].str();

@@ -11,8 +11,6 @@ namespace vmmcheck::litmus::syntax {
 namespace {
 
 // ASCII classes by hand: <cctype> depends on the locale and is undefined for negative chars.
-bool is_word_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_word_char(char c) { return is_word_start(c) || is_digit(c); }
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
 
 // A character for a message: printable ASCII quoted, anything else as its byte value.

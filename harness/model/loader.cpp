@@ -253,10 +253,7 @@ void parse_family(const Context& ctx, const toml::table& root, CaseTable& out) {
   fam.name = ctx.text(root, "family", "the case file");
   // The head of every case name: dotted segments of a-z, 0-9 and _ (what results, baselines and the
   // schemas take), and not litmus's, whose names are the litmus rows'.
-  bool dotted = !fam.name.empty() && fam.name.front() != '.' && fam.name.back() != '.' &&
-                fam.name.find("..") == std::string::npos;
-  if (fam.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.") != std::string::npos) dotted = false;
-  if (!dotted)
+  if (!is_dotted_name(fam.name))
     ctx.fail(root.get("family"), "family '" + one_printable_line(fam.name, 80) + "' must be dotted names of a-z, 0-9 and _ (alias.mp)");
   if (fam.name == "litmus" || fam.name.rfind("litmus.", 0) == 0)
     ctx.fail(root.get("family"), "family '" + fam.name + "': litmus.* names are the litmus rows'");

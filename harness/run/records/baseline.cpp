@@ -66,13 +66,8 @@ std::filesystem::path sibling(const std::filesystem::path& fails, const std::str
   return fails.parent_path() / (name.substr(0, name.size() - suffix.size()) + "-" + kind + ".txt");
 }
 
-// Dotted segments of a-z, 0-9 and _, two or more (by hand: std::regex recursed once a character, and a
-// name of some 50,000 characters overflowed the stack).
-bool is_case_name(const std::string& s) {
-  if (s.empty() || s.front() == '.' || s.back() == '.' || s.find("..") != std::string::npos || s.find('.') == std::string::npos)
-    return false;
-  return s.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_.") == std::string::npos;
-}
+// Two dotted segments or more: a family's name and the case's own.
+bool is_case_name(const std::string& s) { return is_dotted_name(s) && s.find('.') != std::string::npos; }
 
 // The pattern subset (docs/design.md, "Conventions"): what ECMAScript (std::regex, here) and Python's re
 // read alike. check_pattern in reports/vmmcheck_report/expectations.py is this in Python, with the same

@@ -339,9 +339,7 @@ RunContext context_from_json(const json& c, const std::string& where) {
 StoredRun read_results(const std::filesystem::path& path) {
   const std::string source = path.string();
   const std::string text = read_input_file(path, "a results file");
-  if (const std::size_t at = json_too_deep_at(text); at != std::string::npos)
-    throw InputError(source + ": not a results file: arrays and objects nested more than " + std::to_string(kMostJsonDepth) +
-                     " deep (at byte " + std::to_string(at + 1) + ")");
+  refuse_too_deep_json(text, source, "a results file");
   json doc;
   try {
     doc = json::parse(text);

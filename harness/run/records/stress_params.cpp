@@ -171,9 +171,7 @@ std::string describe(const StressParams& p) {
 static Json params_file(const std::string& path) {
   const std::string text = read_input_file(path, "a stress params file");
   // A value nested thousands deep overflowed the stack when its message printed it (dump recurses).
-  if (const std::size_t at = json_too_deep_at(text); at != std::string::npos)
-    throw InputError(path + ": not a stress params file: arrays and objects nested more than " + std::to_string(kMostJsonDepth) +
-                     " deep (at byte " + std::to_string(at + 1) + ")");
+  refuse_too_deep_json(text, path, "a stress params file");
   Json j;
   try {
     j = Json::parse(text);
