@@ -10,7 +10,7 @@
 #
 #   ci/bench-cuda-litmus.sh --litmus DIR --vmmcheck PATH --out OUTDIR [--draws N] [--tests "mp iriw ..."]
 #                           [--long ITERATIONS:INSTANCES] [--params-from OLDOUT|REPORT.json [--retune [--keep-speed]]]
-#                           [--confirm K]
+#                           [--confirm K] [--start-earlier] [--start TEST=PARAMS.json ...]
 #
 # --long adds a longer run of each tool tuned for speed (long): cuda-litmus with its tuned params (its
 # tune.sh scores weak behaviours per second) at ITERATIONS iterations, vmmcheck with what `tune --per
@@ -23,6 +23,10 @@
 # params file its runs took (bench_cuda_litmus.py params lays them out under OUTDIR/params-from).
 # --confirm K: vmmcheck's searches measure their K best draws again and keep the best of those (`tune
 # --confirm`; its draws stay as many as cuda-litmus's, the K measurements come after them).
+# --start-earlier (with --retune): vmmcheck's searches start from the earlier call's picks, per instance and
+# per GPU second (`tune --start`: drawn right after its two fixed draws and kept unless a draw beats them),
+# as cuda-litmus's search is taken from that call; --start TEST=FILE adds a pick found elsewhere (an
+# experiment's search) to TEST's. The starts count among the draws, so the draws stay cuda-litmus's number.
 #
 # DIR is a checkout of cuda-litmus (fetched, never committed; .bench/ is ignored). Writes OUTDIR/build,
 # OUTDIR/logs (each run's command, stdout, stderr, exit status, start and end), OUTDIR/vmmcheck/*.json,
@@ -34,6 +38,7 @@ helper="$here/bench_cuda_litmus.py"
 die() { echo "bench-cuda-litmus: $*" >&2; exit 2; }
 
 litmus="" vmm="" out="" draws=6 draws_given="" arch=sm_90 long="" params_from="" retune="" keep_speed="" confirm=0
+start_earlier="" extra_starts=()
 tests="mp iriw isa2 rwc wrc 2+2w 3.2w wrw+2w wwc z6-1 z6-3 paper-example1 paper-example2"
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,6 +53,8 @@ while [ $# -gt 0 ]; do
     --retune) retune=1; shift ;;
     --keep-speed) keep_speed=1; shift ;;
     --confirm) confirm=${2:?}; shift 2 ;;
+    --start-earlier) start_earlier=1; shift ;;
+    --start) extra_starts+=("${2:?}"); shift 2 ;;
     *) die "unknown argument '$1' (see the head of $0)" ;;
   esac
 done
@@ -60,6 +67,12 @@ if [ -n "$long" ]; then
 fi
 [ -z "$retune" ] || [ -n "$params_from" ] || die "--retune: with --params-from only (without it, both tools are tuned anyway)"
 [ -z "$keep_speed" ] || [ -n "$retune" ] || die "--keep-speed: with --retune only (without it, every search is taken)"
+[ -z "$start_earlier" ] || [ -n "$retune" ] || die "--start-earlier: with --retune only (the earlier picks are --params-from's)"
+for s in ${extra_starts[@]+"${extra_starts[@]}"}; do
+  [[ "$s" == ?*=?* ]] || die "--start $s: TEST=PARAMS.json"
+  [ -f "${s#*=}" ] || die "--start $s: no file ${s#*=}"
+  case " $tests " in *" ${s%%=*} "*) ;; *) die "--start $s: ${s%%=*} is not among the tests" ;; esac
+done
 params_shown=$params_from  # what the report names: the folder, or the committed report the params came from
 if [ -f "$params_from" ]; then
   mkdir -p "$out" || die "cannot write $out"
@@ -98,6 +111,18 @@ flags() {
     paper-example1|paper-example2) echo "-DTB_0_1_2_3 -DSCOPE_DEVICE -DRELAXED 4-loc.txt" ;;
     *) return 1 ;;
   esac
+}
+
+starts() {  # starts TEST: the --start arguments of TEST's searches, one a line
+  local t=$1 f s
+  if [ -n "$start_earlier" ]; then
+    for f in "$params_from/params/$t.vmmcheck-params.json" "$params_from/params/$t.vmmcheck-speed-params.json"; do
+      [ ! -f "$f" ] || printf -- '--start\n%s\n' "$f"
+    done
+  fi
+  for s in ${extra_starts[@]+"${extra_starts[@]}"}; do
+    [ "${s%%=*}" != "$t" ] || printf -- '--start\n%s\n' "${s#*=}"
+  done
 }
 
 run() {  # run ID CMD...: one run, its output and wall time under logs/
@@ -163,11 +188,12 @@ for t in $tests; do
   if [ -z "$params_from" ] || [ -n "$retune" ]; then
     # vmmcheck, as many trials as cuda-litmus's draws: scored per instance, the kernel that shows the weak
     # outcome most often (the tuned runs); scored per GPU second, the most for the time (the long runs).
+    mapfile -t from < <(starts "$t")
     run "$t.vmmcheck-tune" "$vmm" tune --litmus "$file" --trials "$draws" --confirm "$confirm" --per instance \
-      --out "$out/params/$t.vmmcheck-params.json"
+      ${from[@]+"${from[@]}"} --out "$out/params/$t.vmmcheck-params.json"
     if [ -n "$long" ] && [ -z "$keep_speed" ]; then
       run "$t.vmmcheck-tune-speed" "$vmm" tune --litmus "$file" --trials "$draws" --confirm "$confirm" --per gpu-second \
-        --out "$out/params/$t.vmmcheck-speed-params.json"
+        ${from[@]+"${from[@]}"} --out "$out/params/$t.vmmcheck-speed-params.json"
     fi
   fi
   echo "params/$t.tuned.txt" >"$out/logs/$t.litmus-tuned.params"

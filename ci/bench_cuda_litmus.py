@@ -115,6 +115,29 @@ def tune_search(out: pathlib.Path, test: str, params: str) -> dict:
         return {}
 
 
+def tune_starts(out: pathlib.Path, test: str, params: str) -> dict:
+    """Where a search of vmmcheck's started (tune --start: bench-cuda-litmus.sh --start-earlier, --start) and
+    whether it kept one of those draws: {} for a search without starts. A start under OUTDIR (the earlier
+    call's picks, laid out there by --params-from) is named relative to it, another as it was given."""
+    try:
+        doc = json.loads((out / "params" / f"{test}.{params}.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    given = doc.get("search", {}).get("starts") or []
+    if not given:
+        return {}
+    root = out.resolve()
+    def label(p: str) -> str:
+        path = pathlib.Path(p).resolve()
+        return str(path.relative_to(root)) if path.is_relative_to(root) else p
+    best = doc.get("best", {})
+    kept = best.get("trial")
+    trials = doc.get("trials", [])
+    start = trials[kept - 1].get("start") if isinstance(kept, int) and 0 < kept <= len(trials) else None
+    return {"starts": [label(p) for p in given], "kept_trial": kept, "kept_by": best.get("kept_by"),
+            "kept_start": label(start) if start else None}
+
+
 def rates(run: dict) -> dict:
     if not run.get("ok"):
         return run
@@ -161,7 +184,7 @@ def cmd_params(a) -> int:
 
 # What must agree between reports merged into one table: the GPU, both tools, and how each side was tuned.
 SAME = ("schema", "gpu", "cuda_litmus_commit", "vmmcheck", "draws", "long", "params_from", "vmmcheck_retuned",
-        "vmmcheck_speed_kept", "vmmcheck_confirm")
+        "vmmcheck_speed_kept", "vmmcheck_confirm", "vmmcheck_started")
 
 
 def cmd_merge(a) -> int:
@@ -252,6 +275,12 @@ def cmd_report(a) -> int:
             trials = tune_search(out, t, params).get("trials")
             if rc.exists() and trials is not None and trials < a.draws:
                 problems.append(f"{t} vmmcheck {tune}: {trials} of {a.draws} trials")
+        for key, params in (("vmmcheck_tuned_starts", "vmmcheck-params"), ("vmmcheck_long_starts", "vmmcheck-speed-params")):
+            if (out / "logs" / f"{t}.vmmcheck-tune{'' if params == 'vmmcheck-params' else '-speed'}.rc").exists():
+                started = tune_starts(out, t, params)  # a search this call ran, not a file it took
+                if started:
+                    entry[key] = started
+                    doc["vmmcheck_started"] = True
         for variant in variants:
             try:
                 entry[f"cuda_litmus_{variant}"] = rates(litmus_run(out, f"{t}.litmus-{variant}"))

@@ -54,11 +54,15 @@ for s in "${steps[@]}"; do
         --draws "${BENCH_DRAWS:-4}"
       rm -rf "$work/wave/bench/build"; pack ;;
     bench-retune)  # the committed side-by-side (docs/litmus.md, "Beside cuda-litmus") again: cuda-litmus's searches
-      # and vmmcheck's per GPU second taken from it, vmmcheck's per instance run again with --confirm. All thirteen
-      # took 284 s in one call at ee2d206; BENCH_TESTS runs some (`ci/bench_cuda_litmus.py merge` joins two calls' reports).
+      # and vmmcheck's per GPU second taken from it, vmmcheck's per instance run again with --confirm, drawing the
+      # table's picks first (--start-earlier) and any BENCH_STARTS ("TEST=PARAMS.json ...": picks found elsewhere).
+      # All thirteen took 284 s in one call at ee2d206; BENCH_TESTS runs some (`ci/bench_cuda_litmus.py merge`
+      # joins two calls' reports).
+      extra=()
+      for s in ${BENCH_STARTS:-}; do extra+=(--start "$s"); done
       step bench-retune "${BENCH_SECONDS:-560}" ci/bench-cuda-litmus.sh --litmus "$litmus" --vmmcheck "$vmm" \
         --out "$work/wave/bench-retune" --params-from ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json \
-        --retune --keep-speed --confirm "${BENCH_CONFIRM:-4}" --long 10000:10000000000 \
+        --retune --keep-speed --start-earlier ${extra[@]+"${extra[@]}"} --confirm "${BENCH_CONFIRM:-4}" --long 10000:10000000000 \
         --tests "${BENCH_TESTS:-wrw+2w isa2 paper-example1 mp iriw rwc wrc 2+2w 3.2w wwc z6-1 z6-3 paper-example2}"
       rm -rf "$work/wave/bench-retune/build"; pack ;;
     confirm)  # the A/B of tune --confirm over cuda-litmus's tests (ci/gpu-tune-confirm.sh)

@@ -83,6 +83,7 @@ std::vector<std::filesystem::path> input_files(const Options& o) {
   std::vector<fs::path> files = litmus::input_files_of(read);
   for (const std::string& p : {o.caselist, o.stress_params, o.results})
     if (!p.empty()) files.emplace_back(p);
+  for (const std::string& p : o.tune_start) files.emplace_back(p);
   if (!o.baseline.empty()) {
     files.emplace_back(o.baseline);
     const std::string name = fs::path(o.baseline).filename().string(), tail = "-fails.txt";

@@ -209,6 +209,10 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
                        "evidence for the device time) or per instance (instance: the strongest kernel, as litmus "
                        "tools compare)")
       ->check(CLI::IsMember({"gpu-second", "instance"}));
+  tune_cmd->add_option("--start", o.tune_start,
+                       "params files (tune's) whose knobs are drawn right after the default and contiguous words: "
+                       "earlier picks the search keeps unless a draw beats them (repeatable; they count among --trials)")
+      ->check(CLI::ExistingFile);
   tune_cmd->add_flag("--each", o.tune_each,
                      "search each --litmus file on its own and write every file's best as per-row params (its rows "
                      "run under them with --stress-params; the file's own params stay the defaults)");

@@ -47,6 +47,7 @@ struct Options {
   std::uint32_t tune_confirm = 0;          // tune: the best draws measured again, the best of those kept
   double tune_seconds = 600;               // tune: no new trial after this many seconds
   std::string tune_per = "gpu-second";     // tune: weak outcomes per "gpu-second" or per "instance"
+  std::vector<std::string> tune_start;     // tune: params files whose knobs are drawn after the fixed two
   bool tune_each = false;                  // tune: one search per litmus file, written as per-row params
   std::string tune_out = "stress-params.json";
   std::vector<std::string> mutants;        // selftest: which (default: all)

@@ -126,9 +126,9 @@ run::StressParams contiguous_words() {
 }
 
 // One search: trial 0 the default (no stress), the baseline every draw is compared with, trial 1 the
-// default with contiguous words, then random draws, then the refinements (--refine): each the best draw so
-// far with one knob redrawn, so a search spends its last trials around what it found, where random draws
-// over twenty knobs rarely come back. `written` is called after every trial (an interrupted search keeps
+// default with contiguous words, then the --start files' knobs, then random draws, then the refinements
+// (--refine; cli/tune_trial.hpp, DrawPlan): each the best draw so far with one knob redrawn, so a search
+// spends its last trials around what it found, where random draws over twenty knobs rarely come back. `written` is called after every trial (an interrupted search keeps
 // what it found).
 struct Search {
   std::optional<Trial> best, baseline;
@@ -149,9 +149,21 @@ void keep_default(Search& found, const std::string& why) {
   found.kept_by = "default: " + why;
 }
 
-std::uint32_t refinements(const Options& o) {
-  const std::uint32_t asked = o.tune_refine.value_or(o.tune_trials / 3);
-  return std::min(asked, o.tune_trials > 2 ? o.tune_trials - 2 : 0u);  // the default and contiguous words stay
+// A --start file: one search's knobs (its "params"), as the rows read them. A file of per-row params (tune
+// --each's) holds no one draw to start from.
+struct Start {
+  std::string path;
+  run::StressParams params;
+};
+
+std::vector<Start> read_starts(const Options& o) {
+  std::vector<Start> starts;
+  for (const std::string& path : o.tune_start) {
+    if (!run::read_row_stress(path).empty())
+      throw InputError("tune --start " + path + ": per-row params (tune --each writes them); --start takes one search's \"params\"");
+    starts.push_back({path, run::as_rows_read(run::read_stress_params(path))});
+  }
+  return starts;
 }
 
 // The confirmation (--confirm K): the K best draws measured once more, and the best of those second
@@ -191,11 +203,10 @@ void confirm(const Options& o, const Targets& targets, Search& found, std::ostre
   }
 }
 
-Search search(const Options& o, const Targets& targets, std::ostream& out, const std::string& title,
-              const std::function<void(const Search&)>& written) {
+Search search(const Options& o, const Targets& targets, const DrawPlan& plan, const std::vector<Start>& starts,
+              std::ostream& out, const std::string& title, const std::function<void(const Search&)>& written) {
   std::mt19937_64 rng(o.budget.seed);
   const auto start = std::chrono::steady_clock::now();
-  const std::uint32_t first_refined = o.tune_trials - refinements(o);
   Search found;
   for (std::uint32_t i = 0; i < o.tune_trials; ++i) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -203,10 +214,13 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
       out << "tune: " << title << "stopped after " << i << " trials (" << rate_text(elapsed) << " s)\n";
       break;
     }
-    const bool refined = i >= first_refined && i >= 2;
+    const Draw draw = plan.at(i);
+    const bool refined = draw == Draw::Refined;
+    const Start* from = draw == Draw::Start ? &starts.at(i - 2) : nullptr;
     // Each draw as the rows read it: a knob no generated kernel reads stays at its default (as_rows_read).
-    const run::StressParams params = run::as_rows_read(i == 0   ? run::StressParams{}
-                                                       : i == 1 ? contiguous_words()
+    const run::StressParams params = run::as_rows_read(draw == Draw::Default           ? run::StressParams{}
+                                                       : draw == Draw::ContiguousWords ? contiguous_words()
+                                                       : from                          ? from->params
                                                        : refined ? run::refined_stress_params(found.best->params, rng)
                                                                  : run::random_stress_params(rng));
     const Trial t = measure(o, targets, params);
@@ -216,10 +230,11 @@ Search search(const Options& o, const Targets& targets, std::ostream& out, const
     found.trials.push_back(t);
     found.tried.push_back(trial_json(t));
     found.tried.back()["refined"] = refined;
+    if (from) found.tried.back()["start"] = from->path;
     found.refined += refined;
     out << "[" << title << i + 1 << "/" << o.tune_trials << "] score " << rate_text(t.score()) << "  " << t.racing() << "/"
         << t.targets.size() << " racing  " << rate_text(t.weak_per_gpu_second()) << " weak/s GPU  "
-        << (refined ? "refined: " : "") << run::describe(t.params) << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected)
+        << (refined ? "refined: " : "") << (from ? "start " + from->path + ": " : "") << run::describe(t.params) << (t.rejected.empty() ? "" : "  REJECTED: " + t.rejected)
         << (better ? "  (best)" : "") << "\n"
         << std::flush;
     written(found);
@@ -258,6 +273,8 @@ Json search_json(const Search& s) {
 
 int cmd_tune(const Options& o, std::ostream& out) {
   run::claim_output(o.tune_out, "stress-params", input_files(o));
+  const std::vector<Start> starts = read_starts(o);
+  const DrawPlan plan = plan_draws(o.tune_trials, o.tune_refine, starts.size());
   const model::CaseTable table = load(o);
   const Selected selected = select(o, table);
   // --each: one search per litmus file, its rows alone (the file's family, litmus.<stem>).
@@ -287,7 +304,8 @@ int cmd_tune(const Options& o, std::ostream& out) {
   out << "tune: " << o.tune_trials << " trials" << (o.tune_each ? " for each of " + std::to_string(searches.size()) + " files" : "")
       << " of " << first.measured_rows.size() << " litmus rows (each draw admissible only if "
       << first.guarded_rows.size() << " assert rows pass under it), " << o.budget.instances
-      << " instances each, the last " << refinements(o) << " refining the best, at most " << o.tune_seconds << " s" << (o.tune_each ? " a file" : "")
+      << " instances each" << (starts.empty() ? "" : ", " + std::to_string(starts.size()) + " from --start")
+      << ", the last " << plan.refinements << " refining the best, at most " << o.tune_seconds << " s" << (o.tune_each ? " a file" : "")
       << (o.tune_confirm > 0 ? ", then the " + std::to_string(o.tune_confirm) + " best measured again" : "") << ", scored per "
       << o.tune_per << "; writing " << o.tune_out << "\n"
       << std::flush;
@@ -304,7 +322,7 @@ int cmd_tune(const Options& o, std::ostream& out) {
              {"written", run::utc_now_iso8601()},
              {"search", {{"trials", current.tried.size()}, {"instances_per_case", o.budget.instances},
                          {"iterations", o.budget.iterations}, {"seed", o.budget.seed}, {"filter", o.filter},
-                         {"per", o.tune_per}, {"each", o.tune_each}, {"refine", refinements(o)},
+                         {"per", o.tune_per}, {"each", o.tune_each}, {"refine", plan.refinements}, {"starts", o.tune_start},
                          {"refined", current.refined}, {"confirm", o.tune_confirm},
                          {"remeasured", current.confirmed.size()}}}};
     if (!o.tune_each) {
@@ -330,7 +348,7 @@ int cmd_tune(const Options& o, std::ostream& out) {
   };
   for (const auto& [family, targets] : searches) {
     const std::string title = family.empty() ? "" : family + " ";
-    done.emplace_back(family, search(o, targets, out, title, [&](const Search& s) { write(family, s); }));
+    done.emplace_back(family, search(o, targets, plan, starts, out, title, [&](const Search& s) { write(family, s); }));
   }
   return 0;
 }

@@ -44,6 +44,20 @@ struct Trial {
 // measurement of the few best, which no selection has favoured, tells them apart honestly.
 std::vector<std::size_t> confirm_candidates(const std::vector<Trial>& trials, std::size_t k);
 
+// What a search's trial i (from 0) draws. The first two are fixed: the default (no stress, the baseline
+// every draw is compared with) and the default with contiguous words; then the --start files' knobs,
+// earlier picks the search keeps unless a draw beats them (a search started where the last one ended,
+// rather than from nothing); then random draws; the last `refinements` each redraw one knob of the best
+// so far.
+enum class Draw { Default, ContiguousWords, Start, Random, Refined };
+struct DrawPlan {
+  std::uint32_t trials = 0, starts = 0, refinements = 0;
+  Draw at(std::uint32_t i) const;
+};
+// The plan of --trials, --refine (unset: a third of the trials) and the --start files: the refinements
+// never take the fixed draws' or the starts' places. An InputError if the trials cannot hold the starts.
+DrawPlan plan_draws(std::uint32_t trials, std::optional<std::uint32_t> refine, std::size_t starts);
+
 // Of the candidates' second measurements (in confirm_candidates' order), the index of the best admissible
 // one by that measurement alone; none if every one was rejected the second time.
 std::optional<std::size_t> confirmed_best(const std::vector<Trial>& again);

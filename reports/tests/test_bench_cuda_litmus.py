@@ -98,6 +98,47 @@ def test_searches_that_confirmed_their_best_draws_say_how_many(out):
     assert doc["vmmcheck_confirm"] == 4
 
 
+def test_searches_started_from_earlier_picks_say_where_and_whether_they_kept_one(out, tmp_path_factory):
+    # mp's search per instance started from the earlier call's pick (under OUTDIR) and an experiment's (outside
+    # it), and kept the experiment's draw (trial 4); its search per GPU second started nowhere.
+    earlier = out / "params-from" / "params" / "mp.vmmcheck-params.json"
+    earlier.parent.mkdir(parents=True)
+    earlier.write_text("{}")
+    elsewhere = str(tmp_path_factory.mktemp("experiments") / "mp-96-trials.params.json")
+    trials = [{"refined": False}, {"refined": False}, {"refined": False, "start": str(earlier)},
+              {"refined": False, "start": elsewhere}, {"refined": False}]
+    run_log(out, "mp.vmmcheck-tune", 5.0)
+    (out / "params" / "mp.vmmcheck-params.json").write_text(json.dumps({
+        "search": {"trials": 48, "per": "instance", "starts": [str(earlier), elsewhere]}, "params": {"lines": 64},
+        "best": {"trial": 4, "kept_by": "confirmation"}, "trials": trials}))
+    rc, doc = report(out)
+    assert rc == 0 and doc["vmmcheck_started"] is True
+    e = doc["tests"][0]
+    assert e["vmmcheck_tuned_starts"] == {"starts": ["params-from/params/mp.vmmcheck-params.json", elsewhere],
+                                          "kept_trial": 4, "kept_by": "confirmation", "kept_start": elsewhere}
+    assert "vmmcheck_long_starts" not in e
+
+
+def test_a_search_that_kept_a_new_draw_says_so_and_a_taken_file_has_no_starts(out):
+    run_log(out, "mp.vmmcheck-tune", 5.0)
+    (out / "params" / "mp.vmmcheck-params.json").write_text(json.dumps({
+        "search": {"trials": 48, "per": "instance", "starts": ["/x/a.json"]}, "params": {},
+        "best": {"trial": 7, "kept_by": "search"}, "trials": [{"refined": False}] * 2 + [{"start": "/x/a.json"}] + [{}] * 5}))
+    # The speed search's file was taken from an earlier call (no log of a search here): its starts are not this call's.
+    (out / "logs" / "mp.vmmcheck-tune-speed.rc").unlink()
+    (out / "params" / "mp.vmmcheck-speed-params.json").write_text(json.dumps({
+        "search": {"per": "gpu-second", "starts": ["/x/b.json"]}, "params": {}, "best": {"trial": 3}, "trials": []}))
+    _, doc = report(out)
+    e = doc["tests"][0]
+    assert e["vmmcheck_tuned_starts"]["kept_start"] is None and e["vmmcheck_tuned_starts"]["kept_trial"] == 7
+    assert "vmmcheck_long_starts" not in e
+
+
+def test_searches_without_starts_record_none(out):
+    _, doc = report(out)
+    assert "vmmcheck_started" not in doc and "vmmcheck_tuned_starts" not in doc["tests"][0]
+
+
 def test_a_retuned_report_says_whose_search_it_took(out):
     _, doc = report(out, "--params-from", "old/bench48", "--retuned")
     assert doc["params_from"] == "old/bench48" and doc["vmmcheck_retuned"] is True
@@ -188,7 +229,8 @@ def test_reports_of_one_setup_merge_into_one_table(out, tmp_path_factory):
     assert m["long"] == doc["long"] and m["draws"] == 48
 
 
-@pytest.mark.parametrize("change", [{"vmmcheck": "0.1.0 (git other)"}, {"draws": 16}, {"vmmcheck_confirm": 4}, {}])
+@pytest.mark.parametrize("change", [{"vmmcheck": "0.1.0 (git other)"}, {"draws": 16}, {"vmmcheck_confirm": 4},
+                                    {"vmmcheck_started": True}, {}])
 def test_reports_made_differently_or_of_the_same_test_are_not_one_table(out, tmp_path_factory, change):
     _, doc = report(out)
     d = tmp_path_factory.mktemp("merge")

@@ -349,6 +349,18 @@ def test_the_cuda_litmus_table_says_how_vmmcheck_was_tuned(tmp_path):
     path.write_text(json.dumps(doc))
     text = "\n".join(figures.cuda_litmus(figures.Source(path, "cl.json")))
     assert "`tune --litmus --per instance`, its 4 best draws measured again and the best of those kept (`--confirm 4`)" in text
+    assert "tune --start" not in text and "earlier picks" not in text
+    # Searches that drew earlier picks first say which tests kept one, and where it came from.
+    doc["vmmcheck_started"] = True
+    doc["tests"][0]["vmmcheck_tuned_starts"] = {"starts": ["params-from/params/a.json", "exp.json"], "kept_trial": 4,
+                                                "kept_by": "confirmation", "kept_start": "exp.json"}
+    doc["tests"][1]["vmmcheck_tuned_starts"] = {"starts": ["params-from/params/b.json"], "kept_trial": 30,
+                                                "kept_by": "confirmation", "kept_start": None}
+    path.write_text(json.dumps(doc))
+    text = "\n".join(figures.cuda_litmus(figures.Source(path, "cl.json")))
+    assert "its searches drawing earlier picks first (`tune --start`, counted among the draws)" in text
+    first = doc["tests"][0]["test"]
+    assert f"drew earlier picks first, 1 kept one -- `{first}` (`exp.json`) -- and 1 a draw of this call's." in text
 
 
 def test_the_hand_edit_table_lists_only_runs_a_diff_made(run_cli, scratch_repo):

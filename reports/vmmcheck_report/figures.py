@@ -929,9 +929,11 @@ def cuda_litmus(src: Source) -> List[str]:
     confirm = doc.get("vmmcheck_confirm")
     confirmed = (f", its {confirm} best draws measured again and the best of those kept (`--confirm {confirm}`)"
                  if isinstance(confirm, int) else ", some searches confirming their best draws" if confirm else "")
+    started = (", its searches drawing earlier picks first (`tune --start`, counted among the draws)"
+               if doc.get("vmmcheck_started") else "")
     out = [f"From `{src.shown}` ({doc['gpu']}; cuda-litmus {doc['cuda_litmus_commit'][:7]}; vmmcheck {doc['vmmcheck']}; "
            f"tuned: the best of {doc['draws']} draws each, cuda-litmus's drawn as its tune.sh draws and run at 1000 "
-           f"iterations, vmmcheck's by `tune --litmus --per instance`{confirmed}{retuned}). Each cell: weak outcomes of the "
+           f"iterations, vmmcheck's by `tune --litmus --per instance`{started}{confirmed}{retuned}). Each cell: weak outcomes of the "
            "instances (judged), and per second of the process's wall time; the ratios are vmmcheck's over "
            "cuda-litmus's, tuned:", ""]
     rows = []
@@ -943,6 +945,13 @@ def cuda_litmus(src: Source) -> List[str]:
     out += table(["test", "cuda-litmus, default", "vmmcheck, default", "cuda-litmus, tuned", "vmmcheck, tuned",
                   "per instance", "per wall second"], rows)
     out += ["", f"vmmcheck is at least as strong per instance on {ahead} of {len(doc['tests'])} tests, tuned."]
+    if doc.get("vmmcheck_started"):
+        # Which tuned picks were an earlier pick, drawn again and kept, and which a draw of this call's.
+        kept = [f"{code(e['test'])} ({code(e['vmmcheck_tuned_starts']['kept_start'])})" for e in doc["tests"]
+                if (e.get("vmmcheck_tuned_starts") or {}).get("kept_start")]
+        new_draws = sum(1 for e in doc["tests"] if "vmmcheck_tuned_starts" in e) - len(kept)
+        out[-1] += (f" Of vmmcheck's searches per instance that drew earlier picks first, {len(kept)} kept one -- "
+                    + (", ".join(kept) if kept else "none") + f" -- and {new_draws} a draw of this call's.")
     long = doc.get("long")
     if long:
         tuned = ("both tuned for speed: cuda-litmus with its tuned params above (its tune.sh scores weak behaviours "

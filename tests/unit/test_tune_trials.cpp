@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/tune_trial.hpp"
+#include "common/error.hpp"
 
 namespace vmmcheck::cli {
 namespace {
@@ -57,6 +58,25 @@ TEST(TuneTrials, TheSecondMeasurementAloneDecides) {
   EXPECT_EQ(confirmed_best({trial(1, 300), trial(3, 900, "a spin at its bound")}), 0u) << "rejected the second time";
   EXPECT_FALSE(confirmed_best({trial(1, 300, "Fail"), trial(3, 900, "Fail")}).has_value());
   EXPECT_FALSE(confirmed_best({}).has_value());
+}
+
+// The draws in order: the two fixed, the starts, random draws, the refinements last; the refinements never
+// take a fixed draw's or a start's place.
+TEST(TuneTrials, TheStartsComeRightAfterTheFixedDraws) {
+  const DrawPlan plan = plan_draws(12, std::nullopt, 2);
+  EXPECT_EQ(plan.refinements, 4u) << "a third of the trials";
+  const std::vector<Draw> want{Draw::Default, Draw::ContiguousWords, Draw::Start, Draw::Start, Draw::Random, Draw::Random,
+                               Draw::Random,  Draw::Random,          Draw::Refined, Draw::Refined, Draw::Refined, Draw::Refined};
+  for (std::uint32_t i = 0; i < plan.trials; ++i) EXPECT_EQ(plan.at(i), want[i]) << "trial " << i;
+  const DrawPlan crowded = plan_draws(5, 30, 2);
+  EXPECT_EQ(crowded.refinements, 1u) << "the refinements give way to the fixed draws and the starts";
+  EXPECT_EQ(crowded.at(3), Draw::Start);
+  EXPECT_EQ(crowded.at(4), Draw::Refined);
+  EXPECT_EQ(plan_draws(4, std::nullopt, 2).refinements, 0u);
+  EXPECT_EQ(plan_draws(1, std::nullopt, 0).refinements, 0u) << "the default alone, as before --start";
+  EXPECT_EQ(plan_draws(24, std::nullopt, 0).at(2), Draw::Random);
+  EXPECT_EQ(plan_draws(24, 0, 0).at(23), Draw::Random) << "--refine 0: random draws only";
+  EXPECT_THROW(plan_draws(3, std::nullopt, 2), InputError) << "no room for the second start";
 }
 
 }  // namespace
