@@ -23,6 +23,8 @@ inline constexpr std::array<std::string_view, 14> kBenchmarks = {
     "chunks.map", "ipc.export_fd", "ipc.import_fd", "grow.vmm",        "grow.cudamalloc", "access.bandwidth", "access.latency"};
 // Whether `filter` (--filter's globs) selects any benchmark.
 bool selects_any(const std::string& filter);
+// The benchmarks' groups as globs, in kBenchmarks' order ("vmm.*, chunks.*, ..."): what a filter can select.
+std::string group_globs();
 
 // What a run measures.
 struct Plan {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "common/error.hpp"
 #include "model/select.hpp"
@@ -41,6 +44,18 @@ Run::Run(Settings settings, std::function<void(const Row&)> sink)
 bool selects_any(const std::string& filter) {
   return std::any_of(kBenchmarks.begin(), kBenchmarks.end(),
                      [&](std::string_view name) { return model::filter_selects(filter, std::string(name)); });
+}
+
+std::string group_globs() {
+  std::string globs;
+  std::vector<std::string_view> seen;
+  for (std::string_view name : kBenchmarks) {
+    const std::string_view group = name.substr(0, name.find('.'));
+    if (std::find(seen.begin(), seen.end(), group) != seen.end()) continue;
+    seen.push_back(group);
+    globs += (globs.empty() ? "" : ", ") + std::string(group) + ".*";
+  }
+  return globs;
 }
 
 bool Run::wants(const Row& row) const {

@@ -140,7 +140,7 @@ int cmd_bench(const Options& o, std::ostream& out) {
   if (o.json_given && (o.json.empty() || o.json == "-"))
     throw InputError("bench --json needs a FILE (rows are written as they are measured)");
   if (o.json_given) run::claim_output(o.json, "bench");
-  if (!bench::selects_any(o.filter)) throw InputError("no benchmark matches the filter '" + o.filter + "' (vmm.*, chunks.*, ipc.*, grow.*, access.*)");
+  if (!bench::selects_any(o.filter)) throw InputError("no benchmark matches the filter '" + o.filter + "' (" + bench::group_globs() + ")");
   // A round dies with the run that started it (it runs in a process group of its own, out of reach of
   // the terminal's Ctrl-C).
   if (o.bench.round >= 0) prctl(PR_SET_PDEATHSIG, SIGKILL);
