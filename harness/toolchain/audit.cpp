@@ -4,15 +4,18 @@
 #include <atomic>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 
 namespace vmmcheck::toolchain {
 namespace {
 
 // A tool the user named (`option` PATH) that is not `tool` -- its --version, within 10 s, does not name it --
-// is the user's input: refused, not "cannot check here". `a_tool` is its name with its article.
-void refuse_unless_it_is(const std::string& option, const std::string& path, const std::string& tool, const std::string& a_tool) {
+// is the user's input: refused, not "cannot check here". `a_tool` is its name with its article. Its
+// version ("13.0.88"; empty if the text gives none), from the same run.
+std::string version_unless_refused(const std::string& option, const std::string& path, const std::string& tool,
+                                   const std::string& a_tool) {
   const ToolRun version = run_tool({path, "--version"}, 10);
-  if (version.status == 0 && version.out.find(tool) != std::string::npos) return;
+  if (version.status == 0 && version.out.find(tool) != std::string::npos) return version_in(version.out);
   throw std::invalid_argument(option + " " + path + ": not " + a_tool + " that runs (" +
                               (version.timed_out ? std::string("no answer to --version in 10 s")
                                                  : "--version " + std::string(version.status != 0 ? "failed" : "did not name " + tool)) +
@@ -25,18 +28,15 @@ Auditor::Auditor(Settings settings) : settings_(std::move(settings)) {
   std::string why;
   disassembler_ = find_disassembler(settings_.disassembler, why);
   if (disassembler_.empty()) throw std::runtime_error("no disassembler: " + why);
-  if (!settings_.disassembler.empty()) refuse_unless_it_is("--disassembler", disassembler_, "nvdisasm", "an nvdisasm");
-  disassembler_version_ = tool_version(disassembler_);
+  disassembler_version_ = settings_.disassembler.empty()
+                             ? tool_version(disassembler_)
+                             : version_unless_refused("--disassembler", disassembler_, "nvdisasm", "an nvdisasm");
   if (settings_.nvrtc) compilers_.push_back(Compiler{"NVRTC " + codegen::nvrtc_version(), "", codegen::nvrtc_version()});
-  std::vector<std::string> binaries;
+  std::vector<std::pair<std::string, std::string>> binaries;  // path, version
   if (settings_.toolkit_ptxas)
-    if (std::string p = find_toolkit_ptxas(); !p.empty()) binaries.push_back(p);
-  for (const std::string& p : settings_.ptxas) {
-    refuse_unless_it_is("--ptxas", p, "ptxas", "a ptxas");
-    binaries.push_back(p);
-  }
-  for (const std::string& p : binaries) {
-    const std::string v = tool_version(p);
+    if (std::string p = find_toolkit_ptxas(); !p.empty()) binaries.emplace_back(p, tool_version(p));
+  for (const std::string& p : settings_.ptxas) binaries.emplace_back(p, version_unless_refused("--ptxas", p, "ptxas", "a ptxas"));
+  for (const auto& [p, v] : binaries) {
     compilers_.push_back(Compiler{"ptxas " + (v.empty() ? std::string("(version unknown)") : v) + " (" + p + ")", p, v});
   }
   if (compilers_.empty()) throw std::invalid_argument("no compiler to check: --no-nvrtc, and no ptxas (none in the toolkit, no --ptxas)");

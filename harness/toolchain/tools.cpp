@@ -110,13 +110,14 @@ std::string find_disassembler(const std::string& given, std::string& why) {
 
 std::string find_toolkit_ptxas() { return find_program("ptxas"); }
 
-std::string tool_version(const std::string& path) {
-  const ToolRun r = run_tool({path, "--version"});
+std::string version_in(const std::string& version_text) {
   static const std::regex v(R"re(V(\d+\.\d+\.\d+))re");
   std::smatch m;
-  if (std::regex_search(r.out, m, v)) return m[1].str();
+  if (std::regex_search(version_text, m, v)) return m[1].str();
   return {};
 }
+
+std::string tool_version(const std::string& path) { return version_in(run_tool({path, "--version"}).out); }
 
 std::string disassemble(const std::string& nvdisasm, const std::string& cubin, const ScratchDir& dir) {
   static std::atomic<unsigned> counter{0};

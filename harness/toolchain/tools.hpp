@@ -34,6 +34,8 @@ std::string find_toolkit_ptxas();
 
 // "13.0.88" from `<tool> --version` ("Cuda compilation tools, release 13.0, V13.0.88"); empty if unknown.
 std::string tool_version(const std::string& path);
+// The same from the text such a --version printed.
+std::string version_in(const std::string& version_text);
 
 // nvdisasm --print-line-info --print-code of `cubin`. Throws std::runtime_error with its stderr.
 std::string disassemble(const std::string& nvdisasm, const std::string& cubin, const ScratchDir& dir);
