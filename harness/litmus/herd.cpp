@@ -147,7 +147,10 @@ struct Translator {
   std::map<std::string, std::string> registers;  // "P0:r1" -> "r0"
   std::map<std::string, std::string> constants;  // "P0:r1" -> "1": set by `ld r1, 1` (a move), not yet overwritten
   std::map<std::string, std::string> initial_registers;  // "P0:r1" -> "1": the init block's values
-  std::map<std::string, int> given_registers;            // every register the init block names, and its line
+  struct Given {
+    int line, thread;
+  };
+  std::map<std::string, Given> given_registers;  // every register the init block names: its line, its thread
   std::set<std::string> set_registers;                   // "P0:r1": set by an instruction of the program
   std::map<std::string, std::string> sums;               // "P0:r2" -> "r0 + 1": set by `add r2, r1, 1`
   // Per thread, the first line of a branch or label, and of a move or add: values put in by text order
@@ -300,7 +303,7 @@ struct Translator {
       if (std::regex_match(decl, m, register_re)) {
         const int thread = small_number(m[1].str(), line, "thread");
         const std::string key = "P" + std::to_string(thread) + ":" + m[2].str();
-        if (!given_registers.emplace(key, line).second) malformed(line, key + " is given an initial value twice");
+        if (!given_registers.emplace(key, Given{line, thread}).second) malformed(line, key + " is given an initial value twice");
         if (!is_zero(m[3].str())) initial_registers[key] = value(m[3].str(), 0, line);
       } else if (std::regex_match(decl, m, location_re)) {
         Declared d{m[1].str(), Declared::Kind::Location, "", line};
@@ -387,9 +390,9 @@ struct Translator {
           unsupported(line, "the initial value of " + key + ", which an instruction of its thread sets, in a thread with branches");
     }
     // An initial value for a thread the test does not have is a typo (P9:r1 in a test of two threads).
-    for (const auto& [key, line] : given_registers)
-      if (std::stoi(key.substr(1)) >= static_cast<int>(threads.size()))
-        malformed(line, "the initial state gives " + key + " a value, but the test has no thread P" + key.substr(1, key.find(':') - 1));
+    for (const auto& [key, given] : given_registers)
+      if (given.thread >= static_cast<int>(threads.size()))
+        malformed(given.line, "the initial state gives " + key + " a value, but the test has no thread P" + std::to_string(given.thread));
     bool any = false;
     for (const ThreadOut& th : threads) any = any || !th.ops.empty();
     if (!any) unsupported(threads.empty() ? 1 : threads[0].line, "a test whose threads have no instruction");
