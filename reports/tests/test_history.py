@@ -318,7 +318,7 @@ def test_a_fifo_is_no_history_database(tmp_path, command):
                               env=dict(os.environ, PYTHONPATH=str(REPORTS)), timeout=60)
     except subprocess.TimeoutExpired:
         pytest.fail(f"history {command[0]} blocked opening the FIFO {db}")
-    assert proc.returncode == 2 and proc.stderr == f"{db}: not a regular file, not a history database\n"
+    assert proc.returncode == 2 and proc.stderr == f"{db}: not a regular file (a FIFO), not a history database\n"
 
 
 BAD_RESULTS = {

@@ -51,7 +51,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, List, Optional, Sequence
 
-from . import __version__, fmt, load, model
+from . import __version__, files, fmt, load, model
 
 DEFAULT_NAME = "results-history.sqlite"
 ENV = "VMMCHECK_HISTORY"
@@ -172,8 +172,9 @@ def _check_layout(conn, path: Path) -> bool:
 def _check_path(path: Path) -> None:
     if path.is_dir():
         raise HistoryError(f"{path}: is a directory, not a history database")
-    if path.exists() and not path.is_file():   # a FIFO would block SQLite's open until a writer came
-        raise HistoryError(f"{path}: not a regular file, not a history database")
+    special = files.special(path)   # a FIFO would block SQLite's open until a writer came
+    if special:
+        raise HistoryError(f"{path}: not a regular file (a {special}), not a history database")
 
 
 def open_read(path: Path) -> Optional[sqlite3.Connection]:

@@ -20,7 +20,7 @@ import stat
 from pathlib import Path
 from typing import Mapping, Optional, Sequence
 
-from . import jsontext, model
+from . import files, jsontext, model
 
 # schema/ at the repository root: reports/vmmcheck_report/../../schema
 DEFAULT_SCHEMA = Path(__file__).resolve().parent.parent.parent / "schema" / "results.schema.json"
@@ -386,9 +386,8 @@ def read_bytes(path, what: str = "results file") -> bytes:
     size = st.st_size if st is not None else 0
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise LoadError(f"{where}: is a directory, not {a} {what}")
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        # A FIFO (or a device, a socket) would block the read until a writer came, or never end.
-        raise LoadError(f"{where}: not a regular file (a {_file_kind(st.st_mode)}), not {a} {what}")
+    if st is not None and (kind := files.kind_of_mode(st.st_mode)):
+        raise LoadError(f"{where}: not a regular file (a {kind}), not {a} {what}")
     if size > MOST_BYTES:   # a run of every case is about a megabyte: this is not one, and reading it would not end soon
         raise LoadError(f"{where}: {size} bytes, more than {a} {what} holds (at most {MOST_BYTES // 2**20} MiB)")
     try:
@@ -400,14 +399,6 @@ def read_bytes(path, what: str = "results file") -> bytes:
     except OSError as e:
         raise LoadError(f"{where}: cannot read: {e.strerror or e}") from None
     return raw
-
-
-def _file_kind(mode: int) -> str:
-    for test, name in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
-                       (stat.S_ISSOCK, "socket")):
-        if test(mode):
-            return name
-    return "special file"
 
 
 def load(path, schema_path: Optional[Path] = None) -> dict:

@@ -20,12 +20,10 @@ XML, Markdown and text outputs are of no kind: they may replace only what is not
 from __future__ import annotations
 
 import json
-import os
-import stat
 from pathlib import Path
 from typing import Optional
 
-from . import jsontext
+from . import files, jsontext
 
 PREFIX = "vmmcheck-"
 
@@ -76,10 +74,7 @@ def _no_constant(name: str):
 def document_kind(path) -> Optional[str]:
     """The kind of the document in the file at `path`; None where there is no such file (or it is a folder),
     or it is not one of ours (not UTF-8, not JSON -- NaN included --, or JSON of another program)."""
-    try:
-        if not stat.S_ISREG(os.stat(path).st_mode):
-            return None   # a FIFO would block the read until a writer came; a device need not end
-    except OSError:
+    if files.special(path) or Path(path).is_dir():
         return None
     try:
         text = Path(path).read_text(encoding="utf-8-sig")   # a byte-order mark is no reason to lose a file
@@ -104,15 +99,9 @@ def claim_output(path, kind: Optional[str], what: Optional[str] = None) -> None:
     the output in the message ("HTML"); no path, or "-" (stdout), claims nothing."""
     if path is None or str(path) == "-":
         return
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        mode = None
-    if mode is not None and not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
-        # A FIFO would block the write until a reader came (and the kind check's read until a writer did);
-        # a device or socket is no file to leave a report in.
-        from .load import _file_kind
-        raise OutputError(f"{path}: not a regular file (a {_file_kind(mode)}); not writing "
+    special = files.special(path)
+    if special:
+        raise OutputError(f"{path}: not a regular file (a {special}); not writing "
                           f"{what or (described(kind) if kind else 'the output')} there (name another file)")
     found = document_kind(path)
     if found is not None and found != kind:
