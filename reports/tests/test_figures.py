@@ -341,6 +341,9 @@ def test_the_dat3m_table_counts_agreement_and_names_each_disagreement(tmp_path):
 def test_the_cuda_litmus_table_says_how_vmmcheck_was_tuned(tmp_path):
     doc = json.loads((REPO / "ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json").read_text())
     doc.pop("vmmcheck_confirm", None)  # a search that kept its own best
+    doc.pop("vmmcheck_started", None)  # ... and started from nothing
+    for e in doc["tests"]:
+        e.pop("vmmcheck_tuned_starts", None)
     path = tmp_path / "cl.json"
     path.write_text(json.dumps(doc))
     text = "\n".join(figures.cuda_litmus(figures.Source(path, "cl.json")))
@@ -360,7 +363,25 @@ def test_the_cuda_litmus_table_says_how_vmmcheck_was_tuned(tmp_path):
     text = "\n".join(figures.cuda_litmus(figures.Source(path, "cl.json")))
     assert "its searches drawing earlier picks first (`tune --start`, counted among the draws)" in text
     first = doc["tests"][0]["test"]
-    assert f"drew earlier picks first, 1 kept one -- `{first}` (`exp.json`) -- and 1 a draw of this call's." in text
+    assert f"drew earlier picks first, 1 kept one -- `{first}` (`exp.json`) -- and 1 a draw of this call's (random, or refining" in text
+
+
+def test_the_confirm_ab_shows_both_picks_and_what_differs(tmp_path):
+    doc = json.loads((REPO / "ci/results/experiments/nvidia-h200_driver-580.159.04.tune-confirm-ab.json").read_text())
+    e = doc["tests"][0]
+    e["search_pick"] = {"trial": 20, "search_score": 4.0, "again_score": 3.9, "fresh": {"score": 3.5}}
+    e["confirmed_pick"] = {"trial": 22, "search_score": 3.95, "again_score": None, "fresh": {"score": 3.75}}
+    doc["tests"][1]["confirmed_pick"] = dict(doc["tests"][1]["search_pick"])
+    path = tmp_path / "ab.json"
+    path.write_text(json.dumps(doc))
+    text = "\n".join(figures.tune_confirm_ab(figures.Source(path, "ab.json")))
+    assert f"| `{e['test']}` | 20: 4.00, 3.90, 3.50 | 22: 3.95, -, 3.75 | 0.25 |" in text
+    assert text.count("| same |") >= 1
+    assert f"The picks differ on {doc['summary']['picks_differ']} of {doc['summary']['tests']} tests" in text
+    doc["schema"] = "vmmcheck-bench-cuda-litmus/1"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(figures.FiguresError, match="not a vmmcheck-tune-confirm-ab/1"):
+        figures.tune_confirm_ab(figures.Source(path, "ab.json"))
 
 
 def test_the_hand_edit_table_lists_only_runs_a_diff_made(run_cli, scratch_repo):

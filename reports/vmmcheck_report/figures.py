@@ -951,7 +951,7 @@ def cuda_litmus(src: Source) -> List[str]:
                 if (e.get("vmmcheck_tuned_starts") or {}).get("kept_start")]
         new_draws = sum(1 for e in doc["tests"] if "vmmcheck_tuned_starts" in e) - len(kept)
         out[-1] += (f" Of vmmcheck's searches per instance that drew earlier picks first, {len(kept)} kept one -- "
-                    + (", ".join(kept) if kept else "none") + f" -- and {new_draws} a draw of this call's.")
+                    + (", ".join(kept) if kept else "none") + f" -- and {new_draws} a draw of this call's (random, or refining the best so far, which can be a start).")
     long = doc.get("long")
     if long:
         tuned = ("both tuned for speed: cuda-litmus with its tuned params above (its tune.sh scores weak behaviours "
@@ -968,6 +968,39 @@ def cuda_litmus(src: Source) -> List[str]:
         out += table(["test", "cuda-litmus, long", "vmmcheck, long", "per instance", "per wall second"], lrows)
         out += ["", f"vmmcheck shows at least ten times as many weak outcomes per wall second on {fast} of "
                 f"{len(doc['tests'])} tests in the long runs."]
+    if doc.get("problems"):
+        out += ["", "Problems: " + "; ".join(doc["problems"])]
+    return out
+
+
+def tune_confirm_ab(src: Source) -> List[str]:
+    """The A/B of `tune --confirm` (ci/gpu-tune-confirm.sh, ci/tune_confirm_ab.py; schema
+    vmmcheck-tune-confirm-ab/1): each test's two picks, each scored in the search, measured again and in a
+    fresh run, and how often the confirmed pick ran stronger where the two differ."""
+    doc = plain_json(src, "vmmcheck-tune-confirm-ab/1", ("vmmcheck-tune-confirm-ab/1",),
+                     {"tests": list, "summary": dict, "gpu": str, "vmmcheck": str})
+
+    def score(v) -> str:
+        return "-" if v is None else f"{v:.2f}"
+
+    def pick(p: Mapping) -> str:
+        return f"{p['trial']}: {score(p['search_score'])}, {score(p['again_score'])}, {score(p['fresh']['score'])}"
+
+    rows = [[code(e["test"]), pick(e["search_pick"]), pick(e["confirmed_pick"]),
+             "same" if e["search_pick"]["trial"] == e["confirmed_pick"]["trial"] else
+             score(round(e["confirmed_pick"]["fresh"]["score"] - e["search_pick"]["fresh"]["score"], 2) + 0.0)]  # no "-0.00"
+            for e in doc["tests"]]
+    s = doc["summary"]
+    first = doc["tests"][0] if doc["tests"] else {}
+    out = [f"From `{src.shown}` ({doc['gpu']}; vmmcheck {doc['vmmcheck']}; {first.get('trials', '?')} trials a "
+           f"search, its {first.get('confirmed', '?')} best measured again). Each pick: its trial, then its score "
+           "(log10(1 + weak outcomes per million instances)) in the search, measured again, and in a fresh run; "
+           "the last column the confirmed pick's fresh score less the search's pick's:", ""]
+    out += table(["test", "the search's pick", "the confirmed pick", "fresh, confirmed less search"], rows)
+    out += ["", f"The picks differ on {s['picks_differ']} of {s['tests']} tests; fresh, the confirmed pick ran stronger "
+            f"on {s['confirmed_stronger']} of those and weaker on {s['search_stronger']}. From its score in the search "
+            f"to the fresh run the search's pick fell {score(s['search_pick_drop_mean'])} on average; the confirmed pick, "
+            f"from its second measurement, {score(s['confirmed_pick_drop_mean'])}."]
     if doc.get("problems"):
         out += ["", "Problems: " + "; ".join(doc["problems"])]
     return out
@@ -1134,6 +1167,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "cuda-litmus": cuda_litmus,
     "rows-tune": rows_tune,
     "permit-kinds": permit_kinds,
+    "tune-confirm-ab": tune_confirm_ab,
 }
 
 
