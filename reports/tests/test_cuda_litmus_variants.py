@@ -187,7 +187,11 @@ def test_the_figure_of_the_committed_table(tmp_path):
     n = doc["summary"]["variants"]
     assert f"| **all** | {n} |" in text
     assert f"agrees with cuda-litmus's base model on {doc['summary']['agree_base']} of {n} variants" in text
-    assert "On the GPU" not in text  # no GPU run in it yet
+    # The H200's run in it: what it showed, against the H100's, and nothing the model forbids.
+    s = doc["summary"]
+    assert (f"of the {s['gpu_judged']} rows that judged their instances, {s['gpu_shown']} showed their weak outcome -- "
+            f"{s['gpu_shown_where_h100_did']} of the {s['gpu_seen_h100']} the H100 showed") in text
+    assert "Outcomes the model forbids: none." in text
     bad = tmp_path / "other.json"
     bad.write_text(json.dumps({"schema": "vmmcheck-dat3m-check/1"}))
     with pytest.raises(figures.FiguresError, match="not a vmmcheck-cuda-litmus-variants/1 file"):
