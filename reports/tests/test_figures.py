@@ -366,6 +366,22 @@ def test_the_cuda_litmus_table_says_how_vmmcheck_was_tuned(tmp_path):
     assert f"drew earlier picks first, 1 kept one -- `{first}` (`exp.json`) -- and 1 a draw of this call's (random, or refining" in text
 
 
+def test_the_readme_headline_counts_the_tests_ahead(tmp_path):
+    doc = json.loads((REPO / "ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json").read_text())
+    doc["tests"][0]["per_instance_ratio_tuned"] = 0.5
+    doc["tests"][1]["per_wall_second_ratio_long"] = 9.9
+    doc["tests"][2]["per_instance_ratio_tuned"] = None   # a run that did not work is not ahead
+    path = tmp_path / "cl.json"
+    path.write_text(json.dumps(doc))
+    n = len(doc["tests"])
+    (line,) = figures.cuda_litmus_headline(figures.Source(path, "cl.json"))
+    assert f"on {n - 2} of its {n} tests, and shows at least ten times" in line and f"in long runs on {n - 1} of {n}" in line
+    del doc["long"]
+    path.write_text(json.dumps(doc))
+    (line,) = figures.cuda_litmus_headline(figures.Source(path, "cl.json"))
+    assert "long runs" not in line
+
+
 def test_the_confirm_ab_shows_both_picks_and_what_differs(tmp_path):
     doc = json.loads((REPO / "ci/results/experiments/nvidia-h200_driver-580.159.04.tune-confirm-ab.json").read_text())
     e = doc["tests"][0]

@@ -973,6 +973,20 @@ def cuda_litmus(src: Source) -> List[str]:
     return out
 
 
+def cuda_litmus_headline(src: Source) -> List[str]:
+    """README's one line of the cuda-litmus side-by-side (the table is docs/litmus.md's, `cuda_litmus`): on how
+    many of its tests vmmcheck is ahead per instance, tuned, and ten times ahead per wall second, long."""
+    doc = plain_json(src, "vmmcheck-bench-cuda-litmus/1", ("vmmcheck-bench-cuda-litmus/1",), {"tests": list, "gpu": str})
+    n = len(doc["tests"])
+    ahead = sum((e.get("per_instance_ratio_tuned") or 0) >= 1 for e in doc["tests"])
+    line = (f"From `{src.shown}` ({doc['gpu']}): vmmcheck is at least as strong per instance as cuda-litmus, both "
+            f"tuned, on {ahead} of its {n} tests")
+    if doc.get("long"):
+        fast = sum((e.get("per_wall_second_ratio_long") or 0) >= 10 for e in doc["tests"])
+        line += f", and shows at least ten times its weak outcomes per wall second in long runs on {fast} of {n}"
+    return [line + " (docs/litmus.md, \"Beside cuda-litmus\")."]
+
+
 def tune_confirm_ab(src: Source) -> List[str]:
     """The A/B of `tune --confirm` (ci/gpu-tune-confirm.sh, ci/tune_confirm_ab.py; schema
     vmmcheck-tune-confirm-ab/1): each test's two picks, each scored in the search, measured again and in a
@@ -1165,6 +1179,7 @@ KINDS: Dict[str, Callable[..., List[str]]] = {
     "toolchain": toolchain_matrix,
     "knobs": knobs,
     "cuda-litmus": cuda_litmus,
+    "cuda-litmus-headline": cuda_litmus_headline,
     "rows-tune": rows_tune,
     "permit-kinds": permit_kinds,
     "tune-confirm-ab": tune_confirm_ab,
