@@ -48,7 +48,8 @@ std::string selection_text(const Options& o);
 
 // Every file the command reads that the user could also name as an output: the case tables, the litmus
 // files (and a litmus folder's stress-params.json), --caselist, --baseline with its -flakes and -skips
-// files, --stress-params, --results. A folder stands for the files in it its loader reads.
+// files, --stress-params, --results, tune's --start files. A folder stands for the files in it its loader
+// reads.
 std::vector<std::filesystem::path> input_files(const Options& o);
 
 // Where --json [FILE] goes: stdout, or FILE -- never over a document of another kind, nor over one of the

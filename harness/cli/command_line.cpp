@@ -193,7 +193,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
       "tune", "search the stress knobs for the most weak outcomes per GPU second on the controls; write a params file");
   add_common(*tune_cmd, o);
   add_budget(*tune_cmd, o);
-  tune_cmd->add_option("--trials", o.tune_trials, "draws: the first no stress, the second contiguous words, then random ones, then the refinements")->check(CLI::Range(1u, 100000u));
+  tune_cmd->add_option("--trials", o.tune_trials, "draws: the first no stress, the second contiguous words, then the --start files', then random ones, then the refinements")->check(CLI::Range(1u, 100000u));
   tune_cmd->add_option("--refine", o.tune_refine,
                        "of the trials, the last N each redraw one knob of the best draw so far (a local search; "
                        "default: a third of the trials; 0: random draws only)")
@@ -212,6 +212,7 @@ std::unique_ptr<CLI::App> build_app(Options& o) {
   tune_cmd->add_option("--start", o.tune_start,
                        "params files (tune's) whose knobs are drawn right after the default and contiguous words: "
                        "earlier picks the search keeps unless a draw beats them (repeatable; they count among --trials)")
+      ->allow_extra_args(false)
       ->check(CLI::ExistingFile);
   tune_cmd->add_flag("--each", o.tune_each,
                      "search each --litmus file on its own and write every file's best as per-row params (its rows "

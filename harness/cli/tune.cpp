@@ -128,8 +128,9 @@ run::StressParams contiguous_words() {
 // One search: trial 0 the default (no stress), the baseline every draw is compared with, trial 1 the
 // default with contiguous words, then the --start files' knobs, then random draws, then the refinements
 // (--refine; cli/tune_trial.hpp, DrawPlan): each the best draw so far with one knob redrawn, so a search
-// spends its last trials around what it found, where random draws over twenty knobs rarely come back. `written` is called after every trial (an interrupted search keeps
-// what it found).
+// spends its last trials around what it found, where random draws over twenty knobs rarely come back.
+// `written` is called after every trial (an interrupted search keeps what it found); --seconds stops the
+// search only after the fixed draws and the starts (DrawPlan::always_runs).
 struct Search {
   std::optional<Trial> best, baseline;
   std::size_t best_trial = 0;  // its number, from 1 (the confirmation can choose another than the search)
@@ -210,13 +211,13 @@ Search search(const Options& o, const Targets& targets, const DrawPlan& plan, co
   Search found;
   for (std::uint32_t i = 0; i < o.tune_trials; ++i) {
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (i > 0 && elapsed > o.tune_seconds) {
+    if (!plan.always_runs(i) && elapsed > o.tune_seconds) {
       out << "tune: " << title << "stopped after " << i << " trials (" << rate_text(elapsed) << " s)\n";
       break;
     }
     const Draw draw = plan.at(i);
     const bool refined = draw == Draw::Refined;
-    const Start* from = draw == Draw::Start ? &starts.at(i - 2) : nullptr;
+    const Start* from = draw == Draw::Start ? &starts.at(plan.start_index(i)) : nullptr;
     // Each draw as the rows read it: a knob no generated kernel reads stays at its default (as_rows_read).
     const run::StressParams params = run::as_rows_read(draw == Draw::Default           ? run::StressParams{}
                                                        : draw == Draw::ContiguousWords ? contiguous_words()

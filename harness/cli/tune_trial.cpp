@@ -57,19 +57,19 @@ std::vector<std::size_t> confirm_candidates(const std::vector<Trial>& trials, st
 Draw DrawPlan::at(std::uint32_t i) const {
   if (i == 0) return Draw::Default;
   if (i == 1) return Draw::ContiguousWords;
-  if (i < 2 + starts) return Draw::Start;
+  if (i < kFixed + starts) return Draw::Start;
   return i >= trials - refinements ? Draw::Refined : Draw::Random;
 }
 
 DrawPlan plan_draws(std::uint32_t trials, std::optional<std::uint32_t> refine, std::size_t starts) {
-  if (starts > 0 && trials < 2 + starts)
+  if (starts > 0 && trials < DrawPlan::kFixed + starts)
     throw InputError("tune --trials " + std::to_string(trials) + ": too few for the default, contiguous words and the " +
                      std::to_string(starts) + " --start draw" + (starts == 1 ? "" : "s") + " (at least " +
-                     std::to_string(2 + starts) + ")");
+                     std::to_string(DrawPlan::kFixed + starts) + ")");
   DrawPlan plan;
   plan.trials = trials;
   plan.starts = static_cast<std::uint32_t>(starts);
-  const std::uint32_t fixed = 2 + plan.starts;  // the default, contiguous words and the starts stay
+  const std::uint32_t fixed = DrawPlan::kFixed + plan.starts;  // the default, contiguous words and the starts stay
   plan.refinements = std::min(refine.value_or(trials / 3), trials > fixed ? trials - fixed : 0u);
   return plan;
 }

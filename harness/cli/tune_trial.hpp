@@ -51,8 +51,14 @@ std::vector<std::size_t> confirm_candidates(const std::vector<Trial>& trials, st
 // so far.
 enum class Draw { Default, ContiguousWords, Start, Random, Refined };
 struct DrawPlan {
+  static constexpr std::uint32_t kFixed = 2;  // the default and contiguous words
   std::uint32_t trials = 0, starts = 0, refinements = 0;
   Draw at(std::uint32_t i) const;
+  // Which --start file trial i draws (at(i) == Draw::Start).
+  std::size_t start_index(std::uint32_t i) const { return i - kFixed; }
+  // Whether trial i runs whatever --seconds says: the fixed draws and the starts, so that a search cut
+  // short still measured the picks it was given.
+  bool always_runs(std::uint32_t i) const { return i < kFixed + starts; }
 };
 // The plan of --trials, --refine (unset: a third of the trials) and the --start files: the refinements
 // never take the fixed draws' or the starts' places. An InputError if the trials cannot hold the starts.

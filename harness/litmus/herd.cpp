@@ -150,9 +150,9 @@ struct Translator {
   struct Given {
     int line, thread;
   };
-  std::map<std::string, Given> given_registers;  // every register the init block names: its line, its thread
-  std::set<std::string> set_registers;                   // "P0:r1": set by an instruction of the program
-  std::map<std::string, std::string> sums;               // "P0:r2" -> "r0 + 1": set by `add r2, r1, 1`
+  std::map<std::string, Given> given_registers;           // every register the init block names: its line, its thread
+  std::set<std::string> set_registers;                    // "P0:r1": set by an instruction of the program
+  std::map<std::string, std::string> sums;                // "P0:r2" -> "r0 + 1": set by `add r2, r1, 1`
   // Per thread, the first line of a branch or label, and of a move or add: values put in by text order
   // hold on every path only in a thread without branches.
   std::map<int, int> branch_line, move_line;

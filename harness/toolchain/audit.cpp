@@ -32,10 +32,12 @@ Auditor::Auditor(Settings settings) : settings_(std::move(settings)) {
                              ? tool_version(disassembler_)
                              : version_unless_refused("--disassembler", disassembler_, "nvdisasm", "an nvdisasm");
   if (settings_.nvrtc) compilers_.push_back(Compiler{"NVRTC " + codegen::nvrtc_version(), "", codegen::nvrtc_version()});
+  // The user's --ptxas are checked first (a wrong one is refused before any other tool runs); the
+  // toolkit's ptxas comes first among the compilers.
   std::vector<std::pair<std::string, std::string>> binaries;  // path, version
-  if (settings_.toolkit_ptxas)
-    if (std::string p = find_toolkit_ptxas(); !p.empty()) binaries.emplace_back(p, tool_version(p));
   for (const std::string& p : settings_.ptxas) binaries.emplace_back(p, version_unless_refused("--ptxas", p, "ptxas", "a ptxas"));
+  if (settings_.toolkit_ptxas)
+    if (std::string p = find_toolkit_ptxas(); !p.empty()) binaries.insert(binaries.begin(), {p, tool_version(p)});
   for (const auto& [p, v] : binaries) {
     compilers_.push_back(Compiler{"ptxas " + (v.empty() ? std::string("(version unknown)") : v) + " (" + p + ")", p, v});
   }

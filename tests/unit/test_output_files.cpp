@@ -259,6 +259,12 @@ TEST(TuneOptions, LitmusFilesAreMeasuredAtTheRunsBudget) {
   EXPECT_EQ(parsed({"tune", "--refine", "0"}).tune_refine, 0u);
   EXPECT_EQ(parsed({"tune"}).tune_confirm, 0u);
   EXPECT_EQ(parsed({"tune", "--confirm", "4"}).tune_confirm, 4u);
+  // --start is repeatable, one file a time (a second word is no second start).
+  const std::string a = std::string(VMMCHECK_SOURCE_DIR) + "/cases/litmus/stress-params.json";
+  const std::string b = std::string(VMMCHECK_SOURCE_DIR) + "/ci/results/experiments/nvidia-h200_driver-580.159.04.paper-example1-96-trials.params.json";
+  EXPECT_EQ(parsed({"tune", "--start", a, "--start", b}).tune_start, (std::vector<std::string>{a, b}));
+  const Outcome two = cli({"tune", "--start", a, b});
+  EXPECT_EQ(two.code, 2) << two.err;
 }
 
 }  // namespace

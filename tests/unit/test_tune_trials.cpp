@@ -73,8 +73,19 @@ TEST(TuneTrials, TheStartsComeRightAfterTheFixedDraws) {
   EXPECT_EQ(crowded.at(3), Draw::Start);
   EXPECT_EQ(crowded.at(4), Draw::Refined);
   EXPECT_EQ(plan_draws(4, std::nullopt, 2).refinements, 0u);
-  EXPECT_EQ(plan_draws(1, std::nullopt, 0).refinements, 0u) << "the default alone, as before --start";
-  EXPECT_EQ(plan_draws(24, std::nullopt, 0).at(2), Draw::Random);
+  EXPECT_EQ(plan.start_index(2), 0u);
+  EXPECT_EQ(plan.start_index(3), 1u);
+  EXPECT_TRUE(plan.always_runs(3)) << "--seconds never skips a start";
+  EXPECT_FALSE(plan.always_runs(4));
+  const DrawPlan alone = plan_draws(1, std::nullopt, 0);
+  EXPECT_EQ(alone.refinements, 0u);
+  EXPECT_EQ(alone.at(0), Draw::Default) << "the default alone, as before --start";
+  const DrawPlan none = plan_draws(24, std::nullopt, 0);
+  EXPECT_EQ(none.refinements, 8u);
+  EXPECT_EQ(none.at(2), Draw::Random);
+  EXPECT_EQ(none.at(15), Draw::Random);
+  EXPECT_EQ(none.at(16), Draw::Refined);
+  EXPECT_EQ(none.at(23), Draw::Refined);
   EXPECT_EQ(plan_draws(24, 0, 0).at(23), Draw::Random) << "--refine 0: random draws only";
   EXPECT_THROW(plan_draws(3, std::nullopt, 2), InputError) << "no room for the second start";
 }
