@@ -68,6 +68,7 @@ fi
 [ -z "$retune" ] || [ -n "$params_from" ] || die "--retune: with --params-from only (without it, both tools are tuned anyway)"
 [ -z "$keep_speed" ] || [ -n "$retune" ] || die "--keep-speed: with --retune only (without it, every search is taken)"
 [ -z "$start_earlier" ] || [ -n "$retune" ] || die "--start-earlier: with --retune only (the earlier picks are --params-from's)"
+tests=$(echo $tests)  # one space between names, for the membership test below
 for s in ${extra_starts[@]+"${extra_starts[@]}"}; do
   [[ "$s" == ?*=?* ]] || die "--start $s: TEST=PARAMS.json"
   [ -f "${s#*=}" ] || die "--start $s: no file ${s#*=}"
@@ -124,6 +125,11 @@ starts() {  # starts TEST: the --start arguments of TEST's searches, one a line
     [ "${s%%=*}" != "$t" ] || printf -- '--start\n%s\n' "${s#*=}"
   done
 }
+# tune draws the default, contiguous words and then the starts: the draws must hold them all.
+for t in $tests; do
+  n=$(( $(starts "$t" | wc -l) / 2 ))
+  [ "$n" -eq 0 ] || [ "$draws" -ge $((2 + n)) ] || die "$t: $draws draws hold no $n --start draws beside tune's two fixed ones"
+done
 
 run() {  # run ID CMD...: one run, its output and wall time under logs/
   local id=$1; shift

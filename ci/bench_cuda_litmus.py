@@ -121,21 +121,23 @@ def tune_starts(out: pathlib.Path, test: str, params: str) -> dict:
     call's picks, laid out there by --params-from) is named relative to it, another as it was given."""
     try:
         doc = json.loads((out / "params" / f"{test}.{params}.json").read_text())
-    except (OSError, ValueError):
+        given = doc.get("search", {}).get("starts") or []
+        if not given:
+            return {}
+        root = out.resolve()
+
+        def label(p: str) -> str:
+            path = pathlib.Path(p).resolve()
+            return str(path.relative_to(root)) if path.is_relative_to(root) else p
+        best = doc.get("best") or {}
+        kept = best.get("trial")
+        trials = doc.get("trials") or []
+        ok = isinstance(kept, int) and not isinstance(kept, bool) and 0 < kept <= len(trials)
+        start = trials[kept - 1].get("start") if ok else None
+        return {"starts": [label(p) for p in given], "kept_trial": kept, "kept_by": best.get("kept_by"),
+                "kept_start": label(start) if start else None}
+    except (OSError, ValueError, AttributeError, TypeError):   # no file, or not one tune wrote
         return {}
-    given = doc.get("search", {}).get("starts") or []
-    if not given:
-        return {}
-    root = out.resolve()
-    def label(p: str) -> str:
-        path = pathlib.Path(p).resolve()
-        return str(path.relative_to(root)) if path.is_relative_to(root) else p
-    best = doc.get("best", {})
-    kept = best.get("trial")
-    trials = doc.get("trials", [])
-    start = trials[kept - 1].get("start") if isinstance(kept, int) and 0 < kept <= len(trials) else None
-    return {"starts": [label(p) for p in given], "kept_trial": kept, "kept_by": best.get("kept_by"),
-            "kept_start": label(start) if start else None}
 
 
 def rates(run: dict) -> dict:

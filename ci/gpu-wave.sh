@@ -58,8 +58,10 @@ for s in "${steps[@]}"; do
       # table's picks first (--start-earlier) and any BENCH_STARTS ("TEST=PARAMS.json ...": picks found elsewhere).
       # All thirteen took 284 s in one call at ee2d206; BENCH_TESTS runs some (`ci/bench_cuda_litmus.py merge`
       # joins two calls' reports).
+      # (BENCH_STARTS's paths are from the repository's root, where this script runs.)
       extra=()
-      for s in ${BENCH_STARTS:-}; do extra+=(--start "$s"); done
+      read -ra starts <<<"${BENCH_STARTS:-}"
+      for s in ${starts[@]+"${starts[@]}"}; do extra+=(--start "$s"); done
       step bench-retune "${BENCH_SECONDS:-560}" ci/bench-cuda-litmus.sh --litmus "$litmus" --vmmcheck "$vmm" \
         --out "$work/wave/bench-retune" --params-from ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json \
         --retune --keep-speed --start-earlier ${extra[@]+"${extra[@]}"} --confirm "${BENCH_CONFIRM:-4}" --long 10000:10000000000 \

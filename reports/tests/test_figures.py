@@ -359,15 +359,24 @@ def test_the_cuda_litmus_table_says_how_vmmcheck_was_tuned(tmp_path):
                                                 "kept_by": "confirmation", "kept_start": "exp.json"}
     doc["tests"][1]["vmmcheck_tuned_starts"] = {"starts": ["params-from/params/b.json"], "kept_trial": 30,
                                                 "kept_by": "confirmation", "kept_start": None}
+    doc["tests"][2]["vmmcheck_tuned_starts"] = {"starts": ["params-from/params/c.vmmcheck-speed-params.json"], "kept_trial": 3,
+                                                "kept_by": "confirmation",
+                                                "kept_start": "params-from/params/c.vmmcheck-speed-params.json"}
+    doc["tests"][3]["vmmcheck_tuned_starts"] = {"starts": ["x.json"], "kept_trial": 1, "kept_by": "default: every draw failed a guard",
+                                                "kept_start": None}
     path.write_text(json.dumps(doc))
     text = "\n".join(figures.cuda_litmus(figures.Source(path, "cl.json")))
     assert "its searches drawing earlier picks first (`tune --start`, counted among the draws)" in text
-    first = doc["tests"][0]["test"]
-    assert f"drew earlier picks first, 1 kept one -- `{first}` (`exp.json`) -- and 1 a draw of this call's (random, or refining" in text
+    first, third = doc["tests"][0]["test"], doc["tests"][2]["test"]
+    assert (f"drew earlier picks first, 2 kept one -- `{first}` (`exp.json`), `{third}` (the earlier table's pick per GPU "
+            "second) -- and 1 a draw of this call's (random, or refining the best so far, which can be a start), 1 one of "
+            "the two fixed draws.") in text
 
 
 def test_the_readme_headline_counts_the_tests_ahead(tmp_path):
     doc = json.loads((REPO / "ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json").read_text())
+    for e in doc["tests"]:
+        e["per_instance_ratio_tuned"], e["per_wall_second_ratio_long"] = 1.0, 10.0   # ahead by the least there is
     doc["tests"][0]["per_instance_ratio_tuned"] = 0.5
     doc["tests"][1]["per_wall_second_ratio_long"] = 9.9
     doc["tests"][2]["per_instance_ratio_tuned"] = None   # a run that did not work is not ahead
@@ -392,7 +401,10 @@ def test_the_confirm_ab_shows_both_picks_and_what_differs(tmp_path):
     path.write_text(json.dumps(doc))
     text = "\n".join(figures.tune_confirm_ab(figures.Source(path, "ab.json")))
     assert f"| `{e['test']}` | 20: 4.00, 3.90, 3.50 | 22: 3.95, -, 3.75 | 0.25 |" in text
-    assert text.count("| same |") >= 1
+    same = doc["tests"][1]["search_pick"]
+    assert (f"| `{doc['tests'][1]['test']}` | {same['trial']}: {same['search_score']:.2f}, {same['again_score']:.2f}, "
+            f"{same['fresh']['score']:.2f} | {same['trial']}: {same['search_score']:.2f}, {same['again_score']:.2f}, "
+            f"{same['fresh']['score']:.2f} | same |") in text
     assert f"The picks differ on {doc['summary']['picks_differ']} of {doc['summary']['tests']} tests" in text
     doc["schema"] = "vmmcheck-bench-cuda-litmus/1"
     path.write_text(json.dumps(doc))

@@ -908,6 +908,15 @@ def knobs(src: Source) -> List[str]:
     return out
 
 
+def start_label(path: str) -> str:
+    """A start of vmmcheck's search as a reader knows it: the earlier table's picks (bench-cuda-litmus.sh lays
+    them out under its output folder's params-from/params/) by what they were scored by, another as given."""
+    for suffix, what in ((".vmmcheck-speed-params.json", "per GPU second"), (".vmmcheck-params.json", "per instance")):
+        if path.startswith("params-from/params/") and path.endswith(suffix):
+            return f"the earlier table's pick {what}"
+    return code(path)
+
+
 def cuda_litmus(src: Source) -> List[str]:
     """cuda-litmus's tests beside the same tests as litmus files (ci/bench-cuda-litmus.sh; schema
     vmmcheck-bench-cuda-litmus/1): weak outcomes per instance and per wall second, default and tuned."""
@@ -947,11 +956,14 @@ def cuda_litmus(src: Source) -> List[str]:
     out += ["", f"vmmcheck is at least as strong per instance on {ahead} of {len(doc['tests'])} tests, tuned."]
     if doc.get("vmmcheck_started"):
         # Which tuned picks were an earlier pick, drawn again and kept, and which a draw of this call's.
-        kept = [f"{code(e['test'])} ({code(e['vmmcheck_tuned_starts']['kept_start'])})" for e in doc["tests"]
-                if (e.get("vmmcheck_tuned_starts") or {}).get("kept_start")]
-        new_draws = sum(1 for e in doc["tests"] if "vmmcheck_tuned_starts" in e) - len(kept)
+        started = [e["vmmcheck_tuned_starts"] | {"test": e["test"]} for e in doc["tests"] if e.get("vmmcheck_tuned_starts")]
+        kept = [f"{code(s['test'])} ({start_label(s['kept_start'])})" for s in started if s.get("kept_start")]
+        fixed = sum(1 for s in started if not s.get("kept_start") and (s.get("kept_trial") or 0) <= 2)  # no stress, contiguous words
+        new_draws = len(started) - len(kept) - fixed
         out[-1] += (f" Of vmmcheck's searches per instance that drew earlier picks first, {len(kept)} kept one -- "
-                    + (", ".join(kept) if kept else "none") + f" -- and {new_draws} a draw of this call's (random, or refining the best so far, which can be a start).")
+                    + (", ".join(kept) if kept else "none") + f" -- and {new_draws} a draw of this call's (random, or "
+                    "refining the best so far, which can be a start)"
+                    + (f", {fixed} one of the two fixed draws" if fixed else "") + ".")
     long = doc.get("long")
     if long:
         tuned = ("both tuned for speed: cuda-litmus with its tuned params above (its tune.sh scores weak behaviours "

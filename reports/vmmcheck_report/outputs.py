@@ -20,6 +20,7 @@ XML, Markdown and text outputs are of no kind: they may replace only what is not
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -74,7 +75,7 @@ def _no_constant(name: str):
 def document_kind(path) -> Optional[str]:
     """The kind of the document in the file at `path`; None where there is no such file (or it is a folder),
     or it is not one of ours (not UTF-8, not JSON -- NaN included --, or JSON of another program)."""
-    if files.special(path) or Path(path).is_dir():
+    if files.special(path) or os.path.isdir(path):   # os.path.isdir: any error is "not a folder", as here
         return None
     try:
         text = Path(path).read_text(encoding="utf-8-sig")   # a byte-order mark is no reason to lose a file
