@@ -7,9 +7,10 @@
 # variant cuda-litmus published, as litmus rows (variants: ci/cuda_litmus_variants.py; then, here,
 # `ci/cuda_litmus_variants.py check --gpu-results variants.json` puts what each showed in the table); and
 # the A/B of distinct_addresses over the files whose kernels it changes (distinct); and the committed
-# side-by-side again with vmmcheck searched again per instance, confirming its best draws (bench-retune).
+# side-by-side again with vmmcheck searched again per instance, confirming its best draws (bench-retune); and
+# a search of one test's variants' own (variants-tune).
 #   ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]   (steps: suite selftest bench spin confirm tune-power
-#                                                       variants distinct bench-retune; default the first four)
+#                                                       variants variants-tune distinct bench-retune; default the first four)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 vmm=${1:?usage: ci/gpu-wave.sh VMMCHECK CUDA_LITMUS_DIR [STEP...]}
@@ -99,6 +100,27 @@ for s in "${steps[@]}"; do
       step variants "${VARIANTS_SECONDS:-540}" "$vmm" run "${variants[@]/#/--litmus=}" --no-power \
         --stress-params "$work/wave/variants.params.json" --instances "${VARIANTS_INSTANCES:-1000000000}" \
         --json "$work/wave/variants.json" ;;
+    variants-tune)  # does a search of its own close a test's variants' gap to cuda-litmus's H100 (docs/litmus.md,
+      # "Every variant cuda-litmus published")? For each of VARIANTS_TUNE_TESTS (default wrc): tune its generated
+      # file per instance, starting from the knobs the variants step gives it, then run its rows as that step
+      # does under what the search kept. `ci/cuda_litmus_variants.py check --gpu-results` of both runs compares.
+      python3 ci/cuda_litmus_variants.py generate "$work/variants" 2>>"$work/wave/steps.txt"
+      python3 ci/cuda_litmus_variants.py params --bench ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json \
+        "$work/wave/variants.params.json" 2>>"$work/wave/steps.txt"
+      for t in ${VARIANTS_TUNE_TESTS:-wrc}; do
+        python3 - "$work/wave/variants.params.json" "$t" "$work/wave/$t.start.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+entry = next(r for r in doc["rows"] if r["rows"] == f"litmus.{sys.argv[2]}_variants.*")
+json.dump({"schema": "vmmcheck-stress-params/1", "params": entry["params"]}, open(sys.argv[3], "w"), indent=1)
+PY
+        step "variants-tune-$t" "${VARIANTS_TUNE_SECONDS:-330}" "$vmm" tune --litmus "$work/variants/${t}_variants.test" \
+          --per instance --trials "${VARIANTS_TUNE_TRIALS:-16}" --seconds "${VARIANTS_TUNE_SEARCH_SECONDS:-240}" \
+          --start "$work/wave/$t.start.json" --out "$work/wave/$t.tuned.params.json"
+        step "variants-tuned-$t" "${VARIANTS_TUNED_SECONDS:-150}" "$vmm" run --litmus "$work/variants/${t}_variants.test" \
+          --no-power --stress-params "$work/wave/$t.tuned.params.json" --instances "${VARIANTS_INSTANCES:-1000000000}" \
+          --json "$work/wave/$t.tuned.json"
+      done ;;
     distinct)  # the A/B of distinct_addresses (docs/toolchain.md): the files whose rows it changes, under the
       # shipped row knobs with it off, then as shipped (on), each with its controls
       files=(--litmus cases/litmus/CoRR.test --litmus cases/litmus/CoWW.test --litmus cases/litmus/alias_same_thread.test
