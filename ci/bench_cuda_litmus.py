@@ -106,21 +106,26 @@ def vmmcheck_run(out: pathlib.Path, test: str, variant: str) -> dict:
     return run
 
 
-def tune_search(out: pathlib.Path, test: str, params: str) -> dict:
-    """The "search" block of a params file tune wrote (params/<test>.<params>.json): trials, per, refine, confirm; {} without one."""
-    path = out / "params" / f"{test}.{params}.json"
+def tune_doc(out: pathlib.Path, test: str, params: str) -> dict:
+    """The params file tune wrote for a test (params/<test>.<params>.json); {} without one."""
     try:
-        return json.loads(path.read_text()).get("search", {})
+        doc = json.loads((out / "params" / f"{test}.{params}.json").read_text())
     except (OSError, ValueError):
         return {}
+    return doc if isinstance(doc, dict) else {}
+
+
+def tune_search(out: pathlib.Path, test: str, params: str) -> dict:
+    """The "search" block of a params file tune wrote: trials, per, refine, confirm; {} without one."""
+    return tune_doc(out, test, params).get("search", {})
 
 
 def tune_starts(out: pathlib.Path, test: str, params: str) -> dict:
     """Where a search of vmmcheck's started (tune --start: bench-cuda-litmus.sh --start-earlier, --start) and
     whether it kept one of those draws: {} for a search without starts. A start under OUTDIR (the earlier
     call's picks, laid out there by --params-from) is named relative to it, another as it was given."""
+    doc = tune_doc(out, test, params)
     try:
-        doc = json.loads((out / "params" / f"{test}.{params}.json").read_text())
         given = doc.get("search", {}).get("starts") or []
         if not given:
             return {}
@@ -136,7 +141,7 @@ def tune_starts(out: pathlib.Path, test: str, params: str) -> dict:
         start = trials[kept - 1].get("start") if ok else None
         return {"starts": [label(p) for p in given], "kept_trial": kept, "kept_by": best.get("kept_by"),
                 "kept_start": label(start) if start else None}
-    except (OSError, ValueError, AttributeError, TypeError):   # no file, or not one tune wrote
+    except (AttributeError, TypeError):   # not a file tune wrote
         return {}
 
 

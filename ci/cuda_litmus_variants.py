@@ -541,6 +541,8 @@ def main(argv=None) -> int:
     t.add_argument("--bench", required=True, type=pathlib.Path, help="a ci/bench_cuda_litmus.py report")
     t.add_argument("--per", choices=("gpu-second", "instance"), default="gpu-second",
                    help="the draws scored per GPU second (the long runs') or per instance (the tuned runs')")
+    t.add_argument("--test", help="one test's knobs alone, as the file's own params (a `tune --start` file): "
+                                  "its variants' file stem without _variants (wrc, three_2w, ...)")
     t.add_argument("out", type=pathlib.Path)
     v = sub.add_parser("verify", help="the model's verdicts now against a committed table (no checkout needed)")
     v.add_argument("--table", required=True, type=pathlib.Path)
@@ -552,8 +554,15 @@ def main(argv=None) -> int:
         return 0
     if a.command == "params":
         doc = tuned_params(json.loads(a.bench.read_text()), a.per)
+        if a.test:
+            entry = next((r for r in doc["rows"] if r["rows"] == f"litmus.{a.test}_variants.*"), None)
+            if entry is None:
+                print(f"cuda_litmus_variants: no knobs for '{a.test}' in {a.bench} (tests: "
+                      + ", ".join(r["rows"][len("litmus."):-len("_variants.*")] for r in doc["rows"]) + ")", file=sys.stderr)
+                return 2
+            doc = {"schema": doc["schema"], "about": entry["why"], "params": entry["params"]}
         a.out.write_text(json.dumps(doc, indent=1) + "\n")
-        print(f"cuda_litmus_variants: knobs for {len(doc['rows'])} tests' variants in {a.out}", file=sys.stderr)
+        print(f"cuda_litmus_variants: knobs for {len(doc.get('rows', [a.test]))} tests' variants in {a.out}", file=sys.stderr)
         return 0
     if a.command == "verify":
         problems = verify(a.vmmcheck, a.table)

@@ -105,15 +105,9 @@ for s in "${steps[@]}"; do
       # file per instance, starting from the knobs the variants step gives it, then run its rows as that step
       # does under what the search kept. `ci/cuda_litmus_variants.py check --gpu-results` of both runs compares.
       python3 ci/cuda_litmus_variants.py generate "$work/variants" 2>>"$work/wave/steps.txt"
-      python3 ci/cuda_litmus_variants.py params --bench ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json \
-        "$work/wave/variants.params.json" 2>>"$work/wave/steps.txt"
       for t in ${VARIANTS_TUNE_TESTS:-wrc}; do
-        python3 - "$work/wave/variants.params.json" "$t" "$work/wave/$t.start.json" <<'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-entry = next(r for r in doc["rows"] if r["rows"] == f"litmus.{sys.argv[2]}_variants.*")
-json.dump({"schema": "vmmcheck-stress-params/1", "params": entry["params"]}, open(sys.argv[3], "w"), indent=1)
-PY
+        python3 ci/cuda_litmus_variants.py params --bench ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json \
+          --test "$t" "$work/wave/$t.start.json" 2>>"$work/wave/steps.txt"
         step "variants-tune-$t" "${VARIANTS_TUNE_SECONDS:-330}" "$vmm" tune --litmus "$work/variants/${t}_variants.test" \
           --per instance --trials "${VARIANTS_TUNE_TRIALS:-16}" --seconds "${VARIANTS_TUNE_SEARCH_SECONDS:-240}" \
           --start "$work/wave/$t.start.json" --out "$work/wave/$t.tuned.params.json"

@@ -229,3 +229,13 @@ def test_each_tests_variants_take_its_tuned_knobs():
     per_instance = clv.tuned_params(bench, "instance")
     wrw = next(r for r in per_instance["rows"] if r["rows"] == "litmus.wrw_2w_variants.*")
     assert wrw["params"] == by_test["wrw+2w"]["vmmcheck_tuned"]["params"]
+
+
+def test_one_tests_knobs_alone_are_a_start_file(tmp_path):
+    bench = REPO / "ci/results/cuda-litmus/nvidia-h200_driver-580.159.04.json"
+    out = tmp_path / "wrc.json"
+    assert clv.main(["params", "--bench", str(bench), "--test", "wrc", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    wrc = next(t for t in json.loads(bench.read_text())["tests"] if t["test"] == "wrc")
+    assert doc["params"] == wrc["vmmcheck_long"]["params"] and "rows" not in doc
+    assert clv.main(["params", "--bench", str(bench), "--test", "nope", str(tmp_path / "n.json")]) == 2
